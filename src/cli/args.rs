@@ -1,0 +1,114 @@
+//! Flags as typed (clap derive). [`super::config`] validates them.
+
+use std::path::PathBuf;
+
+use clap::{Args, Parser, Subcommand};
+
+use crate::report::Format;
+
+const EXIT_CODES: &str = "\
+Exit status:
+  0  success (capabilities-find: at least one template matched)
+  1  capabilities-find: nothing matched; index, template-capabilities:
+     a file could not be read or parsed (the output is still complete)
+  2  usage error, or the output could not be written";
+
+/// Discover, resolve and validate OpenStack Heat template compositions.
+#[derive(Debug, Parser)]
+#[command(name = "heatcap", version, about, after_help = EXIT_CODES)]
+pub struct Cli {
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// Print the templates whose capabilities match every -c KEY=VALUE.
+    CapabilitiesFind(FindArgs),
+    /// Summarize the capabilities of templates (and of the templates environments name).
+    TemplateCapabilities(SummaryArgs),
+    /// Print the whole index: every file, its status, capabilities and registry.
+    Index(IndexArgs),
+}
+
+/// How files are found.
+#[derive(Debug, Clone, Args)]
+pub struct WalkArgs {
+    /// Walk directories recursively.
+    #[arg(short = 'r', long)]
+    pub recursive: bool,
+    /// Only files matching this glob (repeatable; replaces the default
+    /// *.yaml, *.yml, *.json, *.template).
+    #[arg(long, value_name = "GLOB")]
+    pub include: Vec<String>,
+    /// Skip files and directories matching this glob (repeatable).
+    #[arg(long, value_name = "GLOB")]
+    pub exclude: Vec<String>,
+    /// Also enter directories whose name starts with a dot.
+    #[arg(long)]
+    pub hidden: bool,
+    /// Largest file read, in characters (Heat's max_template_size).
+    #[arg(long, value_name = "CHARS", default_value_t = crate::load::DEFAULT_MAX_SIZE)]
+    pub max_size: usize,
+}
+
+/// How results and diagnostics are printed.
+#[derive(Debug, Clone, Args)]
+pub struct OutputArgs {
+    /// Output format.
+    #[arg(long, value_enum)]
+    pub format: Option<Format>,
+    /// Print no diagnostics on stderr.
+    #[arg(short = 'q', long, conflicts_with = "verbose")]
+    pub quiet: bool,
+    /// Also print notes (skipped files) on stderr.
+    #[arg(short = 'v', long)]
+    pub verbose: bool,
+}
+
+#[derive(Debug, Args)]
+pub struct FindArgs {
+    /// A capability the template must have: KEY=VALUE (repeatable; all must match).
+    #[arg(
+        short = 'c',
+        long = "capability",
+        value_name = "KEY=VALUE",
+        required = true
+    )]
+    pub conditions: Vec<String>,
+    /// Files and directories to search.
+    #[arg(value_name = "PATH", required = true)]
+    pub paths: Vec<PathBuf>,
+    #[command(flatten)]
+    pub walk: WalkArgs,
+    #[command(flatten)]
+    pub output: OutputArgs,
+}
+
+#[derive(Debug, Args)]
+pub struct SummaryArgs {
+    /// A template (or, with -r, a directory of templates) to summarize (repeatable).
+    #[arg(short = 'f', long = "file", value_name = "FILE", required = true)]
+    pub files: Vec<PathBuf>,
+    /// An environment whose resource_registry templates are summarized too (repeatable).
+    #[arg(short = 'e', long = "environment", value_name = "ENV")]
+    pub environments: Vec<PathBuf>,
+    /// Map each resource type to the templates whose resource_type names it.
+    #[arg(long)]
+    pub by_type: bool,
+    #[command(flatten)]
+    pub walk: WalkArgs,
+    #[command(flatten)]
+    pub output: OutputArgs,
+}
+
+#[derive(Debug, Args)]
+pub struct IndexArgs {
+    /// Files and directories to index.
+    #[arg(value_name = "PATH", required = true)]
+    pub paths: Vec<PathBuf>,
+    #[command(flatten)]
+    pub walk: WalkArgs,
+    #[command(flatten)]
+    pub output: OutputArgs,
+}

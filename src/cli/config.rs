@@ -1,0 +1,87 @@
+//! Flags → a validated configuration, before any file is read. Every usage
+//! error comes from here.
+
+use std::path::PathBuf;
+
+use globset::{Glob, GlobSet, GlobSetBuilder};
+
+use super::args::{OutputArgs, WalkArgs};
+use crate::diag::Severity;
+use crate::error::Error;
+use crate::load::{LoadOptions, ParseOptions};
+use crate::query::Condition;
+use crate::report::Format;
+use crate::walk::WalkOptions;
+
+/// Files Heat reads, by default.
+pub const DEFAULT_INCLUDE: [&str; 4] = ["*.yaml", "*.yml", "*.json", "*.template"];
+
+fn globs(patterns: &[String], flag: &str) -> Result<GlobSet, Error> {
+    let mut b = GlobSetBuilder::new();
+    for p in patterns {
+        let g = Glob::new(p)
+            .map_err(|e| Error::Usage(format!("invalid {flag} glob `{p}`: {}", e.kind())))?;
+        b.add(g);
+    }
+    b.build()
+        .map_err(|e| Error::Usage(format!("invalid {flag} globs: {e}")))
+}
+
+/// Walk options from the flags.
+pub fn walk_options(args: &WalkArgs, roots: Vec<PathBuf>) -> Result<WalkOptions, Error> {
+    let include: Vec<String> = if args.include.is_empty() {
+        DEFAULT_INCLUDE.iter().map(|s| (*s).to_owned()).collect()
+    } else {
+        args.include.clone()
+    };
+    Ok(WalkOptions {
+        roots,
+        recursive: args.recursive,
+        include: globs(&include, "--include")?,
+        exclude: globs(&args.exclude, "--exclude")?,
+        hidden: args.hidden,
+    })
+}
+
+/// Load options from the flags.
+pub fn load_options(args: &WalkArgs) -> Result<LoadOptions, Error> {
+    if args.max_size == 0 {
+        return Err(Error::Usage("--max-size must be at least 1".into()));
+    }
+    Ok(LoadOptions {
+        max_size: args.max_size,
+        parse: ParseOptions::default(),
+        prefilter: None,
+    })
+}
+
+/// Output choices from the flags.
+#[derive(Debug, Clone, Copy)]
+pub struct Output {
+    pub format: Format,
+    /// Diagnostics below this are not printed; `None` prints none.
+    pub min_severity: Option<Severity>,
+}
+
+pub fn output(args: &OutputArgs, default: Format) -> Output {
+    Output {
+        format: args.format.unwrap_or(default),
+        min_severity: if args.quiet {
+            None
+        } else if args.verbose {
+            Some(Severity::Info)
+        } else {
+            Some(Severity::Warning)
+        },
+    }
+}
+
+/// `-c KEY=VALUE` conditions.
+pub fn conditions(raw: &[String]) -> Result<Vec<Condition>, Error> {
+    raw.iter()
+        .map(|c| {
+            Condition::parse(c)
+                .ok_or_else(|| Error::Usage(format!("-c takes KEY=VALUE, got `{c}`")))
+        })
+        .collect()
+}

@@ -1,0 +1,231 @@
+//! The only module that knows the whole pipeline order: it runs the stages
+//! for each command and hands the result to a renderer.
+
+pub mod args;
+pub mod config;
+
+use std::io::Write;
+use std::path::{Component, Path, PathBuf};
+
+pub use args::{Cli, Command};
+
+use crate::diag::Diagnostic;
+use crate::error::{Error, Exit};
+use crate::index::Index;
+use crate::load::{self, LoadOptions, Status};
+use crate::model::{Corpus, FileRecord};
+use crate::query;
+use crate::report::{self, Format};
+use crate::walk::{self, Walked};
+
+/// Runs one command: results to `out`, diagnostics to `err`.
+pub fn run(cli: Cli, out: &mut dyn Write, err: &mut dyn Write) -> Result<Exit, Error> {
+    match cli.command {
+        Command::CapabilitiesFind(a) => {
+            let conditions = config::conditions(&a.conditions)?;
+            let walk_opts = config::walk_options(&a.walk, a.paths)?;
+            let mut load_opts = config::load_options(&a.walk)?;
+            // A file without the word cannot have the section: skip parsing it.
+            load_opts.prefilter = Some("capabilities");
+            let output = config::output(&a.output, Format::Plain);
+            let corpus = load_corpus(walk::walk(&walk_opts), &load_opts);
+            let index = Index::build(&corpus);
+            let matches = query::find(&index, &conditions);
+            report::render_find(out, &matches, output.format)?;
+            print_diagnostics(err, corpus.diagnostics(), output)?;
+            Ok(if matches.is_empty() {
+                Exit::NoMatchOrFindings
+            } else {
+                Exit::Ok
+            })
+        }
+        Command::TemplateCapabilities(a) => {
+            let output = config::output(&a.output, Format::Json);
+            let load_opts = config::load_options(&a.walk)?;
+            let mut walked = walk::walk(&config::walk_options(&a.walk, a.files)?);
+            let env_walk = walk::walk(&config::walk_options(&a.walk, a.environments)?);
+            // Environments first, so that the templates they name join the set.
+            let envs = load_corpus(env_walk, &load_opts);
+            let mut diagnostics: Vec<Diagnostic> = envs.diagnostics().cloned().collect();
+            for f in &envs.files {
+                if f.status == Status::Ok && f.environment().is_none() {
+                    diagnostics.push(Diagnostic::new(
+                        crate::diag::codes::NOT_HEAT_FILE,
+                        f.path.clone(),
+                        "given with -e but is not an environment",
+                    ));
+                }
+            }
+            let corpus = load_corpus_with_registry(walked_take(&mut walked), &envs, &load_opts);
+            diagnostics.extend(corpus.diagnostics().cloned());
+            let index = Index::build(&corpus);
+            if a.by_type {
+                report::render_by_type(out, &query::by_type(&index), output.format)?;
+            } else {
+                report::render_summary(out, &query::summary(&index), output.format)?;
+            }
+            print_diagnostics(err, &diagnostics, output)?;
+            Ok(exit_for_errors(&diagnostics))
+        }
+        Command::Index(a) => {
+            let output = config::output(&a.output, Format::Json);
+            let walk_opts = config::walk_options(&a.walk, a.paths)?;
+            let load_opts = config::load_options(&a.walk)?;
+            let corpus = load_corpus(walk::walk(&walk_opts), &load_opts);
+            report::render_index(out, &query::index_document(&corpus), output.format)?;
+            print_diagnostics(err, corpus.diagnostics(), output)?;
+            let diagnostics: Vec<&Diagnostic> = corpus.diagnostics().collect();
+            Ok(exit_for_errors(diagnostics.iter().copied()))
+        }
+    }
+}
+
+fn walked_take(w: &mut Walked) -> Walked {
+    std::mem::take(w)
+}
+
+fn exit_for_errors<'a>(diagnostics: impl IntoIterator<Item = &'a Diagnostic>) -> Exit {
+    if diagnostics
+        .into_iter()
+        .any(|d| d.severity == crate::diag::Severity::Error)
+    {
+        Exit::NoMatchOrFindings
+    } else {
+        Exit::Ok
+    }
+}
+
+fn print_diagnostics<'a>(
+    err: &mut dyn Write,
+    diagnostics: impl IntoIterator<Item = &'a Diagnostic>,
+    output: config::Output,
+) -> Result<(), Error> {
+    if let Some(min) = output.min_severity {
+        report::write_diagnostics(err, diagnostics, min)?;
+    }
+    Ok(())
+}
+
+/// Loads every walked file (in parallel, in order) into a corpus.
+pub fn load_corpus(walked: Walked, opts: &LoadOptions) -> Corpus {
+    let files = load::load_all(&walked.sources, opts, |l| FileRecord::from_loaded(l, false));
+    Corpus {
+        files,
+        walk_diagnostics: walked.diagnostics,
+    }
+}
+
+/// Loads the walked files plus every template the environments' registries
+/// name (resolved against each environment's real directory, as
+/// python-heatclient does), without duplicates.
+fn load_corpus_with_registry(mut walked: Walked, envs: &Corpus, opts: &LoadOptions) -> Corpus {
+    let first = load_corpus(walk_take_sources(&mut walked), opts);
+    let mut extra = Walked::default();
+    // Environments given with -f count as -e.
+    for env_file in envs.files.iter().chain(first.files.iter()) {
+        let Some(env) = env_file.environment() else {
+            continue;
+        };
+        for target in env.template_paths() {
+            if let Some((path, display)) = registry_target(&env_file.path, target) {
+                extra.add_file(path, display);
+            }
+        }
+    }
+    // Dedupe against the first set by re-walking: add_file knows only its own.
+    let mut all = walked;
+    all.sources = Vec::new();
+    for f in &first.files {
+        all.add_file(PathBuf::from(&f.path), f.path.clone());
+    }
+    let known = all.sources.len();
+    for s in extra.sources {
+        all.add_file(s.path, s.display);
+    }
+    let rest = all.sources.split_off(known);
+    let more = load::load_all(&rest, opts, |l| FileRecord::from_loaded(l, false));
+    let mut files = first.files;
+    files.extend(more);
+    let mut walk_diagnostics = first.walk_diagnostics;
+    walk_diagnostics.extend(extra.diagnostics);
+    walk_diagnostics.extend(all.diagnostics);
+    Corpus {
+        files,
+        walk_diagnostics,
+    }
+}
+
+fn walk_take_sources(w: &mut Walked) -> Walked {
+    let mut taken = Walked::default();
+    taken.sources = std::mem::take(&mut w.sources);
+    taken.diagnostics = std::mem::take(&mut w.diagnostics);
+    taken
+}
+
+/// Where a registry path points: the path to read (against the real
+/// directory of the environment) and the path to show (against the
+/// environment as the user gave it). URLs other than `file://` are skipped.
+fn registry_target(env_display: &str, target: &str) -> Option<(PathBuf, String)> {
+    let target = match target.split_once("://") {
+        Some(("file", rest)) => rest,
+        Some(_) => return None,
+        None => target,
+    };
+    let env_path = Path::new(env_display);
+    let shown_dir = env_path.parent().unwrap_or(Path::new(""));
+    let real_dir = std::fs::canonicalize(env_path)
+        .ok()
+        .and_then(|p| p.parent().map(Path::to_path_buf))
+        .unwrap_or_else(|| shown_dir.to_path_buf());
+    let read = real_dir.join(target);
+    let mut shown = normalize(&shown_dir.join(target));
+    if env_display.starts_with("./") && !shown.starts_with('/') && !shown.starts_with("../") {
+        shown = format!("./{shown}");
+    }
+    Some((read, shown))
+}
+
+/// Removes `.` and `name/..` from a path, as text.
+fn normalize(path: &Path) -> String {
+    let mut parts: Vec<Component<'_>> = Vec::new();
+    for c in path.components() {
+        match c {
+            Component::CurDir => {}
+            Component::ParentDir => match parts.last() {
+                Some(Component::Normal(_)) => {
+                    parts.pop();
+                }
+                Some(Component::RootDir | Component::Prefix(_)) => {}
+                _ => parts.push(c),
+            },
+            other => parts.push(other),
+        }
+    }
+    let p: PathBuf = parts.iter().collect();
+    walk::display(&p)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn normalizes_registry_paths_for_display() {
+        assert_eq!(
+            normalize(Path::new("environments/../puppet/c.yaml")),
+            "puppet/c.yaml"
+        );
+        assert_eq!(normalize(Path::new("./a/./b.yaml")), "a/b.yaml");
+        assert_eq!(normalize(Path::new("../x.yaml")), "../x.yaml");
+        assert_eq!(normalize(Path::new("/a/../../x.yaml")), "/x.yaml");
+    }
+
+    #[test]
+    fn registry_targets_skip_remote_urls() {
+        assert!(registry_target("env.yaml", "https://example.org/t.yaml").is_none());
+        let (_, shown) = registry_target("./envs/e.yaml", "../t/x.yaml").unwrap();
+        assert_eq!(shown, "./t/x.yaml");
+        let (_, shown) = registry_target("envs/e.yaml", "file:///abs/x.yaml").unwrap();
+        assert_eq!(shown, "/abs/x.yaml");
+    }
+}

@@ -1,0 +1,213 @@
+//! The one finding type every stage reports: [`Diagnostic`].
+//!
+//! Checks fill in a `key_path` (where in the document); the loader's span
+//! table turns it into a [`Span`] in one place ([`crate::model::Node::span_of`]).
+//! Renderers format diagnostics; nothing else prints them.
+
+use std::fmt;
+
+use serde::Serialize;
+
+/// A 1-based line and column (columns count characters, not bytes).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Default)]
+pub struct Pos {
+    pub line: u32,
+    pub column: u32,
+}
+
+/// A region of a file, start inclusive, end exclusive.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Default)]
+pub struct Span {
+    pub start: Pos,
+    pub end: Pos,
+}
+
+impl Span {
+    /// A span that covers one point.
+    pub fn point(line: u32, column: u32) -> Self {
+        let p = Pos { line, column };
+        Span { start: p, end: p }
+    }
+}
+
+/// How serious a finding is. The letter of a code repeats it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Severity {
+    Info,
+    Warning,
+    Error,
+}
+
+impl Severity {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Severity::Info => "info",
+            Severity::Warning => "warning",
+            Severity::Error => "error",
+        }
+    }
+}
+
+impl fmt::Display for Severity {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// A stable diagnostic code: a severity letter, then four digits whose
+/// thousands digit names the area (0 load/parse, 5 capabilities, 6
+/// environments, ...). Codes are never reused.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct Code(pub &'static str);
+
+impl Code {
+    /// The severity its letter stands for.
+    pub fn severity(self) -> Severity {
+        match self.0.as_bytes().first() {
+            Some(b'E') => Severity::Error,
+            Some(b'W') => Severity::Warning,
+            _ => Severity::Info,
+        }
+    }
+}
+
+impl Serialize for Code {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(self.0)
+    }
+}
+
+impl fmt::Display for Code {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.0)
+    }
+}
+
+/// The load and parse codes (area 0). Later areas define their own.
+pub mod codes {
+    use super::Code;
+
+    /// The file or directory could not be read.
+    pub const READ_ERROR: Code = Code("E0001");
+    /// The file is not valid UTF-8 text (binary data).
+    pub const NOT_UTF8: Code = Code("E0002");
+    /// The file is larger than the size limit (Heat's `max_template_size`).
+    pub const TOO_LARGE: Code = Code("E0003");
+    /// YAML syntax error, or a YAML construct Heat's loader rejects.
+    pub const YAML_SYNTAX: Code = Code("E0004");
+    /// A file starting with `{` that is not valid JSON nor YAML.
+    pub const JSON_SYNTAX: Code = Code("E0005");
+    /// The document nests deeper than the loader's limit.
+    pub const TOO_DEEP: Code = Code("E0006");
+    /// Aliases expand to more nodes than the loader's limit.
+    pub const ALIAS_EXPANSION: Code = Code("E0007");
+    /// More than one YAML document in one file.
+    pub const MULTI_DOCUMENT: Code = Code("E0008");
+    /// A mapping repeats a key; Heat keeps the last value.
+    pub const DUPLICATE_KEY: Code = Code("W0010");
+    /// A file named explicitly is not a template or an environment.
+    pub const NOT_HEAT_FILE: Code = Code("W0011");
+    /// A symbolic link loop found while walking.
+    pub const SYMLINK_LOOP: Code = Code("W0012");
+    /// A Jinja source (`*.j2.yaml`) was skipped.
+    pub const JINJA_SKIPPED: Code = Code("I0013");
+    /// A path given on the command line does not exist.
+    pub const NOT_FOUND: Code = Code("E0014");
+    /// A walked file that parses but is neither template nor environment.
+    pub const OTHER_FILE: Code = Code("I0015");
+}
+
+/// A secondary location attached to a diagnostic.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Related {
+    pub file: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub span: Option<Span>,
+    pub message: String,
+}
+
+/// One finding: what, where, how serious.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Diagnostic {
+    pub code: Code,
+    pub severity: Severity,
+    /// The file as the user gave it.
+    pub file: String,
+    /// Keys (and list indices) from the document root to the node.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub key_path: Vec<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub span: Option<Span>,
+    pub message: String,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub related: Vec<Related>,
+}
+
+impl Diagnostic {
+    /// A diagnostic whose severity is the code's.
+    pub fn new(code: Code, file: impl Into<String>, message: impl Into<String>) -> Self {
+        Diagnostic {
+            code,
+            severity: code.severity(),
+            file: file.into(),
+            key_path: Vec::new(),
+            span: None,
+            message: message.into(),
+            related: Vec::new(),
+        }
+    }
+
+    #[must_use]
+    pub fn at(mut self, span: Span) -> Self {
+        self.span = Some(span);
+        self
+    }
+
+    #[must_use]
+    pub fn with_key_path(mut self, key_path: Vec<String>) -> Self {
+        self.key_path = key_path;
+        self
+    }
+
+    #[must_use]
+    pub fn with_related(mut self, related: Related) -> Self {
+        self.related.push(related);
+        self
+    }
+}
+
+impl fmt::Display for Diagnostic {
+    /// `path:line:col: CODE severity: message`, the form editors and grep read.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.span {
+            Some(s) => write!(f, "{}:{}:{}: ", self.file, s.start.line, s.start.column)?,
+            None => write!(f, "{}: ", self.file)?,
+        }
+        write!(f, "{} {}: {}", self.code, self.severity, self.message)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn severity_follows_code_letter() {
+        assert_eq!(codes::DUPLICATE_KEY.severity(), Severity::Warning);
+        assert_eq!(codes::YAML_SYNTAX.severity(), Severity::Error);
+        assert_eq!(codes::JINJA_SKIPPED.severity(), Severity::Info);
+    }
+
+    #[test]
+    fn display_is_editor_friendly() {
+        let d = Diagnostic::new(codes::DUPLICATE_KEY, "a/b.yaml", "duplicate key `x`")
+            .at(Span::point(3, 5));
+        assert_eq!(
+            d.to_string(),
+            "a/b.yaml:3:5: W0010 warning: duplicate key `x`"
+        );
+        let d = Diagnostic::new(codes::READ_ERROR, "c.yaml", "cannot read");
+        assert_eq!(d.to_string(), "c.yaml: E0001 error: cannot read");
+    }
+}

@@ -1,0 +1,49 @@
+//! Fatal errors: usage, configuration and output I/O. Everything about the
+//! input files is a [`crate::diag::Diagnostic`] instead, and the run goes on.
+
+use std::fmt;
+use std::io;
+
+/// An error that stops the run (exit code 2).
+#[derive(Debug)]
+pub enum Error {
+    /// Bad flags or flag values (a glob that does not compile, `-c` without `=`).
+    Usage(String),
+    /// Writing the output failed.
+    Output(io::Error),
+}
+
+impl Error {
+    /// True when the output was a closed pipe (`heatcap ... | head`): not a failure.
+    pub fn is_broken_pipe(&self) -> bool {
+        matches!(self, Error::Output(e) if e.kind() == io::ErrorKind::BrokenPipe)
+    }
+}
+
+impl fmt::Display for Error {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Error::Usage(m) => write!(f, "{m}"),
+            Error::Output(e) => write!(f, "cannot write output: {e}"),
+        }
+    }
+}
+
+impl std::error::Error for Error {}
+
+impl From<io::Error> for Error {
+    fn from(e: io::Error) -> Self {
+        Error::Output(e)
+    }
+}
+
+/// The process exit status heatcap documents (README, `--help`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Exit {
+    /// Success: something matched, nothing at or above the threshold.
+    Ok = 0,
+    /// Nothing matched, or findings at or above the threshold.
+    NoMatchOrFindings = 1,
+    /// Usage, configuration or output failure.
+    Failure = 2,
+}

@@ -1,0 +1,319 @@
+//! Stage 2: read and parse files as Heat does, in parallel.
+//!
+//! Every problem is a [`Diagnostic`] on the file's [`Loaded`] record; no file
+//! stops the run. Limits keep hostile input cheap: the size is checked
+//! before reading, nesting depth and alias expansion while building.
+
+pub mod classify;
+pub(crate) mod tree;
+mod yaml;
+
+use std::fs::File;
+use std::io::Read;
+
+use rayon::prelude::*;
+use serde::Serialize;
+
+use crate::diag::{codes, Diagnostic, Span};
+use crate::model::node::Node;
+use crate::walk::{io_message, Source};
+pub use classify::FileKind;
+use tree::{Dialect, Fatal, TreeLimits};
+
+/// Heat's default `max_template_size`, in characters.
+pub const DEFAULT_MAX_SIZE: usize = 524_288;
+/// Deeper documents are refused (PyYAML fails near Python's recursion limit).
+pub const MAX_DEPTH: usize = 256;
+/// Nodes that aliases may add to one document.
+pub const MAX_ALIAS_NODES: usize = 100_000;
+
+/// Options for turning text into a tree.
+#[derive(Debug, Clone, Copy)]
+pub struct ParseOptions {
+    pub max_depth: usize,
+    pub max_alias_nodes: usize,
+}
+
+impl Default for ParseOptions {
+    fn default() -> Self {
+        ParseOptions {
+            max_depth: MAX_DEPTH,
+            max_alias_nodes: MAX_ALIAS_NODES,
+        }
+    }
+}
+
+/// Options for loading files.
+#[derive(Debug, Clone, Copy)]
+pub struct LoadOptions {
+    /// Largest file accepted, in characters (Heat counts characters).
+    pub max_size: usize,
+    pub parse: ParseOptions,
+    /// Skip (without parsing) files whose bytes do not contain this text.
+    pub prefilter: Option<&'static str>,
+}
+
+impl Default for LoadOptions {
+    fn default() -> Self {
+        LoadOptions {
+            max_size: DEFAULT_MAX_SIZE,
+            parse: ParseOptions::default(),
+            prefilter: None,
+        }
+    }
+}
+
+/// What became of a file.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Status {
+    /// Loaded and classified (it may still carry warnings).
+    Ok,
+    /// Not parsed (Jinja source, or no chance of matching the query).
+    Skipped,
+    /// Could not be read or parsed; see its diagnostics.
+    Error,
+}
+
+/// One loaded file.
+#[derive(Debug, Clone)]
+pub struct Loaded {
+    pub source: Source,
+    pub status: Status,
+    /// Set when the file parsed.
+    pub kind: Option<FileKind>,
+    /// Why a file is `Other` or `Skipped`.
+    pub reason: Option<&'static str>,
+    pub root: Option<Node>,
+    pub diagnostics: Vec<Diagnostic>,
+    /// Bytes read (for throughput figures).
+    pub bytes: u64,
+}
+
+/// The result of parsing one text.
+#[derive(Debug, Clone)]
+pub struct Parsed {
+    pub root: Option<Node>,
+    pub diagnostics: Vec<Diagnostic>,
+}
+
+/// Loads every source in parallel; the result keeps the sources' order.
+/// `f` runs on each loaded file in the worker, so a caller that keeps only
+/// an extract of each file never holds all the trees at once.
+pub fn load_all<T, F>(sources: &[Source], opts: &LoadOptions, f: F) -> Vec<T>
+where
+    T: Send,
+    F: Fn(Loaded) -> T + Sync,
+{
+    sources.par_iter().map(|s| f(load_one(s, opts))).collect()
+}
+
+/// Reads, parses and classifies one file.
+pub fn load_one(source: &Source, opts: &LoadOptions) -> Loaded {
+    let mut loaded = Loaded {
+        source: source.clone(),
+        status: Status::Error,
+        kind: None,
+        reason: None,
+        root: None,
+        diagnostics: Vec::new(),
+        bytes: 0,
+    };
+    let file = source.display.as_str();
+    if source.jinja {
+        loaded.status = Status::Skipped;
+        loaded.reason = Some("a Jinja source, rendered before Heat sees it");
+        loaded.diagnostics.push(Diagnostic::new(
+            codes::JINJA_SKIPPED,
+            file,
+            "jinja template source skipped; run heatcap on the rendered output",
+        ));
+        return loaded;
+    }
+    let bytes = match read_limited(source, opts.max_size) {
+        Ok(b) => b,
+        Err(d) => {
+            loaded.diagnostics.push(d);
+            return loaded;
+        }
+    };
+    loaded.bytes = bytes.len() as u64;
+    if let Some(needle) = opts.prefilter {
+        if memchr::memmem::find(&bytes, needle.as_bytes()).is_none() {
+            loaded.status = Status::Skipped;
+            loaded.reason = Some("no `capabilities` text, so it cannot match");
+            return loaded;
+        }
+    }
+    let text = match decode(bytes, file) {
+        Ok(t) => t,
+        Err(d) => {
+            loaded.diagnostics.push(*d);
+            return loaded;
+        }
+    };
+    if text.chars().count() > opts.max_size {
+        loaded
+            .diagnostics
+            .push(too_large(file, text.chars().count(), opts.max_size));
+        return loaded;
+    }
+    let parsed = parse_text(&text, file, &opts.parse);
+    loaded.diagnostics = parsed.diagnostics;
+    if let Some(root) = parsed.root {
+        let (kind, reason) = classify::classify(&root);
+        loaded.status = Status::Ok;
+        loaded.kind = Some(kind);
+        loaded.reason = reason;
+        loaded.root = Some(root);
+    }
+    loaded
+}
+
+fn read_limited(source: &Source, max_chars: usize) -> Result<Vec<u8>, Diagnostic> {
+    let file = source.display.as_str();
+    let err = |e: &std::io::Error| Diagnostic::new(codes::READ_ERROR, file, io_message(e));
+    let f = File::open(&source.path).map_err(|e| err(&e))?;
+    let len = f.metadata().map_err(|e| err(&e))?.len();
+    // A character is at most 4 bytes: beyond that, it cannot fit.
+    let ceiling = (max_chars as u64).saturating_mul(4);
+    if len > ceiling {
+        return Err(Diagnostic::new(
+            codes::TOO_LARGE,
+            file,
+            format!("the file is {len} bytes, over the limit of {max_chars} characters"),
+        ));
+    }
+    let mut buf = Vec::with_capacity(usize::try_from(len).unwrap_or(0));
+    f.take(ceiling + 1)
+        .read_to_end(&mut buf)
+        .map_err(|e| err(&e))?;
+    Ok(buf)
+}
+
+fn too_large(file: &str, chars: usize, max: usize) -> Diagnostic {
+    Diagnostic::new(
+        codes::TOO_LARGE,
+        file,
+        format!("template size ({chars} characters) exceeds the maximum allowed size ({max} characters)"),
+    )
+}
+
+/// UTF-8 text (a UTF-8 byte order mark is dropped), or where it is not.
+fn decode(bytes: Vec<u8>, file: &str) -> Result<String, Box<Diagnostic>> {
+    match String::from_utf8(bytes) {
+        Ok(mut s) => {
+            if s.starts_with('\u{feff}') {
+                s.drain(..3);
+            }
+            Ok(s)
+        }
+        Err(e) => {
+            let bytes = e.as_bytes();
+            let at = e.utf8_error().valid_up_to();
+            let before = String::from_utf8_lossy(&bytes[..at]);
+            let line = before.matches('\n').count() + 1;
+            let col = before.rsplit('\n').next().map_or(0, |l| l.chars().count()) + 1;
+            Err(Box::new(
+                Diagnostic::new(
+                    codes::NOT_UTF8,
+                    file,
+                    format!("the file is not UTF-8 text (byte 0x{:02x})", bytes[at]),
+                )
+                .at(Span::point(line as u32, col as u32)),
+            ))
+        }
+    }
+}
+
+/// Parses one text the way Heat's client does: JSON when the first
+/// non-blank character is `{` (falling back to YAML as Heat's server does),
+/// YAML 1.1 otherwise.
+pub fn parse_text(text: &str, file: &str, opts: &ParseOptions) -> Parsed {
+    let limits = TreeLimits {
+        max_depth: opts.max_depth,
+        max_alias_nodes: opts.max_alias_nodes,
+    };
+    let mut diagnostics = Vec::new();
+    let json_like = text.trim_start().starts_with('{');
+    let mut json_error = None;
+    if json_like {
+        match json_check(text) {
+            Ok(()) => {
+                match tree::build(
+                    yaml::events(text),
+                    Dialect::Json,
+                    limits,
+                    file,
+                    &mut diagnostics,
+                ) {
+                    Ok(root) => {
+                        return Parsed {
+                            root: Some(root),
+                            diagnostics,
+                        }
+                    }
+                    // Valid JSON the YAML scanner refuses (rare): no positions.
+                    Err(_) => {
+                        diagnostics.clear();
+                        return Parsed {
+                            root: json_fallback(text),
+                            diagnostics,
+                        };
+                    }
+                }
+            }
+            Err(e) => json_error = Some(e),
+        }
+    }
+    match tree::build(
+        yaml::events(text),
+        Dialect::Yaml11,
+        limits,
+        file,
+        &mut diagnostics,
+    ) {
+        Ok(root) => Parsed {
+            root: Some(root),
+            diagnostics,
+        },
+        Err(fatal) => {
+            let fatal = json_error.unwrap_or(fatal);
+            let mut d = Diagnostic::new(fatal.code, file, fatal.message);
+            if let Some(span) = fatal.span {
+                d = d.at(span);
+            }
+            diagnostics.push(d);
+            Parsed {
+                root: None,
+                diagnostics,
+            }
+        }
+    }
+}
+
+/// Validates JSON syntax (Python's `json` accepts `NaN` and `Infinity`, so
+/// those are let through to the tree builder).
+fn json_check(text: &str) -> Result<(), Fatal> {
+    match serde_json::from_str::<serde::de::IgnoredAny>(text) {
+        Ok(_) => Ok(()),
+        Err(_) if text.contains("NaN") || text.contains("Infinity") => Ok(()),
+        Err(e) => Err(Fatal::new(
+            codes::JSON_SYNTAX,
+            format!("invalid JSON: {}", strip_position(&e.to_string())),
+            Some(Span::point(e.line() as u32, e.column() as u32)),
+        )),
+    }
+}
+
+fn strip_position(msg: &str) -> &str {
+    msg.find(" at line ").map_or(msg, |i| &msg[..i])
+}
+
+fn json_fallback(text: &str) -> Option<Node> {
+    let value: serde_json::Value = serde_json::from_str(text).ok()?;
+    Some(crate::model::node::from_json(&value, Span::point(1, 1)))
+}
+
+#[cfg(test)]
+mod tests;

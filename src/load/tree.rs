@@ -1,0 +1,854 @@
+//! Builds a [`Node`] tree from parser events exactly as Heat's loader does:
+//! PyYAML's composer, YAML 1.1 resolver and SafeConstructor, with Heat's two
+//! overrides (`str` and `timestamp` return the raw text). See
+//! heat-semantics §1.2. The events come from [`super::yaml`], the only module
+//! that knows the YAML crate; this one is independent of it.
+//!
+//! Differences from PyYAML that are deliberate: duplicate keys produce a
+//! warning (Heat is silent); nesting depth and alias expansion are bounded
+//! (PyYAML hits Python's recursion limit, or shares nodes by reference);
+//! `!!binary` values stay as their base64 text.
+
+use std::collections::HashMap;
+
+use crate::diag::{codes, Code, Diagnostic, Related, Span};
+use crate::model::node::{KeyId, Mapping, Node, Value};
+
+/// A parser event, with tags already expanded (`!!str` is
+/// `tag:yaml.org,2002:str`).
+#[derive(Debug)]
+pub(crate) enum Event {
+    DocumentStart(Span),
+    DocumentEnd,
+    Scalar {
+        value: String,
+        /// libyaml's `plain_implicit`: a plain scalar without a tag, or any
+        /// scalar tagged `!`. PyYAML resolves exactly these by pattern.
+        implicit: bool,
+        tag: Option<String>,
+        anchor: Option<String>,
+        span: Span,
+    },
+    SequenceStart {
+        tag: Option<String>,
+        anchor: Option<String>,
+        span: Span,
+    },
+    MappingStart {
+        tag: Option<String>,
+        anchor: Option<String>,
+        span: Span,
+    },
+    /// End of the innermost collection, with the position after it.
+    CollectionEnd(Span),
+    Alias {
+        name: String,
+        span: Span,
+    },
+}
+
+/// A fatal problem in one file: the file has no tree.
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) struct Fatal {
+    pub code: Code,
+    pub message: String,
+    pub span: Option<Span>,
+}
+
+impl Fatal {
+    pub(crate) fn new(code: Code, message: impl Into<String>, span: Option<Span>) -> Self {
+        Fatal {
+            code,
+            message: message.into(),
+            span,
+        }
+    }
+}
+
+/// Which scalar grammar plain scalars follow.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Dialect {
+    /// PyYAML's YAML 1.1 resolver (templates and environments).
+    Yaml11,
+    /// JSON (`true`, `false`, `null`, JSON numbers, Python's `NaN`/`Infinity`).
+    Json,
+}
+
+/// Bounds that keep a hostile file cheap.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct TreeLimits {
+    pub max_depth: usize,
+    pub max_alias_nodes: usize,
+}
+
+const TAG_PREFIX: &str = "tag:yaml.org,2002:";
+
+enum Frame {
+    Seq {
+        tag: Option<String>,
+        anchor: Option<String>,
+        span: Span,
+        items: Vec<Node>,
+    },
+    Map {
+        tag: Option<String>,
+        anchor: Option<String>,
+        span: Span,
+        /// (key, value, key-was-a-merge-key)
+        pairs: Vec<(Node, Node, bool)>,
+        pending_key: Option<(Node, bool)>,
+    },
+}
+
+/// Builds the tree of a single-document stream. Warnings (duplicate keys)
+/// go to `warnings`; the first fatal problem ends the build.
+pub(crate) fn build(
+    events: impl Iterator<Item = Result<Event, Fatal>>,
+    dialect: Dialect,
+    limits: TreeLimits,
+    file: &str,
+    warnings: &mut Vec<Diagnostic>,
+) -> Result<Node, Fatal> {
+    let mut b = Builder {
+        dialect,
+        limits,
+        file,
+        warnings,
+        anchors: HashMap::new(),
+        stack: Vec::new(),
+        alias_nodes: 0,
+    };
+    let mut root: Option<Node> = None;
+    let mut documents = 0usize;
+    for event in events {
+        match event? {
+            Event::DocumentStart(span) => {
+                documents += 1;
+                if documents > 1 {
+                    return Err(Fatal::new(
+                        codes::MULTI_DOCUMENT,
+                        "expected a single document in the stream, but found another document",
+                        Some(span),
+                    ));
+                }
+            }
+            Event::DocumentEnd => {}
+            Event::Scalar {
+                value,
+                implicit,
+                tag,
+                anchor,
+                span,
+            } => {
+                let node = Node::new(b.scalar(value, implicit, tag.as_deref(), span)?, span);
+                b.finish_node(node, anchor, false, &mut root)?;
+            }
+            Event::Alias { name, span } => {
+                let node = b.alias(&name, span)?;
+                b.finish_node(node, None, false, &mut root)?;
+            }
+            Event::SequenceStart { tag, anchor, span } => {
+                b.push(Frame::Seq {
+                    tag,
+                    anchor,
+                    span,
+                    items: Vec::new(),
+                })?;
+            }
+            Event::MappingStart { tag, anchor, span } => {
+                b.push(Frame::Map {
+                    tag,
+                    anchor,
+                    span,
+                    pairs: Vec::new(),
+                    pending_key: None,
+                })?;
+            }
+            Event::CollectionEnd(end) => {
+                let frame = b.stack.pop().ok_or_else(|| {
+                    Fatal::new(codes::YAML_SYNTAX, "unbalanced collection end", Some(end))
+                })?;
+                let (node, anchor) = b.close(frame, end)?;
+                b.finish_node(node, anchor, true, &mut root)?;
+            }
+        }
+    }
+    Ok(root.unwrap_or_else(|| Node::new(Value::Null, Span::point(1, 1))))
+}
+
+struct Builder<'a> {
+    dialect: Dialect,
+    limits: TreeLimits,
+    file: &'a str,
+    warnings: &'a mut Vec<Diagnostic>,
+    anchors: HashMap<String, (Node, usize)>,
+    stack: Vec<Frame>,
+    alias_nodes: usize,
+}
+
+impl Builder<'_> {
+    fn push(&mut self, frame: Frame) -> Result<(), Fatal> {
+        if self.stack.len() >= self.limits.max_depth {
+            let span = match &frame {
+                Frame::Seq { span, .. } | Frame::Map { span, .. } => *span,
+            };
+            return Err(Fatal::new(
+                codes::TOO_DEEP,
+                format!(
+                    "the document nests deeper than {} levels",
+                    self.limits.max_depth
+                ),
+                Some(span),
+            ));
+        }
+        self.stack.push(frame);
+        Ok(())
+    }
+
+    fn alias(&mut self, name: &str, span: Span) -> Result<Node, Fatal> {
+        let Some((node, size)) = self.anchors.get(name) else {
+            return Err(Fatal::new(
+                codes::YAML_SYNTAX,
+                format!("found undefined alias `{name}`"),
+                Some(span),
+            ));
+        };
+        self.alias_nodes += size;
+        if self.alias_nodes > self.limits.max_alias_nodes {
+            return Err(Fatal::new(
+                codes::ALIAS_EXPANSION,
+                format!(
+                    "aliases expand to more than {} nodes",
+                    self.limits.max_alias_nodes
+                ),
+                Some(span),
+            ));
+        }
+        Ok(node.clone())
+    }
+
+    /// Attaches a finished node to its parent (or makes it the root).
+    fn finish_node(
+        &mut self,
+        node: Node,
+        anchor: Option<String>,
+        _collection: bool,
+        root: &mut Option<Node>,
+    ) -> Result<(), Fatal> {
+        if let Some(anchor) = anchor {
+            let size = count_nodes(&node);
+            self.anchors.insert(anchor, (node.clone(), size));
+        }
+        let in_key_position = matches!(
+            self.stack.last(),
+            Some(Frame::Map {
+                pending_key: None,
+                ..
+            })
+        );
+        if !in_key_position {
+            if let Value::Str(s) = &node.value {
+                if s == MERGE_MARK {
+                    return Err(no_constructor("tag:yaml.org,2002:merge", node.span));
+                }
+            }
+        }
+        match self.stack.last_mut() {
+            None => *root = Some(node),
+            Some(Frame::Seq { items, .. }) => items.push(node),
+            Some(Frame::Map {
+                pairs, pending_key, ..
+            }) => match pending_key.take() {
+                None => {
+                    let is_merge = matches!(&node.value, Value::Str(s) if s == MERGE_MARK);
+                    let key = if is_merge {
+                        Node::new(Value::Str("<<".to_owned()), node.span)
+                    } else {
+                        node
+                    };
+                    *pending_key = Some((key, is_merge));
+                }
+                Some((key, is_merge)) => pairs.push((key, node, is_merge)),
+            },
+        }
+        Ok(())
+    }
+
+    fn close(&mut self, frame: Frame, end: Span) -> Result<(Node, Option<String>), Fatal> {
+        match frame {
+            Frame::Seq {
+                tag,
+                anchor,
+                span,
+                items,
+            } => {
+                let span = Span {
+                    start: span.start,
+                    end: end.end,
+                };
+                let value = match tag.as_deref() {
+                    None | Some("!") => Value::Seq(items),
+                    Some(t) if t == "tag:yaml.org,2002:seq" => Value::Seq(items),
+                    Some(t) if t == "tag:yaml.org,2002:omap" || t == "tag:yaml.org,2002:pairs" => {
+                        Value::Seq(pairs_to_seq(items, span)?)
+                    }
+                    Some(t) => return Err(no_constructor(t, span)),
+                };
+                Ok((Node::new(value, span), anchor))
+            }
+            Frame::Map {
+                tag,
+                anchor,
+                span,
+                pairs,
+                ..
+            } => {
+                let span = Span {
+                    start: span.start,
+                    end: end.end,
+                };
+                match tag.as_deref() {
+                    None | Some("!") => {}
+                    Some(t) if t == "tag:yaml.org,2002:map" || t == "tag:yaml.org,2002:set" => {}
+                    Some(t) => return Err(no_constructor(t, span)),
+                }
+                let mapping = self.flatten(pairs, span)?;
+                Ok((Node::new(Value::Map(mapping), span), anchor))
+            }
+        }
+    }
+
+    /// PyYAML's `flatten_mapping` + `construct_mapping`: merged entries
+    /// first (an earlier merge source wins over a later one), then the
+    /// mapping's own entries; a repeated key keeps its first position and
+    /// takes the last value.
+    fn flatten(&mut self, pairs: Vec<(Node, Node, bool)>, span: Span) -> Result<Mapping, Fatal> {
+        let mut merged: Vec<(Node, Node)> = Vec::new();
+        let mut own: Vec<(Node, Node)> = Vec::with_capacity(pairs.len());
+        for (key, value, is_merge) in pairs {
+            if !is_merge {
+                own.push((key, value));
+                continue;
+            }
+            match value.value {
+                Value::Map(m) => merged.extend(m.entries),
+                Value::Seq(items) => {
+                    let mut sub = Vec::new();
+                    for item in items {
+                        match item.value {
+                            Value::Map(m) => sub.push(m.entries),
+                            other => {
+                                return Err(Fatal::new(
+                                    codes::YAML_SYNTAX,
+                                    format!(
+                                        "expected a mapping for merging, but found {}",
+                                        other.kind_name()
+                                    ),
+                                    Some(item.span),
+                                ))
+                            }
+                        }
+                    }
+                    for entries in sub.into_iter().rev() {
+                        merged.extend(entries);
+                    }
+                }
+                other => {
+                    return Err(Fatal::new(
+                        codes::YAML_SYNTAX,
+                        format!(
+                            "expected a mapping or list of mappings for merging, but found {}",
+                            other.kind_name()
+                        ),
+                        Some(value.span),
+                    ))
+                }
+            }
+        }
+        let mut out = Mapping::default();
+        let total = merged.len() + own.len();
+        // Small mappings: a linear scan is faster than hashing.
+        let mut index: Option<HashMap<KeyId, usize>> = (total > 12).then(HashMap::new);
+        let mut own_seen: HashMap<KeyId, Span> = HashMap::new();
+        let merged_len = merged.len();
+        for (i, (key, value)) in merged.into_iter().chain(own).enumerate() {
+            if matches!(key.value, Value::Seq(_) | Value::Map(_)) {
+                return Err(Fatal::new(
+                    codes::YAML_SYNTAX,
+                    "found unhashable key (a list or mapping used as a mapping key)",
+                    Some(key.span),
+                ));
+            }
+            let id = key.value.key_id(i);
+            if i >= merged_len {
+                if let Some(first) = own_seen.get(&id) {
+                    self.warn_duplicate(&key, *first);
+                } else {
+                    own_seen.insert(id.clone(), key.span);
+                }
+            }
+            let existing = match &mut index {
+                Some(ix) => ix.get(&id).copied(),
+                None => out
+                    .entries
+                    .iter()
+                    .position(|(k, _)| k.value.key_id(usize::MAX) == id),
+            };
+            match existing {
+                Some(pos) => out.entries[pos].1 = value,
+                None => {
+                    if let Some(ix) = &mut index {
+                        ix.insert(id, out.entries.len());
+                    }
+                    out.entries.push((key, value));
+                }
+            }
+        }
+        let _ = span;
+        Ok(out)
+    }
+
+    fn warn_duplicate(&mut self, key: &Node, first: Span) {
+        let name = key.value.key_text();
+        self.warnings.push(
+            Diagnostic::new(
+                codes::DUPLICATE_KEY,
+                self.file,
+                format!(
+                    "duplicate key `{name}`: the last value wins (first at line {})",
+                    first.start.line
+                ),
+            )
+            .at(key.span)
+            .with_related(Related {
+                file: self.file.to_owned(),
+                span: Some(first),
+                message: format!("first `{name}` here"),
+            }),
+        );
+    }
+
+    fn scalar(
+        &self,
+        text: String,
+        implicit: bool,
+        tag: Option<&str>,
+        span: Span,
+    ) -> Result<Value, Fatal> {
+        match tag {
+            None | Some("!") if implicit => Ok(match self.dialect {
+                Dialect::Yaml11 => resolve_plain(text),
+                Dialect::Json => resolve_json(text),
+            }),
+            None | Some("!") => Ok(Value::Str(text)),
+            Some(t) => construct_tagged(t, text, span),
+        }
+    }
+}
+
+/// Marks a plain `<<` key until its mapping is flattened.
+const MERGE_MARK: &str = "\u{0}<<merge";
+
+fn count_nodes(node: &Node) -> usize {
+    match &node.value {
+        Value::Seq(items) => 1 + items.iter().map(count_nodes).sum::<usize>(),
+        Value::Map(m) => {
+            1 + m
+                .entries
+                .iter()
+                .map(|(k, v)| count_nodes(k) + count_nodes(v))
+                .sum::<usize>()
+        }
+        _ => 1,
+    }
+}
+
+fn no_constructor(tag: &str, span: Span) -> Fatal {
+    Fatal::new(
+        codes::YAML_SYNTAX,
+        format!("could not determine a constructor for the tag `{tag}`"),
+        Some(span),
+    )
+}
+
+fn pairs_to_seq(items: Vec<Node>, span: Span) -> Result<Vec<Node>, Fatal> {
+    items
+        .into_iter()
+        .map(|item| match item.value {
+            Value::Map(m) if m.len() == 1 => {
+                let (k, v) = m.entries.into_iter().next().expect("one entry");
+                Ok(Node::new(Value::Seq(vec![k, v]), item.span))
+            }
+            _ => Err(Fatal::new(
+                codes::YAML_SYNTAX,
+                "expected a single mapping item in an ordered map",
+                Some(span),
+            )),
+        })
+        .collect()
+}
+
+/// PyYAML's implicit resolver for plain scalars (YAML 1.1), with Heat's
+/// timestamps-stay-text override.
+pub(crate) fn resolve_plain(text: String) -> Value {
+    let Some(&first) = text.as_bytes().first() else {
+        return Value::Null;
+    };
+    match first {
+        b'y' | b'Y' | b'n' | b'N' | b't' | b'T' | b'f' | b'F' | b'o' | b'O' => {
+            if let Some(b) = yaml11_bool(&text) {
+                return Value::Bool(b);
+            }
+            if matches!(text.as_str(), "null" | "Null" | "NULL") {
+                return Value::Null;
+            }
+        }
+        b'~' if text == "~" => return Value::Null,
+        b'<' if text == "<<" => return Value::Str(MERGE_MARK.to_owned()),
+        b'-' | b'+' | b'0'..=b'9' | b'.' => {
+            if is_yaml11_float(&text) {
+                return Value::Float(construct_float(&text).unwrap_or(f64::NAN));
+            }
+            if is_yaml11_int(&text) {
+                if let Some(v) = construct_int(&text) {
+                    return v;
+                }
+            }
+        }
+        _ => {}
+    }
+    Value::Str(text)
+}
+
+fn yaml11_bool(text: &str) -> Option<bool> {
+    match text {
+        "yes" | "Yes" | "YES" | "true" | "True" | "TRUE" | "on" | "On" | "ON" => Some(true),
+        "no" | "No" | "NO" | "false" | "False" | "FALSE" | "off" | "Off" | "OFF" => Some(false),
+        _ => None,
+    }
+}
+
+/// Consumes `[0-9_]*` (or with `first_required`, `[0-9][0-9_]*`) and returns the rest.
+fn digits_underscores(s: &str, first_required: bool) -> Option<&str> {
+    let b = s.as_bytes();
+    if first_required && !b.first().is_some_and(u8::is_ascii_digit) {
+        return None;
+    }
+    let n = b
+        .iter()
+        .take_while(|c| c.is_ascii_digit() || **c == b'_')
+        .count();
+    Some(&s[n..])
+}
+
+fn strip_sign(s: &str) -> &str {
+    s.strip_prefix(['-', '+']).unwrap_or(s)
+}
+
+/// `(?:[eE][-+][0-9]+)?` at the end of the text.
+fn optional_exponent(rest: &str) -> bool {
+    if rest.is_empty() {
+        return true;
+    }
+    let Some(r) = rest.strip_prefix(['e', 'E']) else {
+        return false;
+    };
+    let Some(r) = r.strip_prefix(['-', '+']) else {
+        return false;
+    };
+    !r.is_empty() && r.bytes().all(|c| c.is_ascii_digit())
+}
+
+/// `(?::[0-5]?[0-9])+` at the start; returns the rest.
+fn sexagesimal_tail(mut s: &str) -> Option<&str> {
+    let mut groups = 0;
+    while let Some(r) = s.strip_prefix(':') {
+        let b = r.as_bytes();
+        let n = match (b.first(), b.get(1)) {
+            (Some(a), Some(c)) if (b'0'..=b'5').contains(a) && c.is_ascii_digit() => 2,
+            (Some(a), _) if a.is_ascii_digit() => 1,
+            _ => return None,
+        };
+        s = &r[n..];
+        groups += 1;
+    }
+    (groups > 0).then_some(s)
+}
+
+/// PyYAML's float regex:
+/// `[-+]?([0-9][0-9_]*)\.[0-9_]*([eE][-+][0-9]+)?` | `\.[0-9][0-9_]*([eE][-+][0-9]+)?`
+/// | `[-+]?[0-9][0-9_]*(:[0-5]?[0-9])+\.[0-9_]*` | `[-+]?\.(inf|Inf|INF)` | `\.(nan|NaN|NAN)`.
+pub(crate) fn is_yaml11_float(text: &str) -> bool {
+    if matches!(text, ".nan" | ".NaN" | ".NAN") {
+        return true;
+    }
+    let unsigned = strip_sign(text);
+    if matches!(unsigned, ".inf" | ".Inf" | ".INF") {
+        return true;
+    }
+    // `\.[0-9][0-9_]*(exp)?` takes no sign.
+    if let Some(r) = text.strip_prefix('.') {
+        return digits_underscores(r, true)
+            .and_then(|rest| optional_exponent(rest).then_some(()))
+            .is_some();
+    }
+    let Some(rest) = digits_underscores(unsigned, true) else {
+        return false;
+    };
+    if let Some(r) = rest.strip_prefix('.') {
+        return digits_underscores(r, false).is_some_and(optional_exponent);
+    }
+    if let Some(r) = sexagesimal_tail(rest) {
+        if let Some(r) = r.strip_prefix('.') {
+            return digits_underscores(r, false).is_some_and(str::is_empty);
+        }
+    }
+    false
+}
+
+/// PyYAML's int regex: `[-+]?0b[0-1_]+` | `[-+]?0[0-7_]+` | `[-+]?(0|[1-9][0-9_]*)`
+/// | `[-+]?0x[0-9a-fA-F_]+` | `[-+]?[1-9][0-9_]*(:[0-5]?[0-9])+`.
+pub(crate) fn is_yaml11_int(text: &str) -> bool {
+    let s = strip_sign(text);
+    if let Some(r) = s.strip_prefix("0b") {
+        return !r.is_empty() && r.bytes().all(|c| matches!(c, b'0' | b'1' | b'_'));
+    }
+    if let Some(r) = s.strip_prefix("0x") {
+        return !r.is_empty() && r.bytes().all(|c| c.is_ascii_hexdigit() || c == b'_');
+    }
+    if s == "0" {
+        return true;
+    }
+    if let Some(r) = s.strip_prefix('0') {
+        return !r.is_empty() && r.bytes().all(|c| matches!(c, b'0'..=b'7' | b'_'));
+    }
+    if !s
+        .as_bytes()
+        .first()
+        .is_some_and(|c| matches!(c, b'1'..=b'9'))
+    {
+        return false;
+    }
+    let Some(rest) = digits_underscores(s, true) else {
+        return false;
+    };
+    rest.is_empty() || sexagesimal_tail(rest).is_some_and(str::is_empty)
+}
+
+/// PyYAML's `construct_yaml_int` (also used for explicit `!!int`).
+fn construct_int(text: &str) -> Option<Value> {
+    let cleaned: String = text.chars().filter(|c| *c != '_').collect();
+    let (negative, body) = match cleaned.as_bytes().first() {
+        Some(b'-') => (true, &cleaned[1..]),
+        Some(b'+') => (false, &cleaned[1..]),
+        _ => (false, cleaned.as_str()),
+    };
+    let magnitude: i128 = if body == "0" {
+        0
+    } else if let Some(b) = body.strip_prefix("0b") {
+        i128::from_str_radix(b, 2).ok()?
+    } else if let Some(h) = body.strip_prefix("0x") {
+        i128::from_str_radix(h, 16).ok()?
+    } else if body.len() > 1 && body.starts_with('0') {
+        i128::from_str_radix(body, 8).ok()?
+    } else if body.contains(':') {
+        let mut total: i128 = 0;
+        for part in body.split(':') {
+            total = total
+                .checked_mul(60)?
+                .checked_add(part.parse::<i128>().ok()?)?;
+        }
+        total
+    } else {
+        match body.parse::<i128>() {
+            Ok(v) => v,
+            Err(_) if !body.is_empty() && body.bytes().all(|c| c.is_ascii_digit()) => {
+                let digits = body.trim_start_matches('0');
+                let sign = if negative { "-" } else { "" };
+                return Some(Value::BigInt(format!("{sign}{digits}")));
+            }
+            Err(_) => return None,
+        }
+    };
+    let v = if negative { -magnitude } else { magnitude };
+    Some(i64::try_from(v).map_or_else(|_| Value::BigInt(v.to_string()), Value::Int))
+}
+
+/// PyYAML's `construct_yaml_float`.
+fn construct_float(text: &str) -> Option<f64> {
+    let cleaned: String = text
+        .chars()
+        .filter(|c| *c != '_')
+        .collect::<String>()
+        .to_lowercase();
+    let (sign, body) = match cleaned.as_bytes().first() {
+        Some(b'-') => (-1.0, &cleaned[1..]),
+        Some(b'+') => (1.0, &cleaned[1..]),
+        _ => (1.0, cleaned.as_str()),
+    };
+    if body == ".inf" {
+        return Some(sign * f64::INFINITY);
+    }
+    if body == ".nan" {
+        return Some(f64::NAN);
+    }
+    if body.contains(':') {
+        let mut total = 0.0;
+        for part in body.split(':') {
+            total = total * 60.0 + part.parse::<f64>().ok()?;
+        }
+        return Some(sign * total);
+    }
+    // Python's float() accepts "5." and ".5"; Rust's parser does too.
+    body.parse::<f64>().ok().map(|v| sign * v)
+}
+
+/// Plain scalars of a JSON document, as Python's `json` reads them.
+fn resolve_json(text: String) -> Value {
+    match text.as_str() {
+        "true" => Value::Bool(true),
+        "false" => Value::Bool(false),
+        "null" => Value::Null,
+        "NaN" => Value::Float(f64::NAN),
+        "Infinity" => Value::Float(f64::INFINITY),
+        "-Infinity" => Value::Float(f64::NEG_INFINITY),
+        t if t.contains(['.', 'e', 'E']) => t
+            .parse::<f64>()
+            .map_or_else(|_| Value::Str(text.clone()), Value::Float),
+        t => match t.parse::<i64>() {
+            Ok(i) => Value::Int(i),
+            Err(_)
+                if t.trim_start_matches('-')
+                    .bytes()
+                    .all(|c| c.is_ascii_digit()) =>
+            {
+                Value::BigInt(text)
+            }
+            Err(_) => Value::Str(text),
+        },
+    }
+}
+
+/// An explicitly tagged scalar (`!!int 3`, `!foo x`).
+fn construct_tagged(tag: &str, text: String, span: Span) -> Result<Value, Fatal> {
+    let Some(short) = tag.strip_prefix(TAG_PREFIX) else {
+        return Err(no_constructor(tag, span));
+    };
+    let bad = |what: &str| {
+        Fatal::new(
+            codes::YAML_SYNTAX,
+            format!("invalid {what} value `{text}` for tag `!!{short}`"),
+            Some(span),
+        )
+    };
+    match short {
+        "str" | "timestamp" | "binary" => Ok(Value::Str(text)),
+        "null" => Ok(Value::Null),
+        "bool" => yaml11_bool(&text)
+            .or_else(|| yaml11_bool(&text.to_lowercase()))
+            .map(Value::Bool)
+            .ok_or_else(|| bad("boolean")),
+        "int" => construct_int(&text).ok_or_else(|| bad("integer")),
+        "float" => construct_float(&text)
+            .map(Value::Float)
+            .ok_or_else(|| bad("float")),
+        _ => Err(no_constructor(tag, span)),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn plain(s: &str) -> Value {
+        resolve_plain(s.to_owned())
+    }
+
+    #[test]
+    fn yaml11_booleans_and_nulls() {
+        for t in [
+            "yes", "Yes", "YES", "on", "On", "ON", "true", "True", "TRUE",
+        ] {
+            assert_eq!(plain(t), Value::Bool(true), "{t}");
+        }
+        for f in [
+            "no", "No", "NO", "off", "Off", "OFF", "false", "False", "FALSE",
+        ] {
+            assert_eq!(plain(f), Value::Bool(false), "{f}");
+        }
+        for s in ["y", "n", "yEs", "tRUE"] {
+            assert_eq!(plain(s), Value::Str(s.into()), "{s}");
+        }
+        for n in ["~", "null", "Null", "NULL", ""] {
+            assert_eq!(plain(n), Value::Null, "{n}");
+        }
+    }
+
+    #[test]
+    fn yaml11_integers() {
+        assert_eq!(plain("0755"), Value::Int(493));
+        assert_eq!(plain("0x1F"), Value::Int(31));
+        assert_eq!(plain("0b101"), Value::Int(5));
+        assert_eq!(plain("1_000"), Value::Int(1000));
+        assert_eq!(plain("1:20"), Value::Int(80));
+        assert_eq!(plain("-42"), Value::Int(-42));
+        assert_eq!(plain("+7"), Value::Int(7));
+        assert_eq!(plain("0"), Value::Int(0));
+        assert_eq!(
+            plain("123456789012345678901234567890"),
+            Value::BigInt("123456789012345678901234567890".into())
+        );
+        for s in ["09", "0o17", "1:60x", "0x", "0b", "08"] {
+            assert_eq!(plain(s), Value::Str(s.into()), "{s}");
+        }
+    }
+
+    #[test]
+    fn yaml11_floats_need_a_dot_and_signed_exponent() {
+        assert_eq!(plain("1.0e+3"), Value::Float(1000.0));
+        assert_eq!(plain(".5"), Value::Float(0.5));
+        assert_eq!(plain("5."), Value::Float(5.0));
+        assert_eq!(plain("1.5"), Value::Float(1.5));
+        assert_eq!(plain("-.inf"), Value::Float(f64::NEG_INFINITY));
+        assert_eq!(plain("1:30.5"), Value::Float(90.5));
+        assert!(matches!(plain(".nan"), Value::Float(f) if f.is_nan()));
+        for s in ["1e3", "1e+3", "1.0e3", "-.5", ".", "1.2.3", "-.nan"] {
+            assert_eq!(plain(s), Value::Str(s.into()), "{s}");
+        }
+    }
+
+    #[test]
+    fn dates_stay_text() {
+        // Heat's loader returns timestamps as their raw text (heat-semantics §1.2).
+        for s in ["2015-10-15", "2015-04-30T10:00:00Z", "2015-4-3"] {
+            assert_eq!(plain(s), Value::Str(s.into()), "{s}");
+        }
+    }
+
+    #[test]
+    fn json_scalars() {
+        assert_eq!(resolve_json("1e3".into()), Value::Float(1000.0));
+        assert_eq!(resolve_json("12".into()), Value::Int(12));
+        assert_eq!(resolve_json("true".into()), Value::Bool(true));
+        assert_eq!(resolve_json("null".into()), Value::Null);
+    }
+
+    #[test]
+    fn explicit_tags() {
+        let sp = Span::point(1, 1);
+        assert_eq!(
+            construct_tagged("tag:yaml.org,2002:int", "0x10".into(), sp),
+            Ok(Value::Int(16))
+        );
+        assert_eq!(
+            construct_tagged("tag:yaml.org,2002:float", "1e3".into(), sp),
+            Ok(Value::Float(1000.0))
+        );
+        assert_eq!(
+            construct_tagged("tag:yaml.org,2002:str", "yes".into(), sp),
+            Ok(Value::Str("yes".into()))
+        );
+        assert!(construct_tagged("!foo", "x".into(), sp).is_err());
+        assert!(construct_tagged("tag:yaml.org,2002:int", "abc".into(), sp).is_err());
+    }
+}

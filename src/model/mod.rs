@@ -1,0 +1,123 @@
+//! Stage 3: typed views of loaded files ([`Template`], [`Environment`]) and
+//! the [`Corpus`] of every file in walk order.
+
+pub mod capability;
+pub mod environment;
+pub mod node;
+pub mod template;
+
+use serde::Serialize;
+
+use crate::diag::{codes, Diagnostic};
+use crate::load::{FileKind, Loaded, Status};
+pub use environment::{Environment, RegistryValue};
+pub use node::{Mapping, Node, Value};
+pub use template::{Format, Template};
+
+/// What a file holds, once classified.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(untagged)]
+pub enum Content {
+    Template(Template),
+    Environment(Environment),
+    None,
+}
+
+/// One file of the corpus: its status, diagnostics and typed view. The
+/// parsed tree is kept only when asked for (validation needs it; the index
+/// does not, so its memory grows with the index, not with the bytes read).
+#[derive(Debug, Clone)]
+pub struct FileRecord {
+    pub path: String,
+    pub explicit: bool,
+    pub status: Status,
+    pub kind: Option<FileKind>,
+    pub reason: Option<&'static str>,
+    pub diagnostics: Vec<Diagnostic>,
+    pub bytes: u64,
+    pub content: Content,
+    pub tree: Option<Node>,
+}
+
+impl FileRecord {
+    /// Builds the typed view of a loaded file.
+    pub fn from_loaded(loaded: Loaded, keep_tree: bool) -> FileRecord {
+        let path = loaded.source.display.clone();
+        let mut diagnostics = loaded.diagnostics;
+        let content = match (&loaded.root, loaded.kind) {
+            (Some(root), Some(kind)) => match (root.as_map(), kind) {
+                (Some(m), FileKind::HotTemplate) => {
+                    Content::Template(Template::from_node(&path, Format::Hot, m, &mut diagnostics))
+                }
+                (Some(m), FileKind::CfnTemplate) => {
+                    Content::Template(Template::from_node(&path, Format::Cfn, m, &mut diagnostics))
+                }
+                (Some(m), FileKind::Environment) => {
+                    Content::Environment(Environment::from_node(&path, m))
+                }
+                _ => Content::None,
+            },
+            _ => Content::None,
+        };
+        // A file named on the command line that is not a Heat file deserves
+        // a word; one found in a directory walk is skipped quietly.
+        if loaded.source.explicit && matches!(loaded.kind, Some(FileKind::Other)) {
+            let why = loaded.reason.unwrap_or("it is not a Heat file");
+            diagnostics.push(Diagnostic::new(
+                codes::NOT_HEAT_FILE,
+                path.clone(),
+                format!("not a template or an environment: {why}"),
+            ));
+        }
+        FileRecord {
+            path,
+            explicit: loaded.source.explicit,
+            status: loaded.status,
+            kind: loaded.kind,
+            reason: loaded.reason,
+            diagnostics,
+            bytes: loaded.bytes,
+            content,
+            tree: if keep_tree { loaded.root } else { None },
+        }
+    }
+
+    pub fn template(&self) -> Option<&Template> {
+        match &self.content {
+            Content::Template(t) => Some(t),
+            _ => None,
+        }
+    }
+
+    pub fn environment(&self) -> Option<&Environment> {
+        match &self.content {
+            Content::Environment(e) => Some(e),
+            _ => None,
+        }
+    }
+}
+
+/// Every file in walk order.
+#[derive(Debug, Clone, Default)]
+pub struct Corpus {
+    pub files: Vec<FileRecord>,
+    /// Problems found while walking (missing roots, unreadable directories).
+    pub walk_diagnostics: Vec<Diagnostic>,
+}
+
+impl Corpus {
+    pub fn templates(&self) -> impl Iterator<Item = &Template> {
+        self.files.iter().filter_map(FileRecord::template)
+    }
+
+    pub fn environments(&self) -> impl Iterator<Item = &Environment> {
+        self.files.iter().filter_map(FileRecord::environment)
+    }
+
+    /// Every diagnostic, walk problems first, then per file in order.
+    pub fn diagnostics(&self) -> impl Iterator<Item = &Diagnostic> {
+        self.walk_diagnostics
+            .iter()
+            .chain(self.files.iter().flat_map(|f| f.diagnostics.iter()))
+    }
+}

@@ -1,0 +1,297 @@
+//! The loaded document: a tree of [`Node`]s, each with the [`Span`] it was
+//! read from. Values are what Heat's loader (PyYAML, YAML 1.1) constructs.
+
+use crate::diag::Span;
+
+/// One value of a document with its position.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Node {
+    pub value: Value,
+    pub span: Span,
+}
+
+/// The value kinds Heat's loader produces (Python's `None`, `bool`, `int`,
+/// `float`, `str`, `list`, `dict`).
+#[derive(Debug, Clone, PartialEq)]
+pub enum Value {
+    Null,
+    Bool(bool),
+    Int(i64),
+    /// An integer outside `i64`, kept as its decimal text (Python has big ints).
+    BigInt(String),
+    Float(f64),
+    Str(String),
+    Seq(Vec<Node>),
+    Map(Mapping),
+}
+
+/// A mapping in insertion order. Like a Python dict, a repeated key keeps
+/// its first position and takes the last value.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct Mapping {
+    pub entries: Vec<(Node, Node)>,
+}
+
+/// How Python compares dict keys: `1`, `1.0` and `True` are the same key.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub(crate) enum KeyId {
+    Null,
+    Int(i64),
+    Big(String),
+    Float(u64),
+    Str(String),
+    /// Lists and dicts are unhashable in Python; each is its own key here.
+    Unhashable(usize),
+}
+
+impl Value {
+    pub(crate) fn key_id(&self, unique: usize) -> KeyId {
+        match self {
+            Value::Null => KeyId::Null,
+            Value::Bool(b) => KeyId::Int(i64::from(*b)),
+            Value::Int(i) => KeyId::Int(*i),
+            Value::BigInt(s) => KeyId::Big(s.clone()),
+            #[allow(clippy::cast_precision_loss)]
+            Value::Float(f) => {
+                if f.fract() == 0.0 && f.is_finite() && f.abs() < 9.0e15 {
+                    #[allow(clippy::cast_possible_truncation)]
+                    KeyId::Int(*f as i64)
+                } else {
+                    KeyId::Float(f.to_bits())
+                }
+            }
+            Value::Str(s) => KeyId::Str(s.clone()),
+            Value::Seq(_) | Value::Map(_) => KeyId::Unhashable(unique),
+        }
+    }
+
+    /// The canonical text of a scalar, used to compare capability values:
+    /// `2` and `"2"` are equal, `true` and `"true"` are equal. `None` for
+    /// null, lists and maps.
+    pub fn scalar_text(&self) -> Option<String> {
+        match self {
+            Value::Bool(b) => Some(if *b { "true" } else { "false" }.to_owned()),
+            Value::Int(i) => Some(i.to_string()),
+            Value::BigInt(s) | Value::Str(s) => Some(s.clone()),
+            Value::Float(f) => Some(float_text(*f)),
+            Value::Null | Value::Seq(_) | Value::Map(_) => None,
+        }
+    }
+
+    pub fn as_str(&self) -> Option<&str> {
+        match self {
+            Value::Str(s) => Some(s),
+            _ => None,
+        }
+    }
+
+    pub fn as_map(&self) -> Option<&Mapping> {
+        match self {
+            Value::Map(m) => Some(m),
+            _ => None,
+        }
+    }
+
+    pub fn as_seq(&self) -> Option<&[Node]> {
+        match self {
+            Value::Seq(s) => Some(s),
+            _ => None,
+        }
+    }
+
+    /// A short name of the kind, for messages ("a list", "a mapping").
+    pub fn kind_name(&self) -> &'static str {
+        match self {
+            Value::Null => "null",
+            Value::Bool(_) => "a boolean",
+            Value::Int(_) | Value::BigInt(_) => "an integer",
+            Value::Float(_) => "a number",
+            Value::Str(_) => "a string",
+            Value::Seq(_) => "a list",
+            Value::Map(_) => "a mapping",
+        }
+    }
+
+    /// The JSON form, as Python's `json.dumps` would write the loaded value
+    /// (non-string keys become their text, as Python does).
+    pub fn to_json(&self) -> serde_json::Value {
+        use serde_json::Value as J;
+        match self {
+            Value::Null => J::Null,
+            Value::Bool(b) => J::Bool(*b),
+            Value::Int(i) => J::from(*i),
+            Value::BigInt(s) => J::String(s.clone()),
+            Value::Float(f) => serde_json::Number::from_f64(*f)
+                .map_or_else(|| J::String(float_text(*f)), J::Number),
+            Value::Str(s) => J::String(s.clone()),
+            Value::Seq(items) => J::Array(items.iter().map(|n| n.value.to_json()).collect()),
+            Value::Map(m) => J::Object(
+                m.entries
+                    .iter()
+                    .map(|(k, v)| (k.value.key_text(), v.value.to_json()))
+                    .collect(),
+            ),
+        }
+    }
+
+    /// The text a key becomes in JSON (Python: `json.dumps({1: 2})` gives `{"1": 2}`).
+    pub fn key_text(&self) -> String {
+        match self {
+            Value::Null => "null".to_owned(),
+            Value::Str(s) => s.clone(),
+            other => other
+                .scalar_text()
+                .unwrap_or_else(|| other.to_json().to_string()),
+        }
+    }
+}
+
+/// A tree from a JSON value, every node at `span` (used when positions are
+/// not available).
+pub fn from_json(value: &serde_json::Value, span: Span) -> Node {
+    use serde_json::Value as J;
+    let v = match value {
+        J::Null => Value::Null,
+        J::Bool(b) => Value::Bool(*b),
+        J::Number(n) => n
+            .as_i64()
+            .map(Value::Int)
+            .unwrap_or_else(|| Value::Float(n.as_f64().unwrap_or(f64::NAN))),
+        J::String(s) => Value::Str(s.clone()),
+        J::Array(items) => Value::Seq(items.iter().map(|i| from_json(i, span)).collect()),
+        J::Object(map) => Value::Map(Mapping {
+            entries: map
+                .iter()
+                .map(|(k, v)| (Node::new(Value::Str(k.clone()), span), from_json(v, span)))
+                .collect(),
+        }),
+    };
+    Node::new(v, span)
+}
+
+/// Python's `repr` of a float for the common cases: `1.0`, `0.5`, `inf`, `nan`.
+pub fn float_text(f: f64) -> String {
+    if f.is_nan() {
+        "nan".to_owned()
+    } else if f.is_infinite() {
+        if f > 0.0 { "inf" } else { "-inf" }.to_owned()
+    } else if f.fract() == 0.0 && f.abs() < 1e16 {
+        format!("{f:.1}")
+    } else {
+        format!("{f}")
+    }
+}
+
+impl Mapping {
+    /// The value under a string key.
+    pub fn get(&self, key: &str) -> Option<&Node> {
+        self.entry(key).map(|(_, v)| v)
+    }
+
+    /// The key node and value under a string key.
+    pub fn entry(&self, key: &str) -> Option<&(Node, Node)> {
+        self.entries
+            .iter()
+            .find(|(k, _)| k.value.as_str() == Some(key))
+    }
+
+    pub fn contains_key(&self, key: &str) -> bool {
+        self.entry(key).is_some()
+    }
+
+    pub fn len(&self) -> usize {
+        self.entries.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.entries.is_empty()
+    }
+
+    /// Entries whose key is a string, in order.
+    pub fn str_entries(&self) -> impl Iterator<Item = (&str, &Node)> {
+        self.entries
+            .iter()
+            .filter_map(|(k, v)| k.value.as_str().map(|s| (s, v)))
+    }
+}
+
+impl Node {
+    pub fn new(value: Value, span: Span) -> Self {
+        Node { value, span }
+    }
+
+    pub fn as_map(&self) -> Option<&Mapping> {
+        self.value.as_map()
+    }
+
+    /// The span of the node at `key_path` below this one (map keys, or list
+    /// indices as decimal text), falling back to the deepest node found.
+    pub fn span_of(&self, key_path: &[String]) -> Span {
+        let mut node = self;
+        for key in key_path {
+            let next = match &node.value {
+                Value::Map(m) => m.get(key),
+                Value::Seq(items) => key.parse::<usize>().ok().and_then(|i| items.get(i)),
+                _ => None,
+            };
+            match next {
+                Some(n) => node = n,
+                None => break,
+            }
+        }
+        node.span
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn n(value: Value) -> Node {
+        Node::new(value, Span::point(1, 1))
+    }
+
+    #[test]
+    fn canonical_scalar_text() {
+        assert_eq!(Value::Int(2).scalar_text().as_deref(), Some("2"));
+        assert_eq!(Value::Bool(true).scalar_text().as_deref(), Some("true"));
+        assert_eq!(Value::Float(1.0).scalar_text().as_deref(), Some("1.0"));
+        assert_eq!(Value::Float(0.5).scalar_text().as_deref(), Some("0.5"));
+        assert_eq!(
+            Value::Float(f64::INFINITY).scalar_text().as_deref(),
+            Some("inf")
+        );
+        assert_eq!(Value::Null.scalar_text(), None);
+    }
+
+    #[test]
+    fn python_key_identity() {
+        assert_eq!(Value::Bool(true).key_id(0), Value::Int(1).key_id(1));
+        assert_eq!(Value::Float(1.0).key_id(0), Value::Int(1).key_id(1));
+        assert_ne!(Value::Str("1".into()).key_id(0), Value::Int(1).key_id(1));
+        assert_ne!(Value::Seq(vec![]).key_id(0), Value::Seq(vec![]).key_id(1));
+    }
+
+    #[test]
+    fn span_of_follows_keys_and_indices() {
+        let inner = Node::new(Value::Str("x".into()), Span::point(3, 7));
+        let list = Node::new(Value::Seq(vec![n(Value::Null), inner]), Span::point(2, 3));
+        let root = Node::new(
+            Value::Map(Mapping {
+                entries: vec![(n(Value::Str("a".into())), list)],
+            }),
+            Span::point(1, 1),
+        );
+        assert_eq!(root.span_of(&["a".into(), "1".into()]), Span::point(3, 7));
+        assert_eq!(root.span_of(&["a".into(), "9".into()]), Span::point(2, 3));
+        assert_eq!(root.span_of(&["zz".into()]), Span::point(1, 1));
+    }
+
+    #[test]
+    fn json_form_stringifies_keys() {
+        let m = Value::Map(Mapping {
+            entries: vec![(n(Value::Int(1)), n(Value::Float(2.5)))],
+        });
+        assert_eq!(m.to_json().to_string(), r#"{"1":2.5}"#);
+    }
+}

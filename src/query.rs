@@ -1,0 +1,230 @@
+//! Stage 5: the questions the introspection commands ask of the index,
+//! answered as plain result structs that renderers turn into output.
+
+use indexmap::IndexMap;
+use serde::Serialize;
+
+use crate::diag::Diagnostic;
+use crate::index::Index;
+use crate::load::{FileKind, Status};
+use crate::model::capability::{CapValue, Requirement};
+use crate::model::Template;
+use crate::model::{Content, Corpus};
+
+/// One `-c KEY=VALUE` condition.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Condition {
+    pub key: String,
+    pub value: String,
+    pub requirement: Requirement,
+}
+
+impl Condition {
+    /// Parses `KEY=VALUE` (the value may contain `=`; the key may not be empty).
+    pub fn parse(text: &str) -> Option<Condition> {
+        let (key, value) = text.split_once('=')?;
+        let key = key.trim();
+        if key.is_empty() {
+            return None;
+        }
+        Some(Condition {
+            key: key.to_owned(),
+            value: value.to_owned(),
+            requirement: Requirement::from_cli(value),
+        })
+    }
+
+    /// A template meets the condition when its capability `key` provides the value.
+    /// `resource_type` is matched against the declared types.
+    pub fn matches(&self, t: &Template) -> bool {
+        t.capabilities
+            .as_ref()
+            .and_then(|c| c.get(&self.key))
+            .is_some_and(|v: &CapValue| v.meets(&self.requirement))
+    }
+}
+
+/// A template that matched every condition.
+#[derive(Debug, Clone, Serialize)]
+pub struct Match<'a> {
+    pub path: &'a str,
+    pub capabilities: &'a IndexMap<String, CapValue>,
+}
+
+/// `capabilities-find`: templates whose capabilities meet every condition, in order.
+pub fn find<'a>(index: &Index<'a>, conditions: &[Condition]) -> Vec<Match<'a>> {
+    index
+        .templates
+        .iter()
+        .filter(|t| conditions.iter().all(|c| c.matches(t)))
+        .filter_map(|t| {
+            t.capabilities.as_ref().map(|caps| Match {
+                path: &t.path,
+                capabilities: caps,
+            })
+        })
+        .collect()
+}
+
+/// `template-capabilities`: key → every value offered (first-seen order,
+/// `resource_type` excluded), as capabilities.md §3 prints it.
+pub fn summary(index: &Index<'_>) -> IndexMap<String, Vec<serde_json::Value>> {
+    index
+        .by_key
+        .iter()
+        .map(|(k, values)| {
+            (
+                k.clone(),
+                values.values().map(|e| e.value.clone()).collect(),
+            )
+        })
+        .collect()
+}
+
+/// `template-capabilities --by-type`: type → templates declaring it.
+pub fn by_type<'a>(index: &Index<'a>) -> IndexMap<String, Vec<&'a str>> {
+    index
+        .by_type
+        .iter()
+        .map(|(ty, ts)| {
+            (
+                ty.clone(),
+                ts.iter()
+                    .map(|&i| index.templates[i].path.as_str())
+                    .collect(),
+            )
+        })
+        .collect()
+}
+
+/// `index`: every file with its status, kind and typed view.
+#[derive(Debug, Serialize)]
+pub struct IndexDocument<'a> {
+    /// The shape's version; bumped only on an incompatible change.
+    pub heatcap_index: u32,
+    pub summary: IndexSummary,
+    pub files: Vec<FileEntry<'a>>,
+    /// Problems found while walking (missing roots, unreadable directories).
+    pub walk_diagnostics: &'a [Diagnostic],
+}
+
+/// Counts over the files of an index.
+#[derive(Debug, Default, Serialize)]
+pub struct IndexSummary {
+    pub files: usize,
+    pub templates: usize,
+    pub environments: usize,
+    pub other: usize,
+    pub skipped: usize,
+    pub errors: usize,
+}
+
+/// One file of the index document.
+#[derive(Debug, Serialize)]
+pub struct FileEntry<'a> {
+    pub path: &'a str,
+    pub status: Status,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub kind: Option<FileKind>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub reason: Option<&'a str>,
+    #[serde(flatten)]
+    pub content: &'a Content,
+    pub diagnostics: &'a [Diagnostic],
+}
+
+/// Builds the `index` document from a corpus.
+pub fn index_document(corpus: &Corpus) -> IndexDocument<'_> {
+    let mut summary = IndexSummary::default();
+    let files = corpus
+        .files
+        .iter()
+        .map(|f| {
+            summary.files += 1;
+            match (f.status, f.kind) {
+                (Status::Error, _) => summary.errors += 1,
+                (Status::Skipped, _) => summary.skipped += 1,
+                (Status::Ok, Some(k)) if k.is_template() => summary.templates += 1,
+                (Status::Ok, Some(FileKind::Environment)) => summary.environments += 1,
+                (Status::Ok, _) => summary.other += 1,
+            }
+            FileEntry {
+                path: &f.path,
+                status: f.status,
+                kind: f.kind,
+                reason: f.reason,
+                content: &f.content,
+                diagnostics: &f.diagnostics,
+            }
+        })
+        .collect();
+    IndexDocument {
+        heatcap_index: 1,
+        summary,
+        files,
+        walk_diagnostics: &corpus.walk_diagnostics,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::template::Format;
+
+    fn template(path: &str, caps: &str) -> Template {
+        let text = format!("heat_template_version: 2015-10-15\ncapabilities: {caps}\n");
+        let parsed = crate::load::parse_text(&text, path, &Default::default());
+        let root = parsed.root.unwrap();
+        let mut out = Vec::new();
+        Template::from_node(path, Format::Hot, root.as_map().unwrap(), &mut out)
+    }
+
+    #[test]
+    fn spec_example() {
+        let p = template(
+            "puppet/controller.yaml",
+            "{deployment: puppet, resource_type: OS::TripleO::Controller}",
+        );
+        let d = template(
+            "docker/controller.yaml",
+            "{deployment: docker, resource_type: OS::TripleO::Controller}",
+        );
+        let ix = Index::from_templates([&p, &d]);
+        let cond = Condition::parse("resource_type=OS::TripleO::Controller").unwrap();
+        let found: Vec<_> = find(&ix, &[cond]).iter().map(|m| m.path).collect();
+        assert_eq!(found, ["puppet/controller.yaml", "docker/controller.yaml"]);
+        assert_eq!(
+            serde_json::to_string(&summary(&ix)).unwrap(),
+            r#"{"deployment":["puppet","docker"]}"#
+        );
+        assert_eq!(
+            serde_json::to_string(&by_type(&ix)).unwrap(),
+            r#"{"OS::TripleO::Controller":["puppet/controller.yaml","docker/controller.yaml"]}"#
+        );
+    }
+
+    #[test]
+    fn conditions_are_anded_and_values_deduplicated_by_text() {
+        let a = template("a.yaml", "{api: 2, tls: true, services: [nova, neutron]}");
+        let b = template("b.yaml", "{api: '2', tls: false, extra: {nested: x}}");
+        let ix = Index::from_templates([&a, &b]);
+        let c = |s: &str| Condition::parse(s).unwrap();
+        let paths = |cs: &[Condition]| find(&ix, cs).iter().map(|m| m.path).collect::<Vec<_>>();
+        assert_eq!(paths(&[c("api=2")]), ["a.yaml", "b.yaml"]);
+        assert_eq!(paths(&[c("api=2"), c("tls=yes")]), ["a.yaml"]);
+        assert_eq!(paths(&[c("services=neutron")]), ["a.yaml"]);
+        assert!(paths(&[c("extra={nested: x}")]).is_empty());
+        assert_eq!(
+            serde_json::to_string(&summary(&ix)).unwrap(),
+            r#"{"api":[2],"tls":[true,false],"services":["nova","neutron"],"extra":[{"nested":"x"}]}"#
+        );
+    }
+
+    #[test]
+    fn condition_syntax() {
+        assert!(Condition::parse("novalue").is_none());
+        assert!(Condition::parse("=x").is_none());
+        let c = Condition::parse("k=a=b").unwrap();
+        assert_eq!((c.key.as_str(), c.value.as_str()), ("k", "a=b"));
+    }
+}

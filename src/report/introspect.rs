@@ -1,0 +1,165 @@
+//! Renderers for `capabilities-find`, `template-capabilities` and `index`.
+
+use std::io::{self, Write};
+
+use indexmap::IndexMap;
+
+use super::{json, table, write_data, Format};
+use crate::model::capability::CapValue;
+use crate::model::Content;
+use crate::query::{IndexDocument, Match};
+
+fn cap_text(v: &serde_json::Value) -> String {
+    match v {
+        serde_json::Value::String(s) => s.clone(),
+        other => json::to_string(other),
+    }
+}
+
+fn caps_inline(caps: &IndexMap<String, CapValue>) -> String {
+    caps.iter()
+        .map(|(k, v)| match v.to_json() {
+            serde_json::Value::Array(items) => {
+                format!(
+                    "{k}=[{}]",
+                    items.iter().map(cap_text).collect::<Vec<_>>().join(", ")
+                )
+            }
+            other => format!("{k}={}", cap_text(&other)),
+        })
+        .collect::<Vec<_>>()
+        .join("; ")
+}
+
+/// `capabilities-find`: plain prints one path per line.
+pub fn render_find(out: &mut dyn Write, matches: &[Match<'_>], format: Format) -> io::Result<()> {
+    match format {
+        Format::Plain => {
+            for m in matches {
+                writeln!(out, "{}", m.path)?;
+            }
+            Ok(())
+        }
+        Format::Table => {
+            let mut t = table(&["Template", "Capabilities"]);
+            for m in matches {
+                t.add_row(vec![m.path.to_owned(), caps_inline(m.capabilities)]);
+            }
+            writeln!(out, "{t}")
+        }
+        Format::Json | Format::Yaml => {
+            let v = serde_json::to_value(matches).map_err(io::Error::other)?;
+            write_data(out, &v, format)
+        }
+    }
+}
+
+/// `template-capabilities`: JSON is the map of capabilities.md §3.
+pub fn render_summary(
+    out: &mut dyn Write,
+    summary: &IndexMap<String, Vec<serde_json::Value>>,
+    format: Format,
+) -> io::Result<()> {
+    let rows = summary
+        .iter()
+        .map(|(k, vs)| (k.clone(), vs.iter().map(cap_text).collect::<Vec<_>>()));
+    render_map(out, rows, &["Capability", "Values"], format, || {
+        serde_json::to_value(summary).map_err(io::Error::other)
+    })
+}
+
+/// `template-capabilities --by-type`.
+pub fn render_by_type(
+    out: &mut dyn Write,
+    by_type: &IndexMap<String, Vec<&str>>,
+    format: Format,
+) -> io::Result<()> {
+    let rows = by_type.iter().map(|(k, vs)| {
+        (
+            k.clone(),
+            vs.iter().map(|s| (*s).to_owned()).collect::<Vec<_>>(),
+        )
+    });
+    render_map(out, rows, &["Resource type", "Templates"], format, || {
+        serde_json::to_value(by_type).map_err(io::Error::other)
+    })
+}
+
+fn render_map(
+    out: &mut dyn Write,
+    rows: impl Iterator<Item = (String, Vec<String>)>,
+    header: &[&str],
+    format: Format,
+    data: impl FnOnce() -> io::Result<serde_json::Value>,
+) -> io::Result<()> {
+    match format {
+        Format::Plain => {
+            for (k, vs) in rows {
+                writeln!(out, "{k}: {}", vs.join(", "))?;
+            }
+            Ok(())
+        }
+        Format::Table => {
+            let mut t = table(header);
+            for (k, vs) in rows {
+                t.add_row(vec![k, vs.join("\n")]);
+            }
+            writeln!(out, "{t}")
+        }
+        Format::Json | Format::Yaml => write_data(out, &data()?, format),
+    }
+}
+
+/// `index`: JSON/YAML carry everything; plain and table one line per file.
+pub fn render_index(
+    out: &mut dyn Write,
+    doc: &IndexDocument<'_>,
+    format: Format,
+) -> io::Result<()> {
+    let kind = |f: &crate::query::FileEntry<'_>| f.kind.map_or("-", |k| k.as_str());
+    let detail = |f: &crate::query::FileEntry<'_>| match f.content {
+        Content::Template(t) => t.capabilities.as_ref().map(caps_inline).unwrap_or_default(),
+        Content::Environment(e) => format!(
+            "{} registry entries, {} requires",
+            e.resource_registry.len() + e.resources.values().map(IndexMap::len).sum::<usize>(),
+            e.requires.len()
+        ),
+        Content::None => f.reason.unwrap_or_default().to_owned(),
+    };
+    let status = |f: &crate::query::FileEntry<'_>| {
+        serde_json::to_value(f.status)
+            .ok()
+            .and_then(|v| v.as_str().map(str::to_owned))
+            .unwrap_or_default()
+    };
+    match format {
+        Format::Plain => {
+            for f in &doc.files {
+                writeln!(out, "{}\t{}\t{}", status(f), kind(f), f.path)?;
+            }
+            Ok(())
+        }
+        Format::Table => {
+            let mut t = table(&["Path", "Status", "Kind", "Details"]);
+            for f in &doc.files {
+                t.add_row(vec![
+                    f.path.to_owned(),
+                    status(f),
+                    kind(f).to_owned(),
+                    detail(f),
+                ]);
+            }
+            writeln!(out, "{t}")?;
+            let s = &doc.summary;
+            writeln!(
+                out,
+                "{} files: {} templates, {} environments, {} other, {} skipped, {} errors",
+                s.files, s.templates, s.environments, s.other, s.skipped, s.errors
+            )
+        }
+        Format::Json | Format::Yaml => {
+            let v = serde_json::to_value(doc).map_err(io::Error::other)?;
+            write_data(out, &v, format)
+        }
+    }
+}

@@ -1,0 +1,89 @@
+//! YAML output through libyaml's own emitter (the `libyaml-safer` port).
+//! Strings that YAML 1.1 would read back as something else (`yes`, `2`,
+//! `0755`, `~`) are quoted, so the output loads back to the same data.
+
+use std::io::{self, Write};
+
+use libyaml_safer::{Emitter, Event, MappingStyle, ScalarStyle, SequenceStyle};
+
+use crate::load::tree::resolve_plain;
+use crate::model::node::Value;
+
+/// Writes `value` as one YAML document.
+pub fn write(out: &mut dyn Write, value: &serde_json::Value) -> io::Result<()> {
+    let mut buf = Vec::new();
+    {
+        let mut em = Emitter::new();
+        em.set_output_string(&mut buf);
+        em.set_unicode(true);
+        em.set_width(-1);
+        let mut events = vec![
+            Event::stream_start(libyaml_safer::Encoding::Utf8),
+            Event::document_start(None, &[], true),
+        ];
+        push(value, &mut events);
+        events.push(Event::document_end(true));
+        events.push(Event::stream_end());
+        for e in events {
+            em.emit(e).map_err(|e| io::Error::other(e.to_string()))?;
+        }
+    }
+    out.write_all(&buf)
+}
+
+fn push(value: &serde_json::Value, events: &mut Vec<Event>) {
+    use serde_json::Value as J;
+    let plain = |text: &str| Event::scalar(None, None, text, true, false, ScalarStyle::Plain);
+    match value {
+        J::Null => events.push(plain("null")),
+        J::Bool(b) => events.push(plain(if *b { "true" } else { "false" })),
+        J::Number(n) => events.push(plain(&n.to_string())),
+        J::String(s) => {
+            // Plain only when YAML 1.1 reads it back as the same string.
+            let reads_back = matches!(resolve_plain(s.clone()), Value::Str(ref r) if r == s);
+            events.push(Event::scalar(
+                None,
+                None,
+                s,
+                reads_back,
+                true,
+                ScalarStyle::Any,
+            ));
+        }
+        J::Array(items) => {
+            events.push(Event::sequence_start(
+                None,
+                None,
+                true,
+                SequenceStyle::Block,
+            ));
+            for i in items {
+                push(i, events);
+            }
+            events.push(Event::sequence_end());
+        }
+        J::Object(map) => {
+            events.push(Event::mapping_start(None, None, true, MappingStyle::Block));
+            for (k, v) in map {
+                push(&J::String(k.clone()), events);
+                push(v, events);
+            }
+            events.push(Event::mapping_end());
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::load::{parse_text, ParseOptions};
+
+    #[test]
+    fn round_trips_through_the_loader() {
+        let v = serde_json::json!({"a": ["yes", "2", "0755", "~", "", "plain text", 2, true, null], "b": {"c": "2015-10-15"}});
+        let mut out = Vec::new();
+        super::write(&mut out, &v).unwrap();
+        let text = String::from_utf8(out).unwrap();
+        let parsed = parse_text(&text, "x.yaml", &ParseOptions::default());
+        assert_eq!(parsed.root.unwrap().value.to_json(), v, "{text}");
+    }
+}

@@ -1,0 +1,302 @@
+//! Stage 1: roots and globs → a sorted list of [`Source`]s.
+//!
+//! The walk is sequential and sorted (cheap); loading is parallel. Paths are
+//! kept as the user gave them: a root as typed, joined with the part below it.
+
+use std::collections::HashSet;
+use std::path::{Path, PathBuf};
+
+use globset::GlobSet;
+use walkdir::WalkDir;
+
+use crate::diag::{codes, Code, Diagnostic};
+
+/// Directories given without `-r`.
+pub const DIRECTORY_SKIPPED: Code = Code("I0016");
+
+/// What to walk.
+#[derive(Debug, Clone)]
+pub struct WalkOptions {
+    pub roots: Vec<PathBuf>,
+    pub recursive: bool,
+    /// Files found in directories must match one of these...
+    pub include: GlobSet,
+    /// ...and none of these (directories matching it are not entered).
+    pub exclude: GlobSet,
+    /// Enter directories whose name starts with a dot.
+    pub hidden: bool,
+}
+
+/// One file to load.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Source {
+    /// The path as the user gave it (root as typed + relative part).
+    pub display: String,
+    /// The path to open.
+    pub path: PathBuf,
+    /// Named on the command line rather than found in a directory.
+    pub explicit: bool,
+    /// A Jinja source (`*.j2.yaml`): skipped, not parsed.
+    pub jinja: bool,
+}
+
+/// The walk's result: files in order, and what could not be walked.
+#[derive(Debug, Default)]
+pub struct Walked {
+    pub sources: Vec<Source>,
+    pub diagnostics: Vec<Diagnostic>,
+    seen: HashSet<FileId>,
+}
+
+impl Walked {
+    /// Adds one file found some other way (a path an environment names),
+    /// unless it is already listed. A missing file becomes a diagnostic.
+    pub fn add_file(&mut self, path: PathBuf, display: String) {
+        match std::fs::metadata(&path) {
+            Ok(meta) if meta.is_file() => {
+                if self.seen.insert(file_id(&path, &meta)) {
+                    self.sources.push(source(path, display, true));
+                }
+            }
+            Ok(_) => self.diagnostics.push(Diagnostic::new(
+                codes::NOT_FOUND,
+                display,
+                "is not a regular file",
+            )),
+            Err(e) => {
+                let code = if e.kind() == std::io::ErrorKind::NotFound {
+                    codes::NOT_FOUND
+                } else {
+                    codes::READ_ERROR
+                };
+                self.diagnostics
+                    .push(Diagnostic::new(code, display, io_message(&e)));
+            }
+        }
+    }
+}
+
+/// Walks the roots in the order given; each directory in sorted order.
+pub fn walk(opts: &WalkOptions) -> Walked {
+    let mut out = Walked::default();
+    let mut seen = std::mem::take(&mut out.seen);
+    for root in &opts.roots {
+        let shown = display(root);
+        let meta = match std::fs::metadata(root) {
+            Ok(m) => m,
+            Err(e) => {
+                let code = if e.kind() == std::io::ErrorKind::NotFound {
+                    codes::NOT_FOUND
+                } else {
+                    codes::READ_ERROR
+                };
+                out.diagnostics
+                    .push(Diagnostic::new(code, shown, io_message(&e)));
+                continue;
+            }
+        };
+        if meta.is_file() {
+            if seen.insert(file_id(root, &meta)) {
+                out.sources.push(source(root.clone(), shown, true));
+            }
+            continue;
+        }
+        if !opts.recursive {
+            out.diagnostics.push(Diagnostic::new(
+                DIRECTORY_SKIPPED,
+                shown,
+                "is a directory; use -r to search it",
+            ));
+            continue;
+        }
+        walk_dir(root, opts, &mut seen, &mut out);
+    }
+    out.seen = seen;
+    out
+}
+
+fn walk_dir(root: &Path, opts: &WalkOptions, seen: &mut HashSet<FileId>, out: &mut Walked) {
+    let walker = WalkDir::new(root)
+        .follow_links(true)
+        .sort_by_file_name()
+        .into_iter()
+        .filter_entry(|e| {
+            if e.depth() == 0 || !e.file_type().is_dir() {
+                return true;
+            }
+            let name = e.file_name().to_string_lossy();
+            let rel = e.path().strip_prefix(root).unwrap_or(e.path());
+            (opts.hidden || !name.starts_with('.')) && !opts.exclude.is_match(rel)
+        });
+    for entry in walker {
+        let entry = match entry {
+            Ok(e) => e,
+            Err(e) => {
+                let path = e.path().map_or_else(|| display(root), display);
+                let d = if e.loop_ancestor().is_some() {
+                    Diagnostic::new(
+                        codes::SYMLINK_LOOP,
+                        path,
+                        "symbolic link loop; not followed",
+                    )
+                } else {
+                    let msg = e.io_error().map_or_else(|| e.to_string(), io_message);
+                    Diagnostic::new(codes::READ_ERROR, path, msg)
+                };
+                out.diagnostics.push(d);
+                continue;
+            }
+        };
+        if !entry.file_type().is_file() {
+            continue;
+        }
+        let rel = entry.path().strip_prefix(root).unwrap_or(entry.path());
+        if !opts.include.is_match(rel) || opts.exclude.is_match(rel) {
+            continue;
+        }
+        let id = match entry.metadata() {
+            Ok(m) => file_id(entry.path(), &m),
+            Err(_) => FileId::Path(entry.path().to_path_buf()),
+        };
+        if seen.insert(id) {
+            let path = entry.into_path();
+            let shown = display(&path);
+            out.sources.push(source(path, shown, false));
+        }
+    }
+}
+
+fn source(path: PathBuf, display: String, explicit: bool) -> Source {
+    let jinja = path
+        .file_name()
+        .map(|n| n.to_string_lossy())
+        .is_some_and(|n| n.contains(".j2."));
+    Source {
+        display,
+        path,
+        explicit,
+        jinja,
+    }
+}
+
+/// Forward slashes on every platform, so output is the same everywhere.
+pub fn display(path: &Path) -> String {
+    let s = path.to_string_lossy();
+    if std::path::MAIN_SEPARATOR == '\\' {
+        s.replace('\\', "/")
+    } else {
+        s.into_owned()
+    }
+}
+
+/// An I/O error's message without Rust's " (os error N)" suffix.
+pub fn io_message(e: &std::io::Error) -> String {
+    let s = e.to_string();
+    match s.find(" (os error") {
+        Some(i) => s[..i].to_lowercase(),
+        None => s.to_lowercase(),
+    }
+}
+
+/// Identifies a file across different spellings of its path.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+enum FileId {
+    #[cfg(unix)]
+    Inode(u64, u64),
+    Path(PathBuf),
+}
+
+#[cfg(unix)]
+fn file_id(_path: &Path, meta: &std::fs::Metadata) -> FileId {
+    use std::os::unix::fs::MetadataExt;
+    FileId::Inode(meta.dev(), meta.ino())
+}
+
+#[cfg(not(unix))]
+fn file_id(path: &Path, _meta: &std::fs::Metadata) -> FileId {
+    FileId::Path(std::fs::canonicalize(path).unwrap_or_else(|_| path.to_path_buf()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use globset::{Glob, GlobSetBuilder};
+
+    fn set(globs: &[&str]) -> GlobSet {
+        let mut b = GlobSetBuilder::new();
+        for g in globs {
+            b.add(Glob::new(g).unwrap());
+        }
+        b.build().unwrap()
+    }
+
+    fn opts(roots: Vec<PathBuf>, recursive: bool) -> WalkOptions {
+        WalkOptions {
+            roots,
+            recursive,
+            include: set(&["**/*.yaml", "*.yaml"]),
+            exclude: set(&[]),
+            hidden: false,
+        }
+    }
+
+    #[test]
+    fn sorted_deduplicated_and_hidden_pruned() {
+        let dir = tempfile::tempdir().unwrap();
+        let d = dir.path();
+        for f in [
+            "b.yaml",
+            "a.yaml",
+            "sub/c.yaml",
+            ".git/x.yaml",
+            "notes.txt",
+            "t.j2.yaml",
+        ] {
+            let p = d.join(f);
+            std::fs::create_dir_all(p.parent().unwrap()).unwrap();
+            std::fs::write(p, "x: 1\n").unwrap();
+        }
+        let w = walk(&opts(vec![d.join("a.yaml"), d.to_path_buf()], true));
+        let names: Vec<_> = w
+            .sources
+            .iter()
+            .map(|s| {
+                s.path
+                    .strip_prefix(d)
+                    .unwrap()
+                    .to_string_lossy()
+                    .into_owned()
+            })
+            .collect();
+        assert_eq!(names, ["a.yaml", "b.yaml", "sub/c.yaml", "t.j2.yaml"]);
+        assert!(w.sources[0].explicit && !w.sources[1].explicit);
+        assert!(w.sources[3].jinja);
+        assert!(w.diagnostics.is_empty());
+    }
+
+    #[test]
+    fn directories_need_recursion_and_missing_roots_are_reported() {
+        let dir = tempfile::tempdir().unwrap();
+        let w = walk(&opts(
+            vec![dir.path().to_path_buf(), dir.path().join("nope")],
+            false,
+        ));
+        assert!(w.sources.is_empty());
+        let got: Vec<_> = w.diagnostics.iter().map(|d| d.code.0).collect();
+        assert_eq!(got, ["I0016", "E0014"]);
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn symlink_loops_are_reported_not_followed() {
+        let dir = tempfile::tempdir().unwrap();
+        let sub = dir.path().join("sub");
+        std::fs::create_dir(&sub).unwrap();
+        std::fs::write(sub.join("a.yaml"), "x: 1\n").unwrap();
+        std::os::unix::fs::symlink(dir.path(), sub.join("loop")).unwrap();
+        let w = walk(&opts(vec![dir.path().to_path_buf()], true));
+        assert_eq!(w.sources.len(), 1);
+        assert_eq!(w.diagnostics.len(), 1);
+        assert_eq!(w.diagnostics[0].code, codes::SYMLINK_LOOP);
+    }
+}
