@@ -235,6 +235,14 @@ pub fn parse_text(text: &str, file: &str, opts: &ParseOptions) -> Parsed {
         max_alias_nodes: opts.max_alias_nodes,
     };
     let mut diagnostics = Vec::new();
+    if let Some(span) = flow_depth_over(text, opts.max_depth) {
+        let message = format!("the document nests deeper than {} levels", opts.max_depth);
+        diagnostics.push(Diagnostic::new(codes::TOO_DEEP, file, message).at(span));
+        return Parsed {
+            root: None,
+            diagnostics,
+        };
+    }
     let json_like = text.trim_start().starts_with('{');
     let mut json_error = None;
     if json_like {
@@ -290,6 +298,60 @@ pub fn parse_text(text: &str, file: &str, opts: &ParseOptions) -> Parsed {
             }
         }
     }
+}
+
+/// Where flow brackets (`[`, `{`) first nest deeper than `max`, outside
+/// quotes and comments. libyaml's scanner is quadratic in flow depth (it
+/// re-checks every open level per token), so deep nesting is refused before
+/// it reaches the parser. Block nesting needs indentation, which the size
+/// limit bounds.
+fn flow_depth_over(text: &str, max: usize) -> Option<Span> {
+    let opening = text.bytes().filter(|b| matches!(b, b'[' | b'{')).count();
+    if opening <= max {
+        return None;
+    }
+    #[derive(PartialEq)]
+    enum State {
+        Plain,
+        Single,
+        Double,
+        Comment,
+    }
+    let mut state = State::Plain;
+    let (mut depth, mut line, mut col) = (0usize, 1u32, 0u32);
+    let mut prev = b'\n';
+    let mut escaped = false;
+    for &b in text.as_bytes() {
+        if b == b'\n' {
+            line += 1;
+            col = 0;
+        } else if b & 0xC0 != 0x80 {
+            col += 1;
+        }
+        let token_start = prev.is_ascii_whitespace() || matches!(prev, b'[' | b'{' | b',' | b':');
+        match state {
+            State::Plain => match b {
+                b'[' | b'{' => {
+                    depth += 1;
+                    if depth > max {
+                        return Some(Span::point(line, col));
+                    }
+                }
+                b']' | b'}' => depth = depth.saturating_sub(1),
+                b'\'' if token_start => state = State::Single,
+                b'"' if token_start => state = State::Double,
+                b'#' if token_start => state = State::Comment,
+                _ => {}
+            },
+            State::Single if b == b'\'' => state = State::Plain,
+            State::Double if b == b'"' && !escaped => state = State::Plain,
+            State::Comment if b == b'\n' => state = State::Plain,
+            _ => {}
+        }
+        escaped = state == State::Double && b == b'\\' && !escaped;
+        prev = b;
+    }
+    None
 }
 
 /// Validates JSON syntax (Python's `json` accepts `NaN` and `Infinity`, so

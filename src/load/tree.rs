@@ -246,11 +246,15 @@ impl Builder<'_> {
                 ..
             })
         );
-        if !in_key_position {
-            if let Value::Str(s) = &node.value {
-                if s == MERGE_MARK {
-                    return Err(no_constructor("tag:yaml.org,2002:merge", node.span));
+        let mut node = node;
+        if let Value::Str(s) = &node.value {
+            if s == VALUE_MARK {
+                if !in_key_position {
+                    return Err(no_constructor("tag:yaml.org,2002:value", node.span));
                 }
+                node.value = Value::Str("=".to_owned());
+            } else if s == MERGE_MARK && !in_key_position {
+                return Err(no_constructor("tag:yaml.org,2002:merge", node.span));
             }
         }
         match self.stack.last_mut() {
@@ -448,6 +452,9 @@ impl Builder<'_> {
 
 /// Marks a plain `<<` key until its mapping is flattened.
 const MERGE_MARK: &str = "\u{0}<<merge";
+/// Marks a plain `=` (YAML 1.1's `value` tag): a string as a key, an error
+/// anywhere else, as in PyYAML.
+const VALUE_MARK: &str = "\u{0}=value";
 
 fn count_nodes(node: &Node) -> usize {
     match &node.value {
@@ -505,6 +512,7 @@ pub(crate) fn resolve_plain(text: String) -> Value {
         }
         b'~' if text == "~" => return Value::Null,
         b'<' if text == "<<" => return Value::Str(MERGE_MARK.to_owned()),
+        b'=' if text == "=" => return Value::Str(VALUE_MARK.to_owned()),
         b'-' | b'+' | b'0'..=b'9' | b'.' => {
             if is_yaml11_float(&text) {
                 return Value::Float(construct_float(&text).unwrap_or(f64::NAN));

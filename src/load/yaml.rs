@@ -1,94 +1,166 @@
-//! The only module that knows the YAML crate: `libyaml-safer`, a safe Rust
-//! port of libyaml 0.2.5, the parser behind Heat's `CSafeLoader`. It turns
-//! text into [`Event`]s with 1-based positions; [`super::tree`] does the
-//! rest. See docs/design.md for why this crate was chosen.
+//! The only module that knows the YAML crate: `unsafe-libyaml`, a
+//! line-by-line Rust translation of libyaml 0.2.5, the C parser behind
+//! Heat's `CSafeLoader`. It turns text into [`Event`]s with 1-based
+//! positions; [`super::tree`] does the rest. docs/design.md records why
+//! this crate was chosen (the safe port `libyaml-safer` panics on a block
+//! scalar at the end of input, which PyYAML accepts).
+//!
+//! This is the crate's only `unsafe` code. Every pointer read here is one
+//! libyaml has just filled in for the current event, read before
+//! `yaml_event_delete` frees it; the parser is freed by [`ParserGuard`].
+#![allow(unsafe_code)]
 
-use libyaml_safer::{EventData, Mark, Parser};
+use std::ffi::CStr;
+use std::mem::MaybeUninit;
+
+use unsafe_libyaml as ly;
 
 use super::tree::{Event, Fatal};
 use crate::diag::{codes, Pos, Span};
 
-/// The events of `text`, ending at the first error.
-pub(crate) fn events(text: &str) -> impl Iterator<Item = Result<Event, Fatal>> + '_ {
-    let mut input = text.as_bytes();
-    let mut parser = Parser::new();
-    let mut done = false;
-    let mut events = Vec::new();
-    // The parser borrows `input` mutably, so it is driven to the end here;
-    // events are small, and the tree builder stops at the first error.
-    parser.set_input_string(&mut input);
-    while !done {
-        match parser.parse() {
-            Ok(ev) => {
-                let span = Span {
-                    start: pos(ev.start_mark),
-                    end: pos(ev.end_mark),
-                };
-                let converted = match ev.data {
-                    EventData::StreamStart { .. } => None,
-                    EventData::StreamEnd => {
-                        done = true;
-                        None
-                    }
-                    EventData::DocumentStart { .. } => Some(Event::DocumentStart(span)),
-                    EventData::DocumentEnd { .. } => Some(Event::DocumentEnd),
-                    EventData::Alias { anchor } => Some(Event::Alias { name: anchor, span }),
-                    EventData::Scalar {
-                        anchor,
-                        tag,
-                        value,
-                        plain_implicit,
-                        ..
-                    } => Some(Event::Scalar {
-                        value,
-                        implicit: plain_implicit,
-                        tag,
-                        anchor,
-                        span,
-                    }),
-                    EventData::SequenceStart { anchor, tag, .. } => {
-                        Some(Event::SequenceStart { tag, anchor, span })
-                    }
-                    EventData::MappingStart { anchor, tag, .. } => {
-                        Some(Event::MappingStart { tag, anchor, span })
-                    }
-                    EventData::SequenceEnd | EventData::MappingEnd => {
-                        Some(Event::CollectionEnd(span))
-                    }
-                };
-                if let Some(e) = converted {
-                    events.push(Ok(e));
-                }
-            }
-            Err(e) => {
-                events.push(Err(error(&e)));
-                done = true;
-            }
-        }
+/// Owns an initialised libyaml parser and frees it on drop.
+struct ParserGuard(Box<MaybeUninit<ly::yaml_parser_t>>);
+
+impl ParserGuard {
+    fn ptr(&mut self) -> *mut ly::yaml_parser_t {
+        self.0.as_mut_ptr()
     }
-    events.into_iter()
 }
 
-fn pos(m: Mark) -> Pos {
+impl Drop for ParserGuard {
+    fn drop(&mut self) {
+        // SAFETY: the parser was initialised in `events` before the guard
+        // was made, and is deleted exactly once, here.
+        unsafe { ly::yaml_parser_delete(self.ptr()) }
+    }
+}
+
+/// The events of `text`, ending at the first error.
+pub(crate) fn events(text: &str) -> std::vec::IntoIter<Result<Event, Fatal>> {
+    let mut out = Vec::new();
+    let mut raw = Box::new(MaybeUninit::<ly::yaml_parser_t>::uninit());
+    // SAFETY: `raw` is valid, writable memory for a parser.
+    if unsafe { ly::yaml_parser_initialize(raw.as_mut_ptr()) }.fail {
+        out.push(Err(Fatal::new(
+            codes::YAML_SYNTAX,
+            "cannot start the YAML parser",
+            None,
+        )));
+        return out.into_iter();
+    }
+    let mut parser = ParserGuard(raw);
+    // SAFETY: `text` outlives the parser, which is dropped at the end of
+    // this function; libyaml only reads `text.len()` bytes from it.
+    unsafe {
+        ly::yaml_parser_set_input_string(parser.ptr(), text.as_ptr(), text.len() as u64);
+    }
+    loop {
+        let mut event = MaybeUninit::<ly::yaml_event_t>::uninit();
+        // SAFETY: the parser is initialised; `event` is writable.
+        if unsafe { ly::yaml_parser_parse(parser.ptr(), event.as_mut_ptr()) }.fail {
+            // SAFETY: after a failure libyaml has set the error fields.
+            out.push(Err(unsafe { error(parser.ptr()) }));
+            break;
+        }
+        // SAFETY: a successful parse filled in the event.
+        let (converted, end) = unsafe { convert(event.as_mut_ptr()) };
+        // SAFETY: the event was filled in and is freed once.
+        unsafe { ly::yaml_event_delete(event.as_mut_ptr()) };
+        if let Some(e) = converted {
+            out.push(Ok(e));
+        }
+        if end {
+            break;
+        }
+    }
+    out.into_iter()
+}
+
+fn pos(m: ly::yaml_mark_t) -> Pos {
     Pos {
         line: u32::try_from(m.line + 1).unwrap_or(u32::MAX),
         column: u32::try_from(m.column + 1).unwrap_or(u32::MAX),
     }
 }
 
-/// libyaml's problem and context, in heatcap's message style.
-fn error(e: &libyaml_safer::Error) -> Fatal {
-    let mut message = e.problem().to_owned();
-    if let (Some(context), Some(at)) = (e.context(), e.context_mark()) {
-        let at = pos(at);
-        message = format!(
-            "{message} ({context} that starts at line {}, column {})",
-            at.line, at.column
-        );
+/// Copies a NUL-terminated libyaml string (anchor, tag), if any.
+///
+/// SAFETY: `p` is null or points to a NUL-terminated string.
+unsafe fn opt_string(p: *const u8) -> Option<String> {
+    if p.is_null() {
+        None
+    } else {
+        Some(CStr::from_ptr(p.cast()).to_string_lossy().into_owned())
     }
-    let span = e.problem_mark().map(|m| {
-        let p = pos(m);
-        Span { start: p, end: p }
-    });
-    Fatal::new(codes::YAML_SYNTAX, message, span)
+}
+
+/// The event as heatcap's [`Event`], and whether the stream ended.
+///
+/// SAFETY: `ev` was filled in by a successful `yaml_parser_parse`.
+unsafe fn convert(ev: *const ly::yaml_event_t) -> (Option<Event>, bool) {
+    let ev = &*ev;
+    let span = Span {
+        start: pos(ev.start_mark),
+        end: pos(ev.end_mark),
+    };
+    let data = &ev.data;
+    let converted = match ev.type_ {
+        ly::YAML_STREAM_END_EVENT => return (None, true),
+        ly::YAML_DOCUMENT_START_EVENT => Some(Event::DocumentStart(span)),
+        ly::YAML_DOCUMENT_END_EVENT => Some(Event::DocumentEnd),
+        ly::YAML_ALIAS_EVENT => Some(Event::Alias {
+            name: opt_string(data.alias.anchor).unwrap_or_default(),
+            span,
+        }),
+        ly::YAML_SCALAR_EVENT => {
+            let s = &data.scalar;
+            let bytes = std::slice::from_raw_parts(s.value, s.length as usize);
+            Some(Event::Scalar {
+                value: String::from_utf8_lossy(bytes).into_owned(),
+                implicit: s.plain_implicit,
+                tag: opt_string(s.tag),
+                anchor: opt_string(s.anchor),
+                span,
+            })
+        }
+        ly::YAML_SEQUENCE_START_EVENT => Some(Event::SequenceStart {
+            tag: opt_string(data.sequence_start.tag),
+            anchor: opt_string(data.sequence_start.anchor),
+            span,
+        }),
+        ly::YAML_MAPPING_START_EVENT => Some(Event::MappingStart {
+            tag: opt_string(data.mapping_start.tag),
+            anchor: opt_string(data.mapping_start.anchor),
+            span,
+        }),
+        ly::YAML_SEQUENCE_END_EVENT | ly::YAML_MAPPING_END_EVENT => {
+            Some(Event::CollectionEnd(span))
+        }
+        _ => None,
+    };
+    (converted, false)
+}
+
+/// libyaml's problem and context, in heatcap's message style.
+///
+/// SAFETY: `p` is an initialised parser whose last call failed.
+unsafe fn error(p: *const ly::yaml_parser_t) -> Fatal {
+    let p = &*p;
+    let problem = opt_string(p.problem.cast()).unwrap_or_else(|| "invalid YAML".to_owned());
+    let at = pos(p.problem_mark);
+    let message = match opt_string(p.context.cast()) {
+        Some(context) => {
+            let c = pos(p.context_mark);
+            format!(
+                "{problem} ({context} that starts at line {}, column {})",
+                c.line, c.column
+            )
+        }
+        None => problem,
+    };
+    Fatal::new(
+        codes::YAML_SYNTAX,
+        message,
+        Some(Span { start: at, end: at }),
+    )
 }
