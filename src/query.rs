@@ -173,7 +173,7 @@ mod tests {
 
     fn template(path: &str, caps: &str) -> Template {
         let text = format!("heat_template_version: 2015-10-15\ncapabilities: {caps}\n");
-        let parsed = crate::load::parse_text(&text, path, &Default::default());
+        let parsed = crate::load::parse_text(&text, path, &crate::load::ParseOptions::default());
         let root = parsed.root.unwrap();
         let mut out = Vec::new();
         Template::from_node(path, Format::Hot, root.as_map().unwrap(), &mut out)

@@ -133,7 +133,7 @@ pub fn load_one(source: &Source, opts: &LoadOptions) -> Loaded {
     let bytes = match read_limited(source, opts.max_size) {
         Ok(b) => b,
         Err(d) => {
-            loaded.diagnostics.push(d);
+            loaded.diagnostics.push(*d);
             return loaded;
         }
     };
@@ -170,19 +170,20 @@ pub fn load_one(source: &Source, opts: &LoadOptions) -> Loaded {
     loaded
 }
 
-fn read_limited(source: &Source, max_chars: usize) -> Result<Vec<u8>, Diagnostic> {
+fn read_limited(source: &Source, max_chars: usize) -> Result<Vec<u8>, Box<Diagnostic>> {
     let file = source.display.as_str();
-    let err = |e: &std::io::Error| Diagnostic::new(codes::READ_ERROR, file, io_message(e));
+    let err =
+        |e: &std::io::Error| Box::new(Diagnostic::new(codes::READ_ERROR, file, io_message(e)));
     let f = File::open(&source.path).map_err(|e| err(&e))?;
     let len = f.metadata().map_err(|e| err(&e))?.len();
     // A character is at most 4 bytes: beyond that, it cannot fit.
     let ceiling = (max_chars as u64).saturating_mul(4);
     if len > ceiling {
-        return Err(Diagnostic::new(
+        return Err(Box::new(Diagnostic::new(
             codes::TOO_LARGE,
             file,
             format!("the file is {len} bytes, over the limit of {max_chars} characters"),
-        ));
+        )));
     }
     let mut buf = Vec::with_capacity(usize::try_from(len).unwrap_or(0));
     f.take(ceiling + 1)
@@ -246,32 +247,28 @@ pub fn parse_text(text: &str, file: &str, opts: &ParseOptions) -> Parsed {
     let json_like = text.trim_start().starts_with('{');
     let mut json_error = None;
     if json_like {
-        match json_check(text) {
-            Ok(()) => {
-                match tree::build(
-                    yaml::events(text),
-                    Dialect::Json,
-                    limits,
-                    file,
-                    &mut diagnostics,
-                ) {
-                    Ok(root) => {
-                        return Parsed {
-                            root: Some(root),
-                            diagnostics,
-                        }
-                    }
-                    // Valid JSON the YAML scanner refuses (rare): no positions.
-                    Err(_) => {
-                        diagnostics.clear();
-                        return Parsed {
-                            root: json_fallback(text),
-                            diagnostics,
-                        };
-                    }
-                }
+        if let Err(e) = json_check(text) {
+            json_error = Some(e);
+        } else {
+            let built = tree::build(
+                yaml::events(text),
+                Dialect::Json,
+                limits,
+                file,
+                &mut diagnostics,
+            );
+            if let Ok(root) = built {
+                return Parsed {
+                    root: Some(root),
+                    diagnostics,
+                };
             }
-            Err(e) => json_error = Some(e),
+            // Valid JSON that libyaml refuses (rare): no positions.
+            diagnostics.clear();
+            return Parsed {
+                root: json_fallback(text),
+                diagnostics,
+            };
         }
     }
     match tree::build(
@@ -306,16 +303,16 @@ pub fn parse_text(text: &str, file: &str, opts: &ParseOptions) -> Parsed {
 /// it reaches the parser. Block nesting needs indentation, which the size
 /// limit bounds.
 fn flow_depth_over(text: &str, max: usize) -> Option<Span> {
-    let opening = text.bytes().filter(|b| matches!(b, b'[' | b'{')).count();
-    if opening <= max {
-        return None;
-    }
     #[derive(PartialEq)]
     enum State {
         Plain,
         Single,
         Double,
         Comment,
+    }
+    let opening = text.bytes().filter(|b| matches!(b, b'[' | b'{')).count();
+    if opening <= max {
+        return None;
     }
     let mut state = State::Plain;
     let (mut depth, mut line, mut col) = (0usize, 1u32, 0u32);

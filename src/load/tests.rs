@@ -1,1 +1,268 @@
+//! Loader tests: Heat's YAML dialect (heat-semantics §1.2), duplicate and
+//! merge keys, positions, JSON detection (§1.1), and the limits.
 
+use std::fmt::Write as _;
+
+use super::*;
+use crate::diag::Pos;
+use crate::model::node::Value;
+
+fn parse(text: &str) -> Parsed {
+    parse_text(text, "t.yaml", &ParseOptions::default())
+}
+
+fn json(text: &str) -> String {
+    let p = parse(text);
+    match p.root {
+        Some(r) => r.value.to_json().to_string(),
+        None => panic!("did not parse: {:?}", p.diagnostics),
+    }
+}
+
+fn fatal(text: &str) -> Diagnostic {
+    let p = parse(text);
+    assert!(p.root.is_none(), "parsed: {text}");
+    p.diagnostics.into_iter().last().expect("a diagnostic")
+}
+
+#[test]
+fn heat_version_dates_stay_strings() {
+    // heat-semantics §1.2: `heat_template_version: 2016-10-14` works unquoted.
+    assert_eq!(
+        json("heat_template_version: 2016-10-14\n"),
+        r#"{"heat_template_version":"2016-10-14"}"#
+    );
+}
+
+#[test]
+fn yaml11_scalars_in_a_document() {
+    assert_eq!(
+        json("a: [yes, off, 0755, 1e3, 1.0e+3, ~, '0755', 1:20]\n"),
+        r#"{"a":[true,false,493,"1e3",1000.0,null,"0755",80]}"#
+    );
+}
+
+#[test]
+fn duplicate_keys_keep_last_value_first_position_and_warn() {
+    let p = parse("a: 1\nb: 2\na: 3\n");
+    assert_eq!(
+        p.root.unwrap().value.to_json().to_string(),
+        r#"{"a":3,"b":2}"#
+    );
+    assert_eq!(p.diagnostics.len(), 1);
+    let d = &p.diagnostics[0];
+    assert_eq!(d.code, codes::DUPLICATE_KEY);
+    assert_eq!(d.span.unwrap().start, Pos { line: 3, column: 1 });
+    assert_eq!(d.related[0].span.unwrap().start, Pos { line: 1, column: 1 });
+}
+
+#[test]
+fn duplicate_keys_across_python_key_identity() {
+    // Python: `1` and `true` are the same dict key.
+    let p = parse("1: a\ntrue: b\n");
+    assert_eq!(p.root.unwrap().value.to_json().to_string(), r#"{"1":"b"}"#);
+    assert_eq!(p.diagnostics.len(), 1);
+}
+
+#[test]
+fn merge_keys_merge_and_own_keys_win() {
+    let text = "base: &b {x: 1, y: 2}\nother: &o {y: 3, z: 4}\nm:\n  <<: [*b, *o]\n  x: 9\n";
+    let p = parse(text);
+    assert!(p.diagnostics.is_empty(), "{:?}", p.diagnostics);
+    let root = p.root.unwrap();
+    // PyYAML: earlier merge sources win over later ones; own keys win over all.
+    assert_eq!(
+        root.as_map()
+            .unwrap()
+            .get("m")
+            .unwrap()
+            .value
+            .to_json()
+            .to_string(),
+        r#"{"y":2,"z":4,"x":9}"#
+    );
+}
+
+#[test]
+fn merge_of_a_scalar_is_an_error() {
+    let d = fatal("m:\n  <<: 3\n");
+    assert_eq!(d.code, codes::YAML_SYNTAX);
+    assert!(d.message.contains("for merging"), "{}", d.message);
+}
+
+#[test]
+fn positions_are_one_based_lines_and_character_columns() {
+    let root = parse("a:\n  b: [x, é, z]\n").root.unwrap();
+    let path = |p: &[&str]| root.span_of(&p.iter().map(|s| (*s).to_owned()).collect::<Vec<_>>());
+    assert_eq!(path(&["a"]).start, Pos { line: 2, column: 3 });
+    // `é` is two bytes but one column.
+    assert_eq!(
+        path(&["a", "b", "2"]).start,
+        Pos {
+            line: 2,
+            column: 13
+        }
+    );
+}
+
+#[test]
+fn syntax_errors_carry_position() {
+    let d = fatal("a: {b: 1\n");
+    assert_eq!(d.code, codes::YAML_SYNTAX);
+    assert_eq!(d.span.unwrap().start, Pos { line: 2, column: 1 });
+    assert!(d.message.contains("flow mapping"), "{}", d.message);
+}
+
+#[test]
+fn unknown_tags_and_multiple_documents_are_errors() {
+    assert!(fatal("a: !foo bar\n").message.contains("!foo"));
+    assert_eq!(fatal("a: 1\n---\nb: 2\n").code, codes::MULTI_DOCUMENT);
+    assert!(fatal("? [a, b]\n: c\n").message.contains("unhashable"));
+    assert!(fatal("a: =\n").message.contains("value"));
+}
+
+#[test]
+fn final_block_scalar_without_newline_is_accepted() {
+    // PyYAML gives 'foo' (no newline); libyaml-safer panicked here.
+    assert_eq!(json("a: |\n  foo"), r#"{"a":"foo"}"#);
+}
+
+#[test]
+fn empty_and_null_documents_are_null() {
+    for t in ["", "# only a comment\n", "~\n", "---\n"] {
+        assert_eq!(parse(t).root.unwrap().value, Value::Null, "{t:?}");
+    }
+}
+
+#[test]
+fn json_when_the_first_character_is_a_brace() {
+    // JSON numbers, not YAML 1.1: 1e3 is a float in JSON.
+    assert_eq!(
+        json("  {\"a\": 1e3, \"b\": [true, null]}"),
+        r#"{"a":1000.0,"b":[true,null]}"#
+    );
+    // Not JSON, but YAML flow: Heat's server falls back to YAML.
+    assert_eq!(json("{a: 1e3}"), r#"{"a":"1e3"}"#);
+    let d = fatal("{\"a\": [1,}\n");
+    assert_eq!(d.code, codes::JSON_SYNTAX);
+    assert_eq!(d.span.unwrap().start.line, 1);
+}
+
+#[test]
+fn alias_bombs_are_bounded() {
+    let mut text = String::from("a0: &a0 [x, x, x, x, x, x, x, x, x]\n");
+    for i in 1..10 {
+        let refs = vec![format!("*a{}", i - 1); 9].join(", ");
+        let _ = writeln!(text, "a{i}: &a{i} [{refs}]");
+    }
+    assert_eq!(fatal(&text).code, codes::ALIAS_EXPANSION);
+    // Ordinary aliases still work.
+    assert_eq!(json("a: &x [1]\nb: *x\n"), r#"{"a":[1],"b":[1]}"#);
+}
+
+#[test]
+fn deep_nesting_is_refused_quickly() {
+    let flow = format!("a: {}1{}", "{b: ".repeat(100_000), "}".repeat(100_000));
+    assert_eq!(fatal(&flow).code, codes::TOO_DEEP);
+    let seq = "[".repeat(100_000);
+    assert_eq!(fatal(&seq).code, codes::TOO_DEEP);
+    // Brackets inside quotes and comments do not count.
+    let quoted = format!("a: '{}'\n# {}\n", "[".repeat(300), "{".repeat(300));
+    assert!(parse(&quoted).root.is_some());
+}
+
+#[test]
+fn block_nesting_beyond_the_limit_is_refused() {
+    let mut text = String::new();
+    for i in 0..300 {
+        text.push_str(&" ".repeat(i));
+        text.push_str("k:\n");
+    }
+    assert_eq!(fatal(&text).code, codes::TOO_DEEP);
+}
+
+mod files {
+    use super::*;
+    use crate::walk::Source;
+
+    fn source(dir: &std::path::Path, name: &str, bytes: &[u8]) -> Source {
+        let path = dir.join(name);
+        std::fs::write(&path, bytes).unwrap();
+        Source {
+            display: name.to_owned(),
+            path,
+            explicit: false,
+            jinja: name.contains(".j2."),
+        }
+    }
+
+    #[test]
+    fn size_limit_is_checked_in_characters() {
+        let dir = tempfile::tempdir().unwrap();
+        let opts = LoadOptions {
+            max_size: 10,
+            ..LoadOptions::default()
+        };
+        // 10 characters, 20 bytes: within Heat's limit.
+        let ok = load_one(
+            &source(dir.path(), "ok.yaml", "a: ééééééé".as_bytes()),
+            &opts,
+        );
+        assert_eq!(ok.status, Status::Ok, "{:?}", ok.diagnostics);
+        let big = load_one(&source(dir.path(), "big.yaml", b"a: 123456789"), &opts);
+        assert_eq!(big.status, Status::Error);
+        assert_eq!(big.diagnostics[0].code, codes::TOO_LARGE);
+    }
+
+    #[test]
+    fn binary_and_invalid_utf8_are_diagnosed_with_position() {
+        let dir = tempfile::tempdir().unwrap();
+        let l = load_one(
+            &source(dir.path(), "bin.yaml", b"a: 1\nb: \xff\xfe\n"),
+            &LoadOptions::default(),
+        );
+        assert_eq!(l.status, Status::Error);
+        assert_eq!(l.diagnostics[0].code, codes::NOT_UTF8);
+        assert_eq!(
+            l.diagnostics[0].span.unwrap().start,
+            Pos { line: 2, column: 4 }
+        );
+    }
+
+    #[test]
+    fn unreadable_and_jinja_files() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut missing = source(dir.path(), "gone.yaml", b"");
+        missing.path = dir.path().join("does-not-exist.yaml");
+        let l = load_one(&missing, &LoadOptions::default());
+        assert_eq!(
+            (l.status, l.diagnostics[0].code),
+            (Status::Error, codes::READ_ERROR)
+        );
+        let j = load_one(
+            &source(dir.path(), "t.j2.yaml", b"{% for x in y %}"),
+            &LoadOptions::default(),
+        );
+        assert_eq!(
+            (j.status, j.diagnostics[0].code),
+            (Status::Skipped, codes::JINJA_SKIPPED)
+        );
+    }
+
+    #[test]
+    fn prefilter_skips_files_without_the_word() {
+        let dir = tempfile::tempdir().unwrap();
+        let opts = LoadOptions {
+            prefilter: Some("capabilities"),
+            ..LoadOptions::default()
+        };
+        let l = load_one(&source(dir.path(), "a.yaml", b"broken: [\n"), &opts);
+        assert_eq!(l.status, Status::Skipped);
+        assert!(l.diagnostics.is_empty());
+        let l = load_one(
+            &source(dir.path(), "b.yaml", b"capabilities: {a: 1}\n"),
+            &opts,
+        );
+        assert_eq!(l.status, Status::Ok);
+    }
+}

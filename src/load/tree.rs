@@ -291,9 +291,8 @@ impl Builder<'_> {
                     end: end.end,
                 };
                 let value = match tag.as_deref() {
-                    None | Some("!") => Value::Seq(items),
-                    Some(t) if t == "tag:yaml.org,2002:seq" => Value::Seq(items),
-                    Some(t) if t == "tag:yaml.org,2002:omap" || t == "tag:yaml.org,2002:pairs" => {
+                    None | Some("!" | "tag:yaml.org,2002:seq") => Value::Seq(items),
+                    Some("tag:yaml.org,2002:omap" | "tag:yaml.org,2002:pairs") => {
                         Value::Seq(pairs_to_seq(items, span)?)
                     }
                     Some(t) => return Err(no_constructor(t, span)),
@@ -398,14 +397,13 @@ impl Builder<'_> {
                     .iter()
                     .position(|(k, _)| k.value.key_id(usize::MAX) == id),
             };
-            match existing {
-                Some(pos) => out.entries[pos].1 = value,
-                None => {
-                    if let Some(ix) = &mut index {
-                        ix.insert(id, out.entries.len());
-                    }
-                    out.entries.push((key, value));
+            if let Some(pos) = existing {
+                out.entries[pos].1 = value;
+            } else {
+                if let Some(ix) = &mut index {
+                    ix.insert(id, out.entries.len());
                 }
+                out.entries.push((key, value));
             }
         }
         let _ = span;

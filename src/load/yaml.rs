@@ -13,16 +13,16 @@
 use std::ffi::CStr;
 use std::mem::MaybeUninit;
 
-use unsafe_libyaml as ly;
+use unsafe_libyaml as unsafe_libyaml_ffi;
 
 use super::tree::{Event, Fatal};
 use crate::diag::{codes, Pos, Span};
 
 /// Owns an initialised libyaml parser and frees it on drop.
-struct ParserGuard(Box<MaybeUninit<ly::yaml_parser_t>>);
+struct ParserGuard(Box<MaybeUninit<unsafe_libyaml_ffi::yaml_parser_t>>);
 
 impl ParserGuard {
-    fn ptr(&mut self) -> *mut ly::yaml_parser_t {
+    fn ptr(&mut self) -> *mut unsafe_libyaml_ffi::yaml_parser_t {
         self.0.as_mut_ptr()
     }
 }
@@ -31,16 +31,16 @@ impl Drop for ParserGuard {
     fn drop(&mut self) {
         // SAFETY: the parser was initialised in `events` before the guard
         // was made, and is deleted exactly once, here.
-        unsafe { ly::yaml_parser_delete(self.ptr()) }
+        unsafe { unsafe_libyaml_ffi::yaml_parser_delete(self.ptr()) }
     }
 }
 
 /// The events of `text`, ending at the first error.
 pub(crate) fn events(text: &str) -> std::vec::IntoIter<Result<Event, Fatal>> {
     let mut out = Vec::new();
-    let mut raw = Box::new(MaybeUninit::<ly::yaml_parser_t>::uninit());
+    let mut raw = Box::new(MaybeUninit::<unsafe_libyaml_ffi::yaml_parser_t>::uninit());
     // SAFETY: `raw` is valid, writable memory for a parser.
-    if unsafe { ly::yaml_parser_initialize(raw.as_mut_ptr()) }.fail {
+    if unsafe { unsafe_libyaml_ffi::yaml_parser_initialize(raw.as_mut_ptr()) }.fail {
         out.push(Err(Fatal::new(
             codes::YAML_SYNTAX,
             "cannot start the YAML parser",
@@ -52,12 +52,16 @@ pub(crate) fn events(text: &str) -> std::vec::IntoIter<Result<Event, Fatal>> {
     // SAFETY: `text` outlives the parser, which is dropped at the end of
     // this function; libyaml only reads `text.len()` bytes from it.
     unsafe {
-        ly::yaml_parser_set_input_string(parser.ptr(), text.as_ptr(), text.len() as u64);
+        unsafe_libyaml_ffi::yaml_parser_set_input_string(
+            parser.ptr(),
+            text.as_ptr(),
+            text.len() as u64,
+        );
     }
     loop {
-        let mut event = MaybeUninit::<ly::yaml_event_t>::uninit();
+        let mut event = MaybeUninit::<unsafe_libyaml_ffi::yaml_event_t>::uninit();
         // SAFETY: the parser is initialised; `event` is writable.
-        if unsafe { ly::yaml_parser_parse(parser.ptr(), event.as_mut_ptr()) }.fail {
+        if unsafe { unsafe_libyaml_ffi::yaml_parser_parse(parser.ptr(), event.as_mut_ptr()) }.fail {
             // SAFETY: after a failure libyaml has set the error fields.
             out.push(Err(unsafe { error(parser.ptr()) }));
             break;
@@ -65,7 +69,7 @@ pub(crate) fn events(text: &str) -> std::vec::IntoIter<Result<Event, Fatal>> {
         // SAFETY: a successful parse filled in the event.
         let (converted, end) = unsafe { convert(event.as_mut_ptr()) };
         // SAFETY: the event was filled in and is freed once.
-        unsafe { ly::yaml_event_delete(event.as_mut_ptr()) };
+        unsafe { unsafe_libyaml_ffi::yaml_event_delete(event.as_mut_ptr()) };
         if let Some(e) = converted {
             out.push(Ok(e));
         }
@@ -76,7 +80,7 @@ pub(crate) fn events(text: &str) -> std::vec::IntoIter<Result<Event, Fatal>> {
     out.into_iter()
 }
 
-fn pos(m: ly::yaml_mark_t) -> Pos {
+fn pos(m: unsafe_libyaml_ffi::yaml_mark_t) -> Pos {
     Pos {
         line: u32::try_from(m.line + 1).unwrap_or(u32::MAX),
         column: u32::try_from(m.column + 1).unwrap_or(u32::MAX),
@@ -97,7 +101,7 @@ unsafe fn opt_string(p: *const u8) -> Option<String> {
 /// The event as heatcap's [`Event`], and whether the stream ended.
 ///
 /// SAFETY: `ev` was filled in by a successful `yaml_parser_parse`.
-unsafe fn convert(ev: *const ly::yaml_event_t) -> (Option<Event>, bool) {
+unsafe fn convert(ev: *const unsafe_libyaml_ffi::yaml_event_t) -> (Option<Event>, bool) {
     let ev = &*ev;
     let span = Span {
         start: pos(ev.start_mark),
@@ -105,14 +109,14 @@ unsafe fn convert(ev: *const ly::yaml_event_t) -> (Option<Event>, bool) {
     };
     let data = &ev.data;
     let converted = match ev.type_ {
-        ly::YAML_STREAM_END_EVENT => return (None, true),
-        ly::YAML_DOCUMENT_START_EVENT => Some(Event::DocumentStart(span)),
-        ly::YAML_DOCUMENT_END_EVENT => Some(Event::DocumentEnd),
-        ly::YAML_ALIAS_EVENT => Some(Event::Alias {
+        unsafe_libyaml_ffi::YAML_STREAM_END_EVENT => return (None, true),
+        unsafe_libyaml_ffi::YAML_DOCUMENT_START_EVENT => Some(Event::DocumentStart(span)),
+        unsafe_libyaml_ffi::YAML_DOCUMENT_END_EVENT => Some(Event::DocumentEnd),
+        unsafe_libyaml_ffi::YAML_ALIAS_EVENT => Some(Event::Alias {
             name: opt_string(data.alias.anchor).unwrap_or_default(),
             span,
         }),
-        ly::YAML_SCALAR_EVENT => {
+        unsafe_libyaml_ffi::YAML_SCALAR_EVENT => {
             let s = &data.scalar;
             let bytes = std::slice::from_raw_parts(s.value, s.length as usize);
             Some(Event::Scalar {
@@ -123,19 +127,18 @@ unsafe fn convert(ev: *const ly::yaml_event_t) -> (Option<Event>, bool) {
                 span,
             })
         }
-        ly::YAML_SEQUENCE_START_EVENT => Some(Event::SequenceStart {
+        unsafe_libyaml_ffi::YAML_SEQUENCE_START_EVENT => Some(Event::SequenceStart {
             tag: opt_string(data.sequence_start.tag),
             anchor: opt_string(data.sequence_start.anchor),
             span,
         }),
-        ly::YAML_MAPPING_START_EVENT => Some(Event::MappingStart {
+        unsafe_libyaml_ffi::YAML_MAPPING_START_EVENT => Some(Event::MappingStart {
             tag: opt_string(data.mapping_start.tag),
             anchor: opt_string(data.mapping_start.anchor),
             span,
         }),
-        ly::YAML_SEQUENCE_END_EVENT | ly::YAML_MAPPING_END_EVENT => {
-            Some(Event::CollectionEnd(span))
-        }
+        unsafe_libyaml_ffi::YAML_SEQUENCE_END_EVENT
+        | unsafe_libyaml_ffi::YAML_MAPPING_END_EVENT => Some(Event::CollectionEnd(span)),
         _ => None,
     };
     (converted, false)
@@ -144,7 +147,7 @@ unsafe fn convert(ev: *const ly::yaml_event_t) -> (Option<Event>, bool) {
 /// libyaml's problem and context, in heatcap's message style.
 ///
 /// SAFETY: `p` is an initialised parser whose last call failed.
-unsafe fn error(p: *const ly::yaml_parser_t) -> Fatal {
+unsafe fn error(p: *const unsafe_libyaml_ffi::yaml_parser_t) -> Fatal {
     let p = &*p;
     let problem = opt_string(p.problem.cast()).unwrap_or_else(|| "invalid YAML".to_owned());
     let at = pos(p.problem_mark);

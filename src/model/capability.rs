@@ -60,9 +60,7 @@ impl CapValue {
 
     /// True when the value provides one of the requirement's alternatives.
     pub fn meets(&self, req: &Requirement) -> bool {
-        self.scalars()
-            .iter()
-            .any(|s| req.any_of.iter().any(|alt| *alt == s.text))
+        self.scalars().iter().any(|s| req.any_of.contains(&s.text))
     }
 
     pub fn to_json(&self) -> serde_json::Value {
@@ -119,6 +117,7 @@ impl Requirement {
 mod tests {
     use super::*;
     use crate::diag::Span;
+    use crate::model::node::Mapping;
 
     fn node(v: Value) -> Node {
         Node::new(v, Span::point(1, 1))
@@ -143,7 +142,7 @@ mod tests {
         ])));
         assert!(list.meets(&Requirement::from_cli("neutron")));
         assert!(!list.meets(&Requirement::from_cli("cinder")));
-        let map = CapValue::from_node(&node(Value::Map(Default::default())));
+        let map = CapValue::from_node(&node(Value::Map(Mapping::default())));
         assert!(matches!(map, CapValue::Other(_)));
         assert!(!map.meets(&Requirement::from_cli("{}")));
         let null = CapValue::from_node(&node(Value::Null));
@@ -158,6 +157,6 @@ mod tests {
         ])))
         .unwrap();
         assert_eq!(req.any_of, ["puppet", "2"]);
-        assert!(Requirement::from_node(&node(Value::Map(Default::default()))).is_none());
+        assert!(Requirement::from_node(&node(Value::Map(Mapping::default()))).is_none());
     }
 }

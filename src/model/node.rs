@@ -120,10 +120,9 @@ impl Value {
             Value::Null => J::Null,
             Value::Bool(b) => J::Bool(*b),
             Value::Int(i) => J::from(*i),
-            Value::BigInt(s) => J::String(s.clone()),
+            Value::BigInt(s) | Value::Str(s) => J::String(s.clone()),
             Value::Float(f) => serde_json::Number::from_f64(*f)
                 .map_or_else(|| J::String(float_text(*f)), J::Number),
-            Value::Str(s) => J::String(s.clone()),
             Value::Seq(items) => J::Array(items.iter().map(|n| n.value.to_json()).collect()),
             Value::Map(m) => J::Object(
                 m.entries
@@ -155,8 +154,7 @@ pub fn from_json(value: &serde_json::Value, span: Span) -> Node {
         J::Bool(b) => Value::Bool(*b),
         J::Number(n) => n
             .as_i64()
-            .map(Value::Int)
-            .unwrap_or_else(|| Value::Float(n.as_f64().unwrap_or(f64::NAN))),
+            .map_or_else(|| Value::Float(n.as_f64().unwrap_or(f64::NAN)), Value::Int),
         J::String(s) => Value::Str(s.clone()),
         J::Array(items) => Value::Seq(items.iter().map(|i| from_json(i, span)).collect()),
         J::Object(map) => Value::Map(Mapping {

@@ -170,13 +170,12 @@ fn resource_types(path: &str, node: &Node, out: &mut Vec<Diagnostic>) -> Vec<Str
         Value::Seq(items) => {
             let mut types = Vec::new();
             for (i, item) in items.iter().enumerate() {
-                match &item.value {
-                    Value::Str(s) => types.push(s.clone()),
-                    _ => {
-                        let mut kp = base.clone();
-                        kp.push(i.to_string());
-                        out.push(bad(item, kp));
-                    }
+                if let Value::Str(s) = &item.value {
+                    types.push(s.clone());
+                } else {
+                    let mut kp = base.clone();
+                    kp.push(i.to_string());
+                    out.push(bad(item, kp));
                 }
             }
             types

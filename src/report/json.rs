@@ -40,6 +40,9 @@ pub fn write_line<T: Serialize + ?Sized>(out: &mut dyn Write, value: &T) -> io::
 }
 
 /// The value as a string in the same style.
+///
+/// # Panics
+/// Never: writing JSON to memory cannot fail for heatcap's own values.
 pub fn to_string<T: Serialize + ?Sized>(value: &T) -> String {
     let mut buf = Vec::new();
     write_line(&mut buf, value).expect("writing to a Vec cannot fail");
