@@ -12,7 +12,7 @@ use walkdir::WalkDir;
 use crate::diag::{codes, Code, Diagnostic};
 
 /// Directories given without `-r`.
-pub const DIRECTORY_SKIPPED: Code = Code("I0016");
+pub const DIRECTORY_SKIPPED: Code = Code("W0016");
 
 /// What to walk.
 #[derive(Debug, Clone)]
@@ -283,7 +283,7 @@ mod tests {
         ));
         assert!(w.sources.is_empty());
         let got: Vec<_> = w.diagnostics.iter().map(|d| d.code.0).collect();
-        assert_eq!(got, ["I0016", "E0014"]);
+        assert_eq!(got, ["W0016", "E0014"]);
     }
 
     #[cfg(unix)]

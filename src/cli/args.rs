@@ -88,7 +88,12 @@ pub struct FindArgs {
 #[derive(Debug, Args)]
 pub struct SummaryArgs {
     /// A template (or, with -r, a directory of templates) to summarize (repeatable).
-    #[arg(short = 'f', long = "file", value_name = "FILE", required = true)]
+    #[arg(
+        short = 'f',
+        long = "file",
+        value_name = "FILE",
+        required_unless_present = "environments"
+    )]
     pub files: Vec<PathBuf>,
     /// An environment whose resource_registry templates are summarized too (repeatable).
     #[arg(short = 'e', long = "environment", value_name = "ENV")]

@@ -119,11 +119,15 @@ pub fn render_index(
     let kind = |f: &crate::query::FileEntry<'_>| f.kind.map_or("-", |k| k.as_str());
     let detail = |f: &crate::query::FileEntry<'_>| match f.content {
         Content::Template(t) => t.capabilities.as_ref().map(caps_inline).unwrap_or_default(),
-        Content::Environment(e) => format!(
-            "{} registry entries, {} requires",
-            e.resource_registry.len() + e.resources.values().map(IndexMap::len).sum::<usize>(),
-            e.requires.len()
-        ),
+        Content::Environment(e) => {
+            let entries = e.resource_registry.len() + e.resources.values().map(IndexMap::len).sum::<usize>();
+            let plural = |n: usize, one: &str, many: &str| format!("{n} {}", if n == 1 { one } else { many });
+            format!(
+                "{}, {}",
+                plural(entries, "registry entry", "registry entries"),
+                plural(e.requires.len(), "requirement", "requirements")
+            )
+        }
         Content::None => f.reason.unwrap_or_default().to_owned(),
     };
     let status = |f: &crate::query::FileEntry<'_>| {
