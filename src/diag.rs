@@ -114,8 +114,6 @@ pub mod codes {
     pub const JINJA_SKIPPED: Code = Code("I0013");
     /// A path given on the command line does not exist.
     pub const NOT_FOUND: Code = Code("E0014");
-    /// A walked file that parses but is neither template nor environment.
-    pub const OTHER_FILE: Code = Code("I0015");
 }
 
 /// A secondary location attached to a diagnostic.

@@ -120,8 +120,11 @@ pub fn render_index(
     let detail = |f: &crate::query::FileEntry<'_>| match f.content {
         Content::Template(t) => t.capabilities.as_ref().map(caps_inline).unwrap_or_default(),
         Content::Environment(e) => {
-            let entries = e.resource_registry.len() + e.resources.values().map(IndexMap::len).sum::<usize>();
-            let plural = |n: usize, one: &str, many: &str| format!("{n} {}", if n == 1 { one } else { many });
+            let entries =
+                e.resource_registry.len() + e.resources.values().map(IndexMap::len).sum::<usize>();
+            let plural = |n: usize, one: &str, many: &str| {
+                format!("{n} {}", if n == 1 { one } else { many })
+            };
             format!(
                 "{}, {}",
                 plural(entries, "registry entry", "registry entries"),
