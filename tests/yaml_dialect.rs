@@ -25,7 +25,9 @@ fn loader_agrees_with_pyyaml_on_every_snippet() {
         let parsed = parse_text(&text, name, &ParseOptions::default());
         let got = match &parsed.root {
             Some(root) => serde_json::json!({ "value": root.value.to_json() }),
-            None => serde_json::json!({ "error": parsed.diagnostics.last().map(ToString::to_string) }),
+            None => {
+                serde_json::json!({ "error": parsed.diagnostics.last().map(ToString::to_string) })
+            }
         };
         let agree = match (want.get("value"), got.get("value")) {
             (Some(w), Some(g)) => w == g,

@@ -131,7 +131,14 @@ pub fn render_index(
                 plural(e.requires.len(), "requirement", "requirements")
             )
         }
-        Content::None => f.reason.unwrap_or_default().to_owned(),
+        Content::None => f
+            .diagnostics
+            .iter()
+            .find(|d| d.severity == crate::diag::Severity::Error)
+            .map_or_else(
+                || f.reason.unwrap_or_default().to_owned(),
+                |d| d.message.clone(),
+            ),
     };
     let status = |f: &crate::query::FileEntry<'_>| {
         serde_json::to_value(f.status)

@@ -31,6 +31,28 @@ pub fn write(out: &mut dyn Write, value: &serde_json::Value) -> io::Result<()> {
     out.write_all(&buf)
 }
 
+/// YAML 1.1 timestamps start `YYYY-M-D` (plain PyYAML makes them dates).
+fn looks_like_timestamp(s: &str) -> bool {
+    let b = s.as_bytes();
+    let digits =
+        |r: std::ops::Range<usize>| b.get(r).is_some_and(|d| d.iter().all(u8::is_ascii_digit));
+    if !(digits(0..4) && b.get(4) == Some(&b'-')) {
+        return false;
+    }
+    let rest = &s[5..];
+    let mut parts = rest.splitn(3, '-');
+    let month = parts.next().unwrap_or("");
+    let day: String = parts
+        .next()
+        .unwrap_or("")
+        .chars()
+        .take_while(char::is_ascii_digit)
+        .collect();
+    (1..=2).contains(&month.len())
+        && month.bytes().all(|c| c.is_ascii_digit())
+        && (1..=2).contains(&day.len())
+}
+
 fn push(value: &serde_json::Value, events: &mut Vec<Event>) {
     use serde_json::Value as J;
     let plain = |text: &str| Event::scalar(None, None, text, true, false, ScalarStyle::Plain);
@@ -39,8 +61,10 @@ fn push(value: &serde_json::Value, events: &mut Vec<Event>) {
         J::Bool(b) => events.push(plain(if *b { "true" } else { "false" })),
         J::Number(n) => events.push(plain(&n.to_string())),
         J::String(s) => {
-            // Plain only when YAML 1.1 reads it back as the same string.
-            let reads_back = matches!(resolve_plain(s.clone()), Value::Str(ref r) if r == s);
+            // Plain only when YAML 1.1 reads it back as the same string, in
+            // Heat's dialect and in plain PyYAML (which reads dates).
+            let reads_back = matches!(resolve_plain(s.clone()), Value::Str(ref r) if r == s)
+                && !looks_like_timestamp(s);
             events.push(Event::scalar(
                 None,
                 None,
@@ -80,9 +104,14 @@ mod tests {
     #[test]
     fn round_trips_through_the_loader() {
         let v = serde_json::json!({"a": ["yes", "2", "0755", "~", "", "plain text", 2, true, null], "b": {"c": "2015-10-15"}});
+        assert!(super::looks_like_timestamp("2015-10-15"));
+        assert!(super::looks_like_timestamp("2015-4-3T10:00"));
+        assert!(!super::looks_like_timestamp("2015-10"));
+        assert!(!super::looks_like_timestamp("OS::Heat::None"));
         let mut out = Vec::new();
         super::write(&mut out, &v).unwrap();
         let text = String::from_utf8(out).unwrap();
+        assert!(text.contains("c: '2015-10-15'"), "{text}");
         let parsed = parse_text(&text, "x.yaml", &ParseOptions::default());
         assert_eq!(parsed.root.unwrap().value.to_json(), v, "{text}");
     }
