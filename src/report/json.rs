@@ -35,7 +35,13 @@ impl Formatter for PythonStyle {
 /// The value on one line, then a newline.
 pub fn write_line<T: Serialize + ?Sized>(out: &mut dyn Write, value: &T) -> io::Result<()> {
     let mut ser = serde_json::Serializer::with_formatter(&mut *out, PythonStyle);
-    value.serialize(&mut ser).map_err(io::Error::other)?;
+    value
+        .serialize(&mut ser)
+        .map_err(|e| match e.io_error_kind() {
+            // Keep the kind, so a closed pipe is still recognised as one.
+            Some(kind) => io::Error::from(kind),
+            None => io::Error::other(e),
+        })?;
     out.write_all(b"\n")
 }
 
