@@ -42,7 +42,7 @@ pub fn run(cli: Cli, out: &mut dyn Write, err: &mut dyn Write) -> Result<Exit, E
         Command::TemplateCapabilities(a) => {
             let output = config::output(&a.output, Format::Json);
             let load_opts = config::load_options(&a.walk)?;
-            let mut walked = walk::walk(&config::walk_options(&a.walk, a.files)?);
+            let walked = walk::walk(&config::walk_options(&a.walk, a.files)?);
             let env_walk = walk::walk(&config::walk_options(&a.walk, a.environments)?);
             // Environments first, so that the templates they name join the set.
             let envs = load_corpus(env_walk, &load_opts);
@@ -56,7 +56,7 @@ pub fn run(cli: Cli, out: &mut dyn Write, err: &mut dyn Write) -> Result<Exit, E
                     ));
                 }
             }
-            let corpus = load_corpus_with_registry(walked_take(&mut walked), &envs, &load_opts);
+            let corpus = load_corpus_with_registry(walked, &envs, &load_opts);
             diagnostics.extend(corpus.diagnostics().cloned());
             let index = Index::build(&corpus);
             if a.by_type {
@@ -78,10 +78,6 @@ pub fn run(cli: Cli, out: &mut dyn Write, err: &mut dyn Write) -> Result<Exit, E
             Ok(exit_for_errors(diagnostics.iter().copied()))
         }
     }
-}
-
-fn walked_take(w: &mut Walked) -> Walked {
-    std::mem::take(w)
 }
 
 fn exit_for_errors<'a>(diagnostics: impl IntoIterator<Item = &'a Diagnostic>) -> Exit {
@@ -117,49 +113,30 @@ pub fn load_corpus(walked: Walked, opts: &LoadOptions) -> Corpus {
 
 /// Loads the walked files plus every template the environments' registries
 /// name (resolved against each environment's real directory, as
-/// python-heatclient does), without duplicates.
+/// python-heatclient does). `Walked` remembers every file it listed, so a
+/// template named twice, or also given with `-f`, is loaded once.
 fn load_corpus_with_registry(mut walked: Walked, envs: &Corpus, opts: &LoadOptions) -> Corpus {
-    let first = load_corpus(walk_take_sources(&mut walked), opts);
-    let mut extra = Walked::default();
+    let given = walked.sources.len();
+    let mut files = load::load_all(&walked.sources, opts, |l| FileRecord::from_loaded(l, false));
     // Environments given with -f count as -e.
-    for env_file in envs.files.iter().chain(first.files.iter()) {
+    for env_file in envs.files.iter().chain(files.iter()) {
         let Some(env) = env_file.environment() else {
             continue;
         };
         for target in env.template_paths() {
             if let Some((path, display)) = registry_target(&env_file.path, target) {
-                extra.add_file(path, display);
+                walked.add_file(path, display);
             }
         }
     }
-    // Dedupe against the first set by re-walking: add_file knows only its own.
-    let mut all = walked;
-    all.sources = Vec::new();
-    for f in &first.files {
-        all.add_file(PathBuf::from(&f.path), f.path.clone());
-    }
-    let known = all.sources.len();
-    for s in extra.sources {
-        all.add_file(s.path, s.display);
-    }
-    let rest = all.sources.split_off(known);
-    let more = load::load_all(&rest, opts, |l| FileRecord::from_loaded(l, false));
-    let mut files = first.files;
-    files.extend(more);
-    let mut walk_diagnostics = first.walk_diagnostics;
-    walk_diagnostics.extend(extra.diagnostics);
-    walk_diagnostics.extend(all.diagnostics);
+    let named = load::load_all(&walked.sources[given..], opts, |l| {
+        FileRecord::from_loaded(l, false)
+    });
+    files.extend(named);
     Corpus {
         files,
-        walk_diagnostics,
+        walk_diagnostics: walked.diagnostics,
     }
-}
-
-fn walk_take_sources(w: &mut Walked) -> Walked {
-    let mut taken = Walked::default();
-    taken.sources = std::mem::take(&mut w.sources);
-    taken.diagnostics = std::mem::take(&mut w.diagnostics);
-    taken
 }
 
 /// Where a registry path points: the path to read (against the real
