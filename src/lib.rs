@@ -22,4 +22,5 @@ pub mod load;
 pub mod model;
 pub mod query;
 pub mod report;
+pub mod resolve;
 pub mod walk;

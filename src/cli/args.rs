@@ -29,6 +29,8 @@ pub enum Command {
     TemplateCapabilities(SummaryArgs),
     /// Print the whole index: every file, its status, capabilities and registry.
     Index(IndexArgs),
+    /// Show what environments pick for every type a composition uses, and why.
+    Resolve(ResolveArgs),
 }
 
 /// How files are found.
@@ -114,6 +116,31 @@ pub struct IndexArgs {
     pub paths: Vec<PathBuf>,
     #[command(flatten)]
     pub walk: WalkArgs,
+    #[command(flatten)]
+    pub output: OutputArgs,
+}
+
+#[derive(Debug, Args)]
+pub struct ResolveArgs {
+    /// The root template; without it, the registry entries themselves are resolved.
+    #[arg(short = 't', long = "template", value_name = "TEMPLATE")]
+    pub template: Option<PathBuf>,
+    /// An environment file, merged in the order given as Heat merges them (repeatable).
+    #[arg(short = 'e', long = "environment", value_name = "ENV")]
+    pub environments: Vec<PathBuf>,
+    /// Answer one lookup: the implementation of this type.
+    #[arg(long = "type", value_name = "TYPE")]
+    pub type_name: Option<String>,
+    /// In tables and plain output, also list types Heat provides that no
+    /// environment maps (JSON always has them).
+    #[arg(long)]
+    pub all: bool,
+    /// With --type: the resource name (per-resource entries apply).
+    #[arg(long, value_name = "NAME", requires = "type_name")]
+    pub resource: Option<String>,
+    /// Largest file read, in characters (Heat's max_template_size).
+    #[arg(long, value_name = "CHARS", default_value_t = crate::load::DEFAULT_MAX_SIZE)]
+    pub max_size: usize,
     #[command(flatten)]
     pub output: OutputArgs,
 }

@@ -2,7 +2,9 @@
 //! for each command and hands the result to a renderer.
 
 pub mod args;
+pub mod catalog;
 pub mod config;
+mod resolve_cmd;
 
 use std::io::Write;
 use std::path::{Component, Path, PathBuf};
@@ -67,6 +69,7 @@ pub fn run(cli: Cli, out: &mut dyn Write, err: &mut dyn Write) -> Result<Exit, E
             print_diagnostics(err, &diagnostics, output)?;
             Ok(exit_for_errors(&diagnostics))
         }
+        Command::Resolve(a) => resolve_cmd::run(&a, out, err),
         Command::Index(a) => {
             let output = config::output(&a.output, Format::Json);
             let walk_opts = config::walk_options(&a.walk, a.paths)?;
@@ -91,7 +94,7 @@ fn exit_for_errors<'a>(diagnostics: impl IntoIterator<Item = &'a Diagnostic>) ->
     }
 }
 
-fn print_diagnostics<'a>(
+pub(crate) fn print_diagnostics<'a>(
     err: &mut dyn Write,
     diagnostics: impl IntoIterator<Item = &'a Diagnostic>,
     output: config::Output,
@@ -124,7 +127,7 @@ fn load_corpus_with_registry(mut walked: Walked, envs: &Corpus, opts: &LoadOptio
             continue;
         };
         for target in env.template_paths() {
-            if let Some((path, display)) = registry_target(&env_file.path, target) {
+            if let Some((path, display)) = catalog::locate(&env_file.path, target) {
                 walked.add_file(path, display);
             }
         }
@@ -139,31 +142,8 @@ fn load_corpus_with_registry(mut walked: Walked, envs: &Corpus, opts: &LoadOptio
     }
 }
 
-/// Where a registry path points: the path to read (against the real
-/// directory of the environment) and the path to show (against the
-/// environment as the user gave it). URLs other than `file://` are skipped.
-fn registry_target(env_display: &str, target: &str) -> Option<(PathBuf, String)> {
-    let target = match target.split_once("://") {
-        Some(("file", rest)) => rest,
-        Some(_) => return None,
-        None => target,
-    };
-    let env_path = Path::new(env_display);
-    let shown_dir = env_path.parent().unwrap_or(Path::new(""));
-    let real_dir = std::fs::canonicalize(env_path)
-        .ok()
-        .and_then(|p| p.parent().map(Path::to_path_buf))
-        .unwrap_or_else(|| shown_dir.to_path_buf());
-    let read = real_dir.join(target);
-    let mut shown = normalize(&shown_dir.join(target));
-    if env_display.starts_with("./") && !shown.starts_with('/') && !shown.starts_with("../") {
-        shown = format!("./{shown}");
-    }
-    Some((read, shown))
-}
-
 /// Removes `.` and `name/..` from a path, as text.
-fn normalize(path: &Path) -> String {
+pub(crate) fn normalize(path: &Path) -> String {
     let mut parts: Vec<Component<'_>> = Vec::new();
     for c in path.components() {
         match c {
@@ -199,10 +179,10 @@ mod tests {
 
     #[test]
     fn registry_targets_skip_remote_urls() {
-        assert!(registry_target("env.yaml", "https://example.org/t.yaml").is_none());
-        let (_, shown) = registry_target("./envs/e.yaml", "../t/x.yaml").unwrap();
+        assert!(catalog::locate("env.yaml", "https://example.org/t.yaml").is_none());
+        let (_, shown) = catalog::locate("./envs/e.yaml", "../t/x.yaml").unwrap();
         assert_eq!(shown, "./t/x.yaml");
-        let (_, shown) = registry_target("envs/e.yaml", "file:///abs/x.yaml").unwrap();
+        let (_, shown) = catalog::locate("envs/e.yaml", "file:///abs/x.yaml").unwrap();
         assert_eq!(shown, "/abs/x.yaml");
     }
 }

@@ -122,6 +122,17 @@ fn unknown_tags_and_multiple_documents_are_errors() {
 }
 
 #[test]
+fn control_characters_are_reported_where_they_are() {
+    let d = fatal("a: 1\nb: x\u{7}y\n");
+    assert_eq!(d.span.unwrap().start, Pos { line: 2, column: 5 });
+    assert!(
+        d.message.starts_with("unacceptable character #x0007"),
+        "{}",
+        d.message
+    );
+}
+
+#[test]
 fn final_block_scalar_without_newline_is_accepted() {
     // PyYAML gives 'foo' (no newline); libyaml-safer panicked here.
     assert_eq!(json("a: |\n  foo"), r#"{"a":"foo"}"#);

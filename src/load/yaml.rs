@@ -63,7 +63,7 @@ pub(crate) fn events(text: &str) -> std::vec::IntoIter<Result<Event, Fatal>> {
         // SAFETY: the parser is initialised; `event` is writable.
         if unsafe { unsafe_libyaml_ffi::yaml_parser_parse(parser.ptr(), event.as_mut_ptr()) }.fail {
             // SAFETY: after a failure libyaml has set the error fields.
-            out.push(Err(unsafe { error(parser.ptr()) }));
+            out.push(Err(unsafe { error(parser.ptr(), text) }));
             break;
         }
         // SAFETY: a successful parse filled in the event.
@@ -144,13 +144,27 @@ unsafe fn convert(ev: *const unsafe_libyaml_ffi::yaml_event_t) -> (Option<Event>
     (converted, false)
 }
 
-/// libyaml's problem and context, in heatcap's message style.
+/// libyaml's problem and context, in heatcap's message style. Reader
+/// errors (control characters) carry a byte offset instead of a mark, and
+/// PyYAML names the character, so heatcap does both.
 ///
 /// SAFETY: `p` is an initialised parser whose last call failed.
-unsafe fn error(p: *const unsafe_libyaml_ffi::yaml_parser_t) -> Fatal {
+unsafe fn error(p: *const unsafe_libyaml_ffi::yaml_parser_t, text: &str) -> Fatal {
     let p = &*p;
-    let problem = opt_string(p.problem.cast()).unwrap_or_else(|| "invalid YAML".to_owned());
-    let at = pos(p.problem_mark);
+    let mut problem = opt_string(p.problem.cast()).unwrap_or_else(|| "invalid YAML".to_owned());
+    let reader_error =
+        p.problem_mark.line == 0 && p.problem_mark.column == 0 && p.problem_offset > 0;
+    let at = if reader_error {
+        if let Ok(c) = u32::try_from(p.problem_value) {
+            problem = format!("unacceptable character #x{c:04x}: {problem}");
+        }
+        offset_pos(
+            text,
+            usize::try_from(p.problem_offset).unwrap_or(usize::MAX),
+        )
+    } else {
+        pos(p.problem_mark)
+    };
     let message = match opt_string(p.context.cast()) {
         Some(context) => {
             let c = pos(p.context_mark);
@@ -166,4 +180,15 @@ unsafe fn error(p: *const unsafe_libyaml_ffi::yaml_parser_t) -> Fatal {
         message,
         Some(Span { start: at, end: at }),
     )
+}
+
+/// The 1-based line and character column of a byte offset.
+fn offset_pos(text: &str, offset: usize) -> Pos {
+    let before = text.get(..offset.min(text.len())).unwrap_or(text);
+    let line = before.matches('\n').count() + 1;
+    let column = before.rsplit('\n').next().map_or(0, |l| l.chars().count()) + 1;
+    Pos {
+        line: u32::try_from(line).unwrap_or(u32::MAX),
+        column: u32::try_from(column).unwrap_or(u32::MAX),
+    }
 }

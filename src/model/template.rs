@@ -6,7 +6,7 @@ use serde::Serialize;
 
 use super::capability::CapValue;
 use super::node::{Mapping, Node, Value};
-use crate::diag::{Code, Diagnostic};
+use crate::diag::{Code, Diagnostic, Span};
 
 /// `capabilities` is present but is not a mapping.
 pub const CAPABILITIES_NOT_MAPPING: Code = Code("W5001");
@@ -32,6 +32,18 @@ pub struct Parameter {
     pub hidden: bool,
 }
 
+/// One resource of a template, for walking the composition.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct ResourceUse {
+    pub name: String,
+    #[serde(rename = "type")]
+    pub type_name: String,
+    /// The member type of an `OS::Heat::ResourceGroup` (`resource_def`) or
+    /// AutoScalingGroup (`resource`).
+    pub member_type: Option<String>,
+    pub span: Span,
+}
+
 /// One template.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Template {
@@ -49,6 +61,9 @@ pub struct Template {
     /// including group members' `resource_def` types.
     pub uses: Vec<String>,
     pub parameters: Vec<Parameter>,
+    /// Resources in document order (not in the index JSON: `uses` is).
+    #[serde(skip)]
+    pub resources: Vec<ResourceUse>,
 }
 
 impl Template {
@@ -94,6 +109,7 @@ impl Template {
             .and_then(|n| n.value.as_str())
             .map(str::to_owned);
         let (capabilities, resource_type) = capabilities(path, root, out);
+        let resources = resource_uses(root.get(res_key), type_key);
         Template {
             path: path.to_owned(),
             format,
@@ -101,7 +117,8 @@ impl Template {
             description,
             capabilities,
             resource_type,
-            uses: uses(root.get(res_key), type_key),
+            uses: uses(&resources),
+            resources,
             parameters: parameters(root.get(params_key), type_key, default_key, format),
         }
     }
@@ -187,35 +204,51 @@ fn resource_types(path: &str, node: &Node, out: &mut Vec<Diagnostic>) -> Vec<Str
     }
 }
 
-fn uses(resources: Option<&Node>, type_key: &str) -> Vec<String> {
+/// Types used, first-seen order, each once, group member types included.
+fn uses(resources: &[ResourceUse]) -> Vec<String> {
     let mut types: Vec<String> = Vec::new();
-    let mut add = |t: &str| {
-        if !types.iter().any(|x| x == t) {
-            types.push(t.to_owned());
-        }
-    };
-    let Some(map) = resources.and_then(Node::as_map) else {
-        return types;
-    };
-    for (_, body) in map.str_entries() {
-        let Some(body) = body.as_map() else { continue };
-        if let Some(t) = body.get(type_key).and_then(|n| n.value.as_str()) {
-            add(t);
-        }
-        // OS::Heat::ResourceGroup resource_def, AutoScalingGroup resource.
-        let props = body.get("properties").and_then(Node::as_map);
-        for member in ["resource_def", "resource"] {
-            if let Some(t) = props
-                .and_then(|p| p.get(member))
-                .and_then(Node::as_map)
-                .and_then(|d| d.get("type"))
-                .and_then(|n| n.value.as_str())
-            {
-                add(t);
+    for r in resources {
+        for t in std::iter::once(&r.type_name).chain(&r.member_type) {
+            if !types.contains(t) {
+                types.push(t.clone());
             }
         }
     }
     types
+}
+
+/// An `OS::Heat::ResourceGroup` `resource_def` or AutoScalingGroup
+/// `resource` member type.
+fn member_type(body: &Mapping) -> Option<String> {
+    let props = body.get("properties").and_then(Node::as_map)?;
+    ["resource_def", "resource"].iter().find_map(|member| {
+        props
+            .get(member)
+            .and_then(Node::as_map)
+            .and_then(|d| d.get("type"))
+            .and_then(|n| n.value.as_str())
+            .map(str::to_owned)
+    })
+}
+
+fn resource_uses(resources: Option<&Node>, type_key: &str) -> Vec<ResourceUse> {
+    let Some(map) = resources.and_then(Node::as_map) else {
+        return Vec::new();
+    };
+    map.entries
+        .iter()
+        .filter_map(|(k, body)| {
+            let name = k.value.as_str()?;
+            let body = body.as_map()?;
+            let type_node = body.get(type_key)?;
+            Some(ResourceUse {
+                name: name.to_owned(),
+                type_name: type_node.value.as_str()?.to_owned(),
+                member_type: member_type(body),
+                span: type_node.span,
+            })
+        })
+        .collect()
 }
 
 fn parameters(

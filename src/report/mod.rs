@@ -3,12 +3,14 @@
 
 mod introspect;
 pub mod json;
+mod resolve;
 mod text;
 pub mod yaml;
 
 use std::io::{self, Write};
 
 pub use introspect::{render_by_type, render_find, render_index, render_summary};
+pub use resolve::render_resolve;
 pub use text::write_diagnostics;
 
 /// Output formats every command takes (`--format`).

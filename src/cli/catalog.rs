@@ -1,0 +1,180 @@
+//! The file-system [`Catalog`]: templates named by environments and by
+//! other templates, loaded in parallel, level by level, before resolution
+//! starts, so that resolution itself is a pure function of loaded data.
+
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+
+use super::normalize;
+use crate::load::{self, LoadOptions};
+use crate::model::FileRecord;
+use crate::resolve::choose::is_template_path;
+use crate::resolve::merge::Merged;
+use crate::resolve::{Catalog, TemplateRef};
+use crate::walk::{display, Source};
+
+/// Templates by real path, with how each was shown to the user.
+#[derive(Default)]
+pub struct FsCatalog {
+    files: HashMap<PathBuf, FileRecord>,
+}
+
+/// Where `target` points from the file `from` (as the user gave it; `""`
+/// for the working directory): the real path to read and the path to show.
+/// Heat's client resolves against the real (symlink-free) directory.
+pub fn locate(from: &str, target: &str) -> Option<(PathBuf, String)> {
+    let target = match target.split_once("://") {
+        Some(("file", rest)) => rest,
+        Some(_) => return None,
+        None => target,
+    };
+    let from_path = Path::new(from);
+    let shown_dir = from_path.parent().unwrap_or(Path::new(""));
+    let real_dir = if from.is_empty() {
+        PathBuf::new()
+    } else {
+        std::fs::canonicalize(from_path)
+            .ok()
+            .and_then(|p| p.parent().map(Path::to_path_buf))
+            .unwrap_or_else(|| shown_dir.to_path_buf())
+    };
+    let read = real_dir.join(target);
+    let mut shown = normalize(&shown_dir.join(target));
+    if from.starts_with("./") && !shown.starts_with('/') && !shown.starts_with("../") {
+        shown = format!("./{shown}");
+    }
+    Some((read, shown))
+}
+
+fn key(path: &Path) -> PathBuf {
+    std::fs::canonicalize(path).unwrap_or_else(|_| PathBuf::from(normalize(path)))
+}
+
+impl FsCatalog {
+    /// Loads `root` (if any), every template the merged registry names, and,
+    /// transitively, every template those use by path.
+    pub fn preload(
+        root: Option<&str>,
+        env_paths: &[&str],
+        merged: &Merged,
+        opts: &LoadOptions,
+    ) -> FsCatalog {
+        let mut cat = FsCatalog::default();
+        let mut frontier: Vec<(PathBuf, String)> = Vec::new();
+        if let Some(r) = root {
+            frontier.push((PathBuf::from(r), display(Path::new(r))));
+        }
+        let entries = merged
+            .entries
+            .values()
+            .chain(merged.resources.values().flat_map(|m| m.values()));
+        for e in entries {
+            let from = env_paths[e.origin.env];
+            for target in registry_targets(&e.key, &e.value) {
+                frontier.extend(locate(from, &target));
+            }
+        }
+        while !frontier.is_empty() {
+            let mut sources = Vec::new();
+            for (path, shown) in frontier.drain(..) {
+                let k = key(&path);
+                if cat.files.contains_key(&k)
+                    || sources.iter().any(|(kk, _): &(PathBuf, Source)| *kk == k)
+                {
+                    continue;
+                }
+                sources.push((
+                    k,
+                    Source {
+                        display: shown,
+                        path,
+                        explicit: true,
+                        jinja: false,
+                    },
+                ));
+            }
+            let only: Vec<Source> = sources.iter().map(|(_, s)| s.clone()).collect();
+            let loaded = load::load_all(&only, opts, |l| FileRecord::from_loaded(l, false));
+            for ((k, _), record) in sources.into_iter().zip(loaded) {
+                if let Some(t) = record.template() {
+                    for r in &t.resources {
+                        for ty in std::iter::once(&r.type_name).chain(&r.member_type) {
+                            if is_template_path(ty) {
+                                frontier.extend(locate(&record.path, ty));
+                            }
+                        }
+                    }
+                }
+                cat.files.insert(k, record);
+            }
+        }
+        cat
+    }
+
+    /// Every loaded file, for reporting their diagnostics.
+    pub fn records(&self) -> impl Iterator<Item = &FileRecord> {
+        self.files.values()
+    }
+}
+
+/// Template paths a registry entry names (the key itself when it is a
+/// path, string values, candidate list items, nested per-resource maps).
+fn registry_targets(key: &str, value: &crate::model::Node) -> Vec<String> {
+    use crate::model::Value;
+    let mut out = Vec::new();
+    if is_template_path(key) {
+        out.push(key.to_owned());
+    }
+    match &value.value {
+        Value::Str(s) if is_template_path(s) => out.push(s.clone()),
+        Value::Seq(items) => out.extend(
+            items
+                .iter()
+                .filter_map(|i| i.value.as_str())
+                .filter(|s| is_template_path(s))
+                .map(str::to_owned),
+        ),
+        Value::Map(m) => {
+            for (k, v) in &m.entries {
+                out.extend(registry_targets(&k.value.key_text(), v));
+            }
+        }
+        _ => {}
+    }
+    out
+}
+
+impl Catalog for FsCatalog {
+    fn template(&self, from: &str, target: &str) -> TemplateRef<'_> {
+        let Some((path, shown)) = locate(from, target) else {
+            return TemplateRef {
+                display: target.to_owned(),
+                template: None,
+                problem: Some("remote URLs are not fetched".to_owned()),
+            };
+        };
+        match self.files.get(&key(&path)) {
+            Some(record) => TemplateRef {
+                display: shown,
+                template: record.template(),
+                problem: record.template().is_none().then(|| match record.status {
+                    load::Status::Error => record
+                        .diagnostics
+                        .first()
+                        .map_or_else(|| "it cannot be read".to_owned(), |d| d.message.clone()),
+                    _ => "it is not a template".to_owned(),
+                }),
+            },
+            None if path.exists() => TemplateRef {
+                display: shown,
+                template: None,
+                problem: Some("it was not loaded".to_owned()),
+            },
+            None => TemplateRef {
+                display: shown,
+                template: None,
+                problem: Some("no such file".to_owned()),
+            },
+        }
+    }
+}

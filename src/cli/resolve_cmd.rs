@@ -1,0 +1,147 @@
+//! `heatcap resolve`: load the environments and everything they (and the
+//! root template) reach, merge, look up, walk the composition, report.
+
+use std::io::Write;
+
+use super::args::ResolveArgs;
+use super::catalog::FsCatalog;
+use super::{config, print_diagnostics};
+use crate::diag::{codes, Diagnostic, Severity};
+use crate::error::{Error, Exit};
+use crate::load::{self, LoadOptions, Status};
+use crate::model::FileRecord;
+use crate::report::{self, Format};
+use crate::resolve::compose::compose;
+use crate::resolve::merge::{merge, EnvInput};
+use crate::resolve::registry::Registry;
+use crate::resolve::ResolveReport;
+use crate::walk::{display, Source};
+
+/// Loads the environment files, keeping their trees (for positions).
+fn load_environments(paths: &[std::path::PathBuf], opts: &LoadOptions) -> Vec<FileRecord> {
+    let sources: Vec<Source> = paths
+        .iter()
+        .map(|p| Source {
+            display: display(p),
+            path: p.clone(),
+            explicit: true,
+            jinja: false,
+        })
+        .collect();
+    load::load_all(&sources, opts, |l| FileRecord::from_loaded(l, true))
+}
+
+/// The environments' own diagnostics, and a warning for each file given
+/// with `-e` that is not an environment.
+fn environment_diagnostics(envs: &[FileRecord]) -> Vec<Diagnostic> {
+    let mut out = Vec::new();
+    for f in envs {
+        out.extend(f.diagnostics.iter().cloned());
+        let flagged = f.diagnostics.iter().any(|d| d.code == codes::NOT_HEAT_FILE);
+        if f.status == Status::Ok && f.environment().is_none() && !flagged {
+            out.push(Diagnostic::new(
+                codes::NOT_HEAT_FILE,
+                f.path.clone(),
+                "given with -e but is not an environment",
+            ));
+        }
+    }
+    out
+}
+
+pub(super) fn run(
+    a: &ResolveArgs,
+    out: &mut dyn Write,
+    err: &mut dyn Write,
+) -> Result<Exit, Error> {
+    if a.max_size == 0 {
+        return Err(Error::Usage("--max-size must be at least 1".into()));
+    }
+    let output = config::output(&a.output, Format::Table);
+    let opts = LoadOptions {
+        max_size: a.max_size,
+        ..LoadOptions::default()
+    };
+    let envs = load_environments(&a.environments, &opts);
+    let mut diagnostics = environment_diagnostics(&envs);
+    let inputs: Vec<EnvInput<'_>> = envs
+        .iter()
+        .filter(|f| f.environment().is_some())
+        .filter_map(|f| {
+            f.tree.as_ref().map(|root| EnvInput {
+                path: &f.path,
+                root,
+            })
+        })
+        .collect();
+    let merged = merge(&inputs);
+    diagnostics.extend(merged.diagnostics.iter().cloned());
+    let env_paths: Vec<&str> = inputs.iter().map(|e| e.path).collect();
+    let root = a.template.as_deref().map(display);
+    let catalog = FsCatalog::preload(root.as_deref(), &env_paths, &merged, &opts);
+    let mut loaded: Vec<&FileRecord> = catalog.records().collect();
+    loaded.sort_by(|x, y| x.path.cmp(&y.path));
+    for f in loaded {
+        diagnostics.extend(f.diagnostics.iter().cloned());
+    }
+    let registry = Registry::new(&inputs, &merged, &catalog);
+    let (resolutions, tree) = if let Some(t) = &a.type_name {
+        (
+            vec![registry.lookup(t, a.resource.as_deref(), root.as_deref())],
+            None,
+        )
+    } else if let Some(r) = &root {
+        let c = compose(r, &registry, &catalog);
+        diagnostics.extend(c.diagnostics);
+        (c.resolutions, Some(c.root))
+    } else {
+        let mut rs: Vec<_> = registry
+            .keys()
+            .iter()
+            .map(|k| registry.lookup(k, None, None))
+            .collect();
+        rs.extend(
+            registry
+                .resource_keys()
+                .iter()
+                .map(|(n, t)| registry.lookup(t, Some(n), None)),
+        );
+        (rs, None)
+    };
+    if tree.is_none() {
+        // The composition walk reports its own, at the resource that failed.
+        diagnostics.extend(
+            resolutions
+                .iter()
+                .filter_map(crate::resolve::Resolution::diagnostic),
+        );
+    }
+    let resolved = resolutions
+        .iter()
+        .all(crate::resolve::Resolution::is_resolved);
+    let report_data = ResolveReport {
+        environments: env_paths.iter().map(|s| (*s).to_owned()).collect(),
+        requires: merged
+            .requires
+            .iter()
+            .map(|(k, (_, v, _))| (k.clone(), v.clone()))
+            .collect(),
+        template: root,
+        tree,
+        resolutions,
+        resolved,
+        diagnostics,
+    };
+    report::render_resolve(out, &report_data, output.format, a.all)?;
+    print_diagnostics(err, &report_data.diagnostics, output)?;
+    let failed = !report_data.resolved
+        || report_data
+            .diagnostics
+            .iter()
+            .any(|d| d.severity == Severity::Error);
+    Ok(if failed {
+        Exit::NoMatchOrFindings
+    } else {
+        Exit::Ok
+    })
+}

@@ -1,0 +1,218 @@
+//! The nested composition of a root template: every resource whose type is
+//! (or maps to) a template, recursively, with Heat's child-environment rules
+//! (heat-semantics §3.4), group members (§3.7), its depth limit (§3.6) and
+//! cycle detection. Problems are diagnostics; the walk goes on after each.
+
+use indexmap::IndexMap;
+use serde::Serialize;
+
+use super::registry::{KeyPath, Registry};
+use super::{Catalog, Implementation, Resolution, StepKind};
+use crate::diag::{Code, Diagnostic};
+
+/// Heat's `max_nested_stack_depth`.
+pub const MAX_NESTED_DEPTH: usize = 5;
+
+/// A resource type maps to a template that does not exist or is not a template.
+pub const MISSING_TEMPLATE: Code = Code("E7001");
+/// A template includes itself through its resources.
+pub const CYCLE: Code = Code("E7002");
+/// Nested stacks deeper than Heat allows.
+pub const TOO_DEEP: Code = Code("E7003");
+/// A type could not be resolved (not found, alias loop, unresolved choice).
+pub const UNRESOLVED: Code = Code("E7004");
+
+/// One node of the composition tree.
+#[derive(Debug, Clone, Serialize)]
+pub struct TreeNode {
+    /// The resource name (`"0"` for a group member; the root has none).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub resource: Option<String>,
+    #[serde(rename = "type")]
+    pub type_name: String,
+    /// The template this node instantiates, as shown to the user.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub template: Option<String>,
+    /// Nested stack depth (the root is 0).
+    pub depth: usize,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub children: Vec<TreeNode>,
+}
+
+/// The walked composition.
+#[derive(Debug, Clone, Serialize)]
+pub struct Composition {
+    pub root: TreeNode,
+    /// Every distinct lookup made, first-seen order (by type, and by
+    /// resource where a per-resource entry decided it).
+    pub resolutions: Vec<Resolution>,
+    #[serde(skip)]
+    pub diagnostics: Vec<Diagnostic>,
+}
+
+/// Walks the composition of `root` (a template path as the user gave it).
+pub fn compose(root: &str, registry: &Registry<'_>, catalog: &dyn Catalog) -> Composition {
+    let mut w = Walker {
+        catalog,
+        seen: IndexMap::new(),
+        diagnostics: Vec::new(),
+    };
+    let mut ancestry = vec![root.to_owned()];
+    let children = w.template_children(root, registry, 0, &mut ancestry);
+    Composition {
+        root: TreeNode {
+            resource: None,
+            type_name: root.to_owned(),
+            template: Some(root.to_owned()),
+            depth: 0,
+            children,
+        },
+        resolutions: w.seen.into_values().collect(),
+        diagnostics: w.diagnostics,
+    }
+}
+
+struct Walker<'c> {
+    catalog: &'c dyn Catalog,
+    seen: IndexMap<(String, Option<String>), Resolution>,
+    diagnostics: Vec<Diagnostic>,
+}
+
+/// The registry entry that produced a template, for the child registry.
+fn producing_entry(r: &Resolution) -> Option<KeyPath> {
+    r.chain.iter().rev().find_map(|s| match s.kind {
+        StepKind::Entry => Some(vec![s.key.clone()]),
+        StepKind::PerResource => Some(vec![
+            "resources".to_owned(),
+            r.resource.clone().unwrap_or_default(),
+            s.key.clone(),
+        ]),
+        _ => None,
+    })
+}
+
+impl Walker<'_> {
+    fn template_children(
+        &mut self,
+        path: &str,
+        registry: &Registry<'_>,
+        depth: usize,
+        ancestry: &mut Vec<String>,
+    ) -> Vec<TreeNode> {
+        let Some(template) = self.catalog.template("", path).template else {
+            return Vec::new();
+        };
+        let mut children = Vec::new();
+        for res in &template.resources {
+            let mut node = self.resource(
+                path,
+                &res.name,
+                &res.type_name,
+                registry,
+                depth,
+                ancestry,
+                res.span,
+            );
+            if let Some(member) = &res.member_type {
+                // A group's nested stack holds one member, "0" (§3.7).
+                let group_registry = registry.child(&res.name, None);
+                let member_node = self.resource(
+                    path,
+                    "0",
+                    member,
+                    &group_registry,
+                    depth + 1,
+                    ancestry,
+                    res.span,
+                );
+                node.children.push(member_node);
+            }
+            children.push(node);
+        }
+        children
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn resource(
+        &mut self,
+        from: &str,
+        name: &str,
+        type_name: &str,
+        registry: &Registry<'_>,
+        depth: usize,
+        ancestry: &mut Vec<String>,
+        span: crate::diag::Span,
+    ) -> TreeNode {
+        let r = registry.lookup(type_name, Some(name), Some(from));
+        let per_resource = r.chain.iter().any(|s| s.kind == StepKind::PerResource);
+        let key = (type_name.to_owned(), per_resource.then(|| name.to_owned()));
+        if let Some(e) = &r.error {
+            if !self.seen.contains_key(&key) {
+                self.diagnostics.push(
+                    Diagnostic::new(
+                        UNRESOLVED,
+                        from,
+                        format!("resource `{name}`: {}", e.message()),
+                    )
+                    .at(span),
+                );
+            }
+        }
+        let template = match &r.implementation {
+            Some(Implementation::Template(p)) => Some(p.clone()),
+            _ => None,
+        };
+        let producing = producing_entry(&r);
+        self.seen.entry(key).or_insert(r);
+        let mut node = TreeNode {
+            resource: Some(name.to_owned()),
+            type_name: type_name.to_owned(),
+            template: template.clone(),
+            depth: depth + 1,
+            children: Vec::new(),
+        };
+        let Some(path) = template else { return node };
+        let found = self.catalog.template("", &path);
+        if found.template.is_none() {
+            let why = found
+                .problem
+                .unwrap_or_else(|| "it is not a template".to_owned());
+            self.diagnostics.push(
+                Diagnostic::new(
+                    MISSING_TEMPLATE,
+                    from,
+                    format!("resource `{name}` (`{type_name}`) maps to `{path}`: {why}"),
+                )
+                .at(span),
+            );
+            return node;
+        }
+        if ancestry.contains(&path) {
+            self.diagnostics.push(
+                Diagnostic::new(
+                    CYCLE,
+                    from,
+                    format!("resource `{name}` includes `{path}`, which already contains it ({} -> {path})", ancestry.join(" -> ")),
+                )
+                .at(span),
+            );
+            return node;
+        }
+        if depth + 1 > MAX_NESTED_DEPTH {
+            self.diagnostics.push(
+                Diagnostic::new(
+                    TOO_DEEP,
+                    from,
+                    format!("resource `{name}` nests `{path}` at depth {}, beyond Heat's limit of {MAX_NESTED_DEPTH}", depth + 1),
+                )
+                .at(span),
+            );
+            return node;
+        }
+        let child_registry = registry.child(name, producing.as_ref());
+        ancestry.push(path.clone());
+        node.children = self.template_children(&path, &child_registry, depth + 1, ancestry);
+        ancestry.pop();
+        node
+    }
+}

@@ -1,0 +1,280 @@
+//! Stage 4b: what an environment picks. Environments are merged as Heat
+//! merges them ([`merge`]), registry entries are looked up as Heat looks
+//! them up ([`registry`]), and list-valued entries are resolved against the
+//! merged `requires` ([`choose`], capabilities.md §2).
+//!
+//! Results are structured values ([`Resolution`], [`ResolveError`]): the
+//! renderers format them, and the JSON carries them whole.
+
+pub mod choose;
+pub mod compose;
+#[cfg(test)]
+mod conformance;
+pub mod merge;
+pub(crate) mod plugins;
+pub mod registry;
+
+use indexmap::IndexMap;
+use serde::Serialize;
+
+use crate::diag::Span;
+use crate::model::capability::CapValue;
+use crate::model::Template;
+
+/// The templates the resolver can see, with heatcap's path rules.
+pub trait Catalog {
+    /// The template `target` names, relative to the file `from` (an
+    /// environment or a template, as the user gave its path).
+    fn template(&self, from: &str, target: &str) -> TemplateRef<'_>;
+}
+
+/// A template path as the catalog found it.
+#[derive(Debug, Clone)]
+pub struct TemplateRef<'a> {
+    /// The path to show (relative to where the user gave the referring file).
+    pub display: String,
+    /// The loaded template; `None` when the file is missing or not a template.
+    pub template: Option<&'a Template>,
+    /// Why `template` is `None`.
+    pub problem: Option<String>,
+}
+
+/// What a type finally is.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Implementation {
+    /// A provider template (path as shown to the user).
+    Template(String),
+    /// A type Heat provides itself (a plugin, such as `OS::Heat::None`).
+    Plugin(String),
+}
+
+/// How one step of a lookup went.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum StepKind {
+    /// `resources: NAME: {TYPE: ...}` matched.
+    PerResource,
+    /// The exact key matched.
+    Entry,
+    /// A glob key (`OS::X::*`) matched.
+    Glob,
+    /// A template path used directly as a type (`type: nested.yaml`).
+    Path,
+    /// Heat's own type.
+    Plugin,
+    /// An entry of Heat's shipped global environment.
+    GlobalEntry,
+    /// This candidate failed; Heat falls through to the next one.
+    FellThrough,
+}
+
+/// One step of a lookup: which entry was used, from which file, where.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Step {
+    pub kind: StepKind,
+    /// The environment file (as given) the entry came from.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub environment: Option<String>,
+    /// The registry key (or the type looked up, for plugins and paths).
+    pub key: String,
+    /// The value as written (a string or a candidate list).
+    pub value: serde_json::Value,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub span: Option<Span>,
+    /// For list-valued entries: how the candidate was chosen.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub selection: Option<Selection>,
+    /// For fall-through steps: why the entry was passed over.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub reason: Option<String>,
+}
+
+/// One candidate of a list-valued entry.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Candidate {
+    /// As written in the environment.
+    pub name: String,
+    /// The template path as shown (absent for type candidates).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub path: Option<String>,
+    /// Its declared capabilities (`null`: none declared).
+    pub capabilities: Option<IndexMap<String, CapValue>>,
+    /// Rule 1: its `resource_type` names other types only.
+    pub excluded: bool,
+    /// Rule 3: it meets every relevant requirement.
+    pub matches: bool,
+    /// The file is missing or is not a template.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub problem: Option<String>,
+}
+
+/// How a list-valued entry was decided.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Selection {
+    pub candidates: Vec<Candidate>,
+    /// Rule 2: the `requires` keys that at least one remaining candidate
+    /// declares, with the values they accept.
+    pub relevant: IndexMap<String, Vec<String>>,
+    /// The chosen candidate, as written.
+    pub chosen: Option<String>,
+}
+
+/// Why a lookup failed. Named fields, so the JSON carries it whole.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(tag = "error", rename_all = "kebab-case")]
+pub enum ResolveError {
+    /// Nothing maps the type and Heat does not provide it ("The Resource
+    /// Type (T) could not be found.").
+    NotFound {
+        #[serde(rename = "type")]
+        type_name: String,
+    },
+    /// Aliases lead back to a type already being looked up (Heat recurses
+    /// until it crashes).
+    AliasLoop { types: Vec<String> },
+    /// No candidate of a list-valued entry meets `requires`.
+    NoMatch(Box<Unresolved>),
+    /// Several candidates meet `requires`; heatcap never guesses.
+    Ambiguous(Box<Unresolved>),
+    /// The entry's value is something Heat cannot use (a number, a mapping).
+    InvalidValue {
+        #[serde(rename = "type")]
+        type_name: String,
+        environment: String,
+        found: String,
+    },
+}
+
+/// The detail of an unresolved list-valued entry (capabilities.md §2 step 4).
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Unresolved {
+    #[serde(rename = "type")]
+    pub type_name: String,
+    pub environment: String,
+    /// The registry entry: the type, or `resources/NAME/TYPE`.
+    pub entry: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub span: Option<Span>,
+    pub selection: Selection,
+}
+
+impl ResolveError {
+    /// One line for people.
+    pub fn message(&self) -> String {
+        match self {
+            ResolveError::NotFound { type_name } => {
+                format!("the resource type `{type_name}` could not be found")
+            }
+            ResolveError::AliasLoop { types } => {
+                format!("aliases form a loop: {}", types.join(" -> "))
+            }
+            ResolveError::NoMatch(u) => {
+                let total = u.selection.candidates.len();
+                let excluded = u.selection.candidates.iter().filter(|c| c.excluded).count();
+                let detail = if excluded > 0 {
+                    format!("{total} candidates, {excluded} excluded by their resource_type or a problem")
+                } else {
+                    format!("{total} candidates")
+                };
+                format!(
+                    "no candidate for `{}` meets requires{} ({detail})",
+                    u.type_name,
+                    relevant_text(&u.selection)
+                )
+            }
+            ResolveError::Ambiguous(u) => {
+                let matching: Vec<&str> = u
+                    .selection
+                    .candidates
+                    .iter()
+                    .filter(|c| c.matches)
+                    .map(|c| c.name.as_str())
+                    .collect();
+                format!(
+                    "several candidates for `{}` meet requires{}: {}",
+                    u.type_name,
+                    relevant_text(&u.selection),
+                    matching.join(", ")
+                )
+            }
+            ResolveError::InvalidValue {
+                type_name, found, ..
+            } => {
+                format!("the registry value for `{type_name}` is {found}, which Heat cannot use")
+            }
+        }
+    }
+}
+
+fn relevant_text(s: &Selection) -> String {
+    if s.relevant.is_empty() {
+        " (no requires key is declared by any candidate)".to_owned()
+    } else {
+        let parts: Vec<String> = s
+            .relevant
+            .iter()
+            .map(|(k, v)| format!("{k}={}", v.join("|")))
+            .collect();
+        format!(" {}", parts.join(", "))
+    }
+}
+
+/// The outcome of looking up one type (for one resource name, if any).
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Resolution {
+    #[serde(rename = "type")]
+    pub type_name: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub resource: Option<String>,
+    pub implementation: Option<Implementation>,
+    pub chain: Vec<Step>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub error: Option<ResolveError>,
+}
+
+impl Resolution {
+    pub fn is_resolved(&self) -> bool {
+        self.error.is_none() && self.implementation.is_some()
+    }
+
+    /// The error as a diagnostic at the registry entry that failed (or the
+    /// first entry consulted), for registry and single-type lookups.
+    pub fn diagnostic(&self) -> Option<crate::diag::Diagnostic> {
+        let e = self.error.as_ref()?;
+        let (file, span) = match e {
+            ResolveError::NoMatch(u) | ResolveError::Ambiguous(u) => {
+                (Some(u.environment.clone()), u.span)
+            }
+            _ => self
+                .chain
+                .first()
+                .map_or((None, None), |s| (s.environment.clone(), s.span)),
+        };
+        let mut d = crate::diag::Diagnostic::new(
+            compose::UNRESOLVED,
+            file.unwrap_or_else(|| "-".to_owned()),
+            e.message(),
+        );
+        if let Some(span) = span {
+            d = d.at(span);
+        }
+        Some(d)
+    }
+}
+
+/// The `resolve` command's result: the merged environment's `requires`,
+/// the composition tree (with `-t`), every lookup, and the diagnostics.
+#[derive(Debug, Clone, Serialize)]
+pub struct ResolveReport {
+    pub environments: Vec<String>,
+    pub requires: IndexMap<String, CapValue>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub template: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub tree: Option<compose::TreeNode>,
+    pub resolutions: Vec<Resolution>,
+    /// True when every lookup found an implementation.
+    pub resolved: bool,
+    pub diagnostics: Vec<crate::diag::Diagnostic>,
+}

@@ -1,0 +1,19 @@
+//! Heat's built-in resource types (temporary stub; replaced by the full list).
+
+/// Built-in plugin types, sorted.
+pub(crate) const PLUGIN_TYPES: &[&str] = &[
+    "OS::Heat::None",
+    "OS::Heat::RandomString",
+    "OS::Heat::ResourceGroup",
+    "OS::Heat::StructuredDeployment",
+    "OS::Neutron::Net",
+    "OS::Nova::Server",
+];
+
+/// The resource_registry of Heat's shipped global environment.
+pub(crate) const DEFAULT_GLOBAL_ENVIRONMENT: &[(&str, &str)] = &[("OS::Quantum*", "OS::Neutron*")];
+
+/// True when Heat itself provides `type_name`.
+pub(crate) fn is_plugin(type_name: &str) -> bool {
+    PLUGIN_TYPES.binary_search(&type_name).is_ok()
+}
