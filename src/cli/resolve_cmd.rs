@@ -110,11 +110,8 @@ pub(super) fn run(
     };
     if tree.is_none() {
         // The composition walk reports its own, at the resource that failed.
-        diagnostics.extend(
-            resolutions
-                .iter()
-                .filter_map(crate::resolve::Resolution::diagnostic),
-        );
+        let fallback = env_paths.last().copied().unwrap_or("-");
+        diagnostics.extend(resolutions.iter().filter_map(|r| r.diagnostic(fallback)));
     }
     let resolved = resolutions
         .iter()

@@ -239,8 +239,9 @@ impl Resolution {
     }
 
     /// The error as a diagnostic at the registry entry that failed (or the
-    /// first entry consulted), for registry and single-type lookups.
-    pub fn diagnostic(&self) -> Option<crate::diag::Diagnostic> {
+    /// first entry consulted; else in `fallback`, the last environment
+    /// searched), for registry and single-type lookups.
+    pub fn diagnostic(&self, fallback: &str) -> Option<crate::diag::Diagnostic> {
         let e = self.error.as_ref()?;
         let (file, span) = match e {
             ResolveError::NoMatch(u) | ResolveError::Ambiguous(u) => {
@@ -253,7 +254,7 @@ impl Resolution {
         };
         let mut d = crate::diag::Diagnostic::new(
             compose::UNRESOLVED,
-            file.unwrap_or_else(|| "-".to_owned()),
+            file.unwrap_or_else(|| fallback.to_owned()),
             e.message(),
         );
         if let Some(span) = span {
