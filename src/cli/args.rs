@@ -31,6 +31,8 @@ pub enum Command {
     Index(IndexArgs),
     /// Show what environments pick for every type a composition uses, and why.
     Resolve(ResolveArgs),
+    /// List every choice a user can make: types with several implementations.
+    Options(OptionsArgs),
 }
 
 /// How files are found.
@@ -138,6 +140,22 @@ pub struct ResolveArgs {
     /// With --type: the resource name (per-resource entries apply).
     #[arg(long, value_name = "NAME", requires = "type_name")]
     pub resource: Option<String>,
+    /// Largest file read, in characters (Heat's max_template_size).
+    #[arg(long, value_name = "CHARS", default_value_t = crate::load::DEFAULT_MAX_SIZE)]
+    pub max_size: usize,
+    #[command(flatten)]
+    pub output: OutputArgs,
+}
+
+#[derive(Debug, Args)]
+pub struct OptionsArgs {
+    /// An environment file, merged in the order given (repeatable).
+    #[arg(short = 'e', long = "environment", value_name = "ENV")]
+    pub environments: Vec<PathBuf>,
+    /// A directory whose templates offer implementations through their
+    /// `resource_type` annotation (walked recursively; repeatable).
+    #[arg(short = 'r', long = "templates", value_name = "DIR")]
+    pub directories: Vec<PathBuf>,
     /// Largest file read, in characters (Heat's max_template_size).
     #[arg(long, value_name = "CHARS", default_value_t = crate::load::DEFAULT_MAX_SIZE)]
     pub max_size: usize,

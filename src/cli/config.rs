@@ -27,6 +27,15 @@ fn globs(patterns: &[String], flag: &str) -> Result<GlobSet, Error> {
         .map_err(|e| Error::Usage(format!("invalid {flag} globs: {e}")))
 }
 
+/// The default include globs, compiled.
+///
+/// # Panics
+/// Never: the default globs are constants that compile.
+pub fn default_include() -> GlobSet {
+    let patterns: Vec<String> = DEFAULT_INCLUDE.iter().map(|s| (*s).to_owned()).collect();
+    globs(&patterns, "--include").expect("the default globs compile")
+}
+
 /// Walk options from the flags.
 pub fn walk_options(args: &WalkArgs, roots: Vec<PathBuf>) -> Result<WalkOptions, Error> {
     let include: Vec<String> = if args.include.is_empty() {

@@ -70,6 +70,7 @@ pub fn run(cli: Cli, out: &mut dyn Write, err: &mut dyn Write) -> Result<Exit, E
             Ok(exit_for_errors(&diagnostics))
         }
         Command::Resolve(a) => resolve_cmd::run(&a, out, err),
+        Command::Options(a) => resolve_cmd::run_options(&a, out, err),
         Command::Index(a) => {
             let output = config::output(&a.output, Format::Json);
             let walk_opts = config::walk_options(&a.walk, a.paths)?;

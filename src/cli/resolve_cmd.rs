@@ -3,7 +3,7 @@
 
 use std::io::Write;
 
-use super::args::ResolveArgs;
+use super::args::{OptionsArgs, ResolveArgs};
 use super::catalog::FsCatalog;
 use super::{config, print_diagnostics};
 use crate::diag::{codes, Diagnostic, Severity};
@@ -132,6 +132,92 @@ pub(super) fn run(
     report::render_resolve(out, &report_data, output.format, a.all)?;
     print_diagnostics(err, &report_data.diagnostics, output)?;
     let failed = !report_data.resolved
+        || report_data
+            .diagnostics
+            .iter()
+            .any(|d| d.severity == Severity::Error);
+    Ok(if failed {
+        Exit::NoMatchOrFindings
+    } else {
+        Exit::Ok
+    })
+}
+
+/// `heatcap options`: the choices a UI must offer.
+pub(super) fn run_options(
+    a: &OptionsArgs,
+    out: &mut dyn Write,
+    err: &mut dyn Write,
+) -> Result<Exit, Error> {
+    if a.max_size == 0 {
+        return Err(Error::Usage("--max-size must be at least 1".into()));
+    }
+    let output = config::output(&a.output, Format::Table);
+    let opts = LoadOptions {
+        max_size: a.max_size,
+        ..LoadOptions::default()
+    };
+    let envs = load_environments(&a.environments, &opts);
+    let mut diagnostics = environment_diagnostics(&envs);
+    let inputs: Vec<EnvInput<'_>> = envs
+        .iter()
+        .filter(|f| f.environment().is_some())
+        .filter_map(|f| {
+            f.tree.as_ref().map(|root| EnvInput {
+                path: &f.path,
+                root,
+            })
+        })
+        .collect();
+    let merged = merge(&inputs);
+    diagnostics.extend(merged.diagnostics.iter().cloned());
+    let env_paths: Vec<&str> = inputs.iter().map(|e| e.path).collect();
+    let catalog = FsCatalog::preload(None, &env_paths, &merged, &opts);
+    // Templates under -r DIR, by the types they declare.
+    let walk_opts = crate::walk::WalkOptions {
+        roots: a.directories.clone(),
+        recursive: true,
+        include: config::default_include(),
+        exclude: globset::GlobSet::empty(),
+        hidden: false,
+    };
+    let walked = crate::walk::walk(&walk_opts);
+    diagnostics.extend(walked.diagnostics.iter().cloned());
+    let dir_files = load::load_all(&walked.sources, &opts, |l| {
+        FileRecord::from_loaded(l, false)
+    });
+    let mut annotated = crate::resolve::options::Annotated::new();
+    for f in &dir_files {
+        diagnostics.extend(
+            f.diagnostics
+                .iter()
+                .filter(|d| d.severity == Severity::Error)
+                .cloned(),
+        );
+        if let Some(t) = f.template() {
+            for ty in &t.resource_type {
+                annotated
+                    .entry(ty.clone())
+                    .or_default()
+                    .push((f.path.clone(), t));
+            }
+        }
+    }
+    let choices = crate::resolve::options::options(&inputs, &merged, &catalog, &annotated);
+    let report_data = crate::resolve::options::OptionsReport {
+        environments: env_paths.iter().map(|s| (*s).to_owned()).collect(),
+        requires: merged
+            .requires
+            .iter()
+            .map(|(k, (_, v, _))| (k.clone(), v.clone()))
+            .collect(),
+        choices,
+        diagnostics,
+    };
+    report::render_options(out, &report_data, output.format)?;
+    print_diagnostics(err, &report_data.diagnostics, output)?;
+    let undecided = report_data.choices.iter().any(|c| c.problem.is_some());
+    let failed = undecided
         || report_data
             .diagnostics
             .iter()

@@ -3,6 +3,7 @@
 
 mod introspect;
 pub mod json;
+mod options;
 mod resolve;
 mod text;
 pub mod yaml;
@@ -10,6 +11,7 @@ pub mod yaml;
 use std::io::{self, Write};
 
 pub use introspect::{render_by_type, render_find, render_index, render_summary};
+pub use options::render_options;
 pub use resolve::render_resolve;
 pub use text::write_diagnostics;
 

@@ -11,6 +11,7 @@ pub mod compose;
 #[cfg(test)]
 mod conformance;
 pub mod merge;
+pub mod options;
 pub(crate) mod plugins;
 pub mod registry;
 
@@ -107,6 +108,14 @@ pub struct Candidate {
     /// The file is missing or is not a template.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub problem: Option<String>,
+    /// `options` only: offered by a template's `resource_type` annotation
+    /// under a scanned directory, not listed in the environment's entry.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub unlisted: bool,
+    /// `options` only: the `requires` that would select this candidate on
+    /// its own (`{}`: none needed; absent: no `requires` can).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub selected_by: Option<IndexMap<String, serde_json::Value>>,
 }
 
 /// How a list-valued entry was decided.

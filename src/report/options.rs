@@ -1,0 +1,129 @@
+//! Renderer for `options`.
+
+use std::fmt::Write as _;
+use std::io::{self, Write};
+
+use super::{json, table, write_data, Format};
+use crate::resolve::options::OptionsReport;
+use crate::resolve::Candidate;
+
+fn caps(c: &Candidate) -> String {
+    c.capabilities.as_ref().map_or_else(
+        || "-".to_owned(),
+        |m| {
+            m.iter()
+                .filter(|(k, _)| k.as_str() != "resource_type")
+                .map(|(k, v)| format!("{k}={}", json_text(&v.to_json())))
+                .collect::<Vec<_>>()
+                .join(", ")
+        },
+    )
+}
+
+fn json_text(v: &serde_json::Value) -> String {
+    match v {
+        serde_json::Value::String(s) => s.clone(),
+        other => json::to_string(other),
+    }
+}
+
+fn status(c: &Candidate, chosen: Option<&str>, mapped: bool) -> &'static str {
+    if chosen == Some(c.name.as_str()) {
+        if mapped {
+            "mapped"
+        } else {
+            "chosen"
+        }
+    } else if c.unlisted {
+        "not listed"
+    } else if c.problem.is_some() {
+        "missing"
+    } else if c.excluded {
+        "excluded"
+    } else if c.matches {
+        "matches"
+    } else {
+        ""
+    }
+}
+
+fn selector(c: &Candidate) -> String {
+    match &c.selected_by {
+        None => "-".to_owned(),
+        Some(m) if m.is_empty() => "(any)".to_owned(),
+        Some(m) => m
+            .iter()
+            .map(|(k, v)| format!("{k}: {}", json_text(v)))
+            .collect::<Vec<_>>()
+            .join(", "),
+    }
+}
+
+/// `options`: one table row per candidate, grouped by choice.
+pub fn render_options(
+    out: &mut dyn Write,
+    report: &OptionsReport,
+    format: Format,
+) -> io::Result<()> {
+    match format {
+        Format::Plain => {
+            for ch in &report.choices {
+                let res = ch
+                    .resource
+                    .as_deref()
+                    .map(|n| format!(" [{n}]"))
+                    .unwrap_or_default();
+                let chosen = ch.selection.chosen.as_deref();
+                for c in &ch.selection.candidates {
+                    let path = c.path.as_deref().unwrap_or(&c.name);
+                    writeln!(
+                        out,
+                        "{}{res}\t{path}\t{}\t{}",
+                        ch.type_name,
+                        status(c, chosen, ch.mapped_to.is_some()),
+                        selector(c)
+                    )?;
+                }
+            }
+            Ok(())
+        }
+        Format::Table => {
+            let mut t = table(&["Type", "Candidate", "Capabilities", "Now", "Select with"]);
+            for ch in &report.choices {
+                let mut label = ch.type_name.clone();
+                if let Some(r) = &ch.resource {
+                    let _ = write!(label, "\n[{r}]");
+                }
+                if let Some(p) = ch.problem {
+                    let _ = write!(label, "\n({p})");
+                }
+                let chosen = ch.selection.chosen.as_deref();
+                for (i, c) in ch.selection.candidates.iter().enumerate() {
+                    t.add_row(vec![
+                        if i == 0 { label.clone() } else { String::new() },
+                        c.path.clone().unwrap_or_else(|| c.name.clone()),
+                        caps(c),
+                        status(c, chosen, ch.mapped_to.is_some()).to_owned(),
+                        selector(c),
+                    ]);
+                }
+            }
+            writeln!(out, "{t}")?;
+            let undecided = report
+                .choices
+                .iter()
+                .filter(|c| c.problem.is_some())
+                .count();
+            let n = report.choices.len();
+            let noun = if n == 1 { "choice" } else { "choices" };
+            writeln!(
+                out,
+                "{n} {noun}, {undecided} undecided by the current requires"
+            )
+        }
+        Format::Json | Format::Yaml => {
+            let v = serde_json::to_value(report).map_err(io::Error::other)?;
+            write_data(out, &v, format)
+        }
+    }
+}
