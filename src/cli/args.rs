@@ -33,6 +33,8 @@ pub enum Command {
     Resolve(ResolveArgs),
     /// List every choice a user can make: types with several implementations.
     Options(OptionsArgs),
+    /// Write a tree (or print the API body) that stock Heat accepts.
+    Export(ExportArgs),
 }
 
 /// How files are found.
@@ -161,4 +163,48 @@ pub struct OptionsArgs {
     pub max_size: usize,
     #[command(flatten)]
     pub output: OutputArgs,
+}
+
+/// What `export` produces.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum ExportFormat {
+    /// Write the tree to --out and list the files written.
+    Plain,
+    /// Write the tree to --out and print the list of files as JSON.
+    Json,
+    /// Write nothing; print the JSON body python-heatclient would send to
+    /// create the stack (template, files, environment, environment_files).
+    HeatApi,
+}
+
+#[derive(Debug, Args)]
+pub struct ExportArgs {
+    /// The root template.
+    #[arg(short = 't', long = "template", value_name = "TEMPLATE")]
+    pub template: PathBuf,
+    /// An environment file, merged in the order given (repeatable).
+    #[arg(short = 'e', long = "environment", value_name = "ENV")]
+    pub environments: Vec<PathBuf>,
+    /// The directory to write the tree into (created; must be empty unless --force).
+    #[arg(long, value_name = "DIR")]
+    pub out: Option<PathBuf>,
+    /// Write into a directory that is not empty.
+    #[arg(long)]
+    pub force: bool,
+    /// What to produce.
+    #[arg(long, value_enum, default_value_t = ExportFormat::Plain)]
+    pub format: ExportFormat,
+    #[command(flatten)]
+    pub output: QuietArgs,
+}
+
+/// Diagnostics verbosity only (for commands with their own formats).
+#[derive(Debug, Clone, Args)]
+pub struct QuietArgs {
+    /// Print no diagnostics on stderr.
+    #[arg(short = 'q', long, conflicts_with = "verbose")]
+    pub quiet: bool,
+    /// Also print notes (skipped files) on stderr.
+    #[arg(short = 'v', long)]
+    pub verbose: bool,
 }

@@ -75,13 +75,19 @@ pub struct Output {
 pub fn output(args: &OutputArgs, default: Format) -> Output {
     Output {
         format: args.format.unwrap_or(default),
-        min_severity: if args.quiet {
-            None
-        } else if args.verbose {
-            Some(Severity::Info)
-        } else {
-            Some(Severity::Warning)
-        },
+        min_severity: verbosity(args.quiet, args.verbose),
+    }
+}
+
+/// Which diagnostics to print: none (`-q`), notes too (`-v`), or warnings
+/// and errors.
+pub fn verbosity(quiet: bool, verbose: bool) -> Option<Severity> {
+    if quiet {
+        None
+    } else if verbose {
+        Some(Severity::Info)
+    } else {
+        Some(Severity::Warning)
     }
 }
 

@@ -18,7 +18,10 @@ use crate::resolve::ResolveReport;
 use crate::walk::{display, Source};
 
 /// Loads the environment files, keeping their trees (for positions).
-fn load_environments(paths: &[std::path::PathBuf], opts: &LoadOptions) -> Vec<FileRecord> {
+pub(super) fn load_environments(
+    paths: &[std::path::PathBuf],
+    opts: &LoadOptions,
+) -> Vec<FileRecord> {
     let sources: Vec<Source> = paths
         .iter()
         .map(|p| Source {
@@ -31,9 +34,22 @@ fn load_environments(paths: &[std::path::PathBuf], opts: &LoadOptions) -> Vec<Fi
     load::load_all(&sources, opts, |l| FileRecord::from_loaded(l, true))
 }
 
+/// The environments that loaded, as the resolver takes them.
+pub(super) fn env_inputs(envs: &[FileRecord]) -> Vec<EnvInput<'_>> {
+    envs.iter()
+        .filter(|f| f.environment().is_some())
+        .filter_map(|f| {
+            f.tree.as_ref().map(|root| EnvInput {
+                path: &f.path,
+                root,
+            })
+        })
+        .collect()
+}
+
 /// The environments' own diagnostics, and a warning for each file given
 /// with `-e` that is not an environment.
-fn environment_diagnostics(envs: &[FileRecord]) -> Vec<Diagnostic> {
+pub(super) fn environment_diagnostics(envs: &[FileRecord]) -> Vec<Diagnostic> {
     let mut out = Vec::new();
     for f in envs {
         out.extend(f.diagnostics.iter().cloned());
@@ -64,16 +80,7 @@ pub(super) fn run(
     };
     let envs = load_environments(&a.environments, &opts);
     let mut diagnostics = environment_diagnostics(&envs);
-    let inputs: Vec<EnvInput<'_>> = envs
-        .iter()
-        .filter(|f| f.environment().is_some())
-        .filter_map(|f| {
-            f.tree.as_ref().map(|root| EnvInput {
-                path: &f.path,
-                root,
-            })
-        })
-        .collect();
+    let inputs = env_inputs(&envs);
     let merged = merge(&inputs);
     diagnostics.extend(merged.diagnostics.iter().cloned());
     let env_paths: Vec<&str> = inputs.iter().map(|e| e.path).collect();
@@ -159,16 +166,7 @@ pub(super) fn run_options(
     };
     let envs = load_environments(&a.environments, &opts);
     let mut diagnostics = environment_diagnostics(&envs);
-    let inputs: Vec<EnvInput<'_>> = envs
-        .iter()
-        .filter(|f| f.environment().is_some())
-        .filter_map(|f| {
-            f.tree.as_ref().map(|root| EnvInput {
-                path: &f.path,
-                root,
-            })
-        })
-        .collect();
+    let inputs = env_inputs(&envs);
     let merged = merge(&inputs);
     diagnostics.extend(merged.diagnostics.iter().cloned());
     let env_paths: Vec<&str> = inputs.iter().map(|e| e.path).collect();

@@ -10,6 +10,7 @@ pub mod choose;
 pub mod compose;
 #[cfg(test)]
 mod conformance;
+pub mod export;
 pub mod merge;
 pub mod options;
 pub(crate) mod plugins;

@@ -2,11 +2,18 @@
 
 /// Built-in plugin types, sorted.
 pub(crate) const PLUGIN_TYPES: &[&str] = &[
+    "OS::Heat::MultipartMime",
     "OS::Heat::None",
     "OS::Heat::RandomString",
     "OS::Heat::ResourceGroup",
+    "OS::Heat::SoftwareConfig",
+    "OS::Heat::SoftwareDeployment",
+    "OS::Heat::StructuredConfig",
     "OS::Heat::StructuredDeployment",
+    "OS::Heat::StructuredDeploymentGroup",
     "OS::Neutron::Net",
+    "OS::Neutron::Port",
+    "OS::Neutron::Subnet",
     "OS::Nova::Server",
 ];
 

@@ -1,0 +1,254 @@
+//! What stock Heat accepts (heat-semantics §6: heatcap is a pre-processing
+//! layer): templates without `capabilities`, and one environment whose
+//! list-valued entries are replaced by their resolved value, without
+//! `requires`. The file-system side (which files, where) is the CLI's.
+
+use indexmap::IndexMap;
+use serde_json::{Map, Value as J};
+
+use super::choose::is_template_path;
+use super::merge::{EnvInput, Merged};
+use super::registry::Registry;
+use super::{Implementation, StepKind};
+use crate::model::node::{Node, Value};
+
+/// Removes the top-level `key` section from a block-style document's text,
+/// keeping every other line (comments and layout included). `None` when the
+/// document is not a block mapping (JSON, flow style): re-serialize instead.
+pub fn strip_section(text: &str, root: &Node, key: &str) -> Option<String> {
+    let map = root.as_map()?;
+    let (k, _) = map.entry(key)?;
+    if k.span.start.column != 1 {
+        return None;
+    }
+    let start = k.span.start.line as usize;
+    let next = map
+        .entries
+        .iter()
+        .map(|(other, _)| other.span.start.line as usize)
+        .filter(|l| *l > start)
+        .min();
+    let lines: Vec<&str> = text.split_inclusive('\n').collect();
+    let end = next.unwrap_or(lines.len() + 1);
+    let mut out = String::with_capacity(text.len());
+    for (i, line) in lines.iter().enumerate() {
+        let n = i + 1;
+        if n < start || n >= end {
+            out.push_str(line);
+        }
+    }
+    Some(out)
+}
+
+/// The JSON form of a template without its top-level `capabilities`.
+pub fn without_capabilities(root: &Node) -> J {
+    let mut v = root.value.to_json();
+    if let J::Object(m) = &mut v {
+        m.shift_remove("capabilities");
+    }
+    v
+}
+
+/// Rewrites, in a template's JSON, every `type` value that is a template
+/// path and every `get_file` argument, as python-heatclient does before
+/// uploading (it makes them absolute URLs).
+pub fn rewrite_template_paths(v: &mut J, rewrite: &dyn Fn(&str) -> String) {
+    match v {
+        J::Object(m) => {
+            for (k, child) in m.iter_mut() {
+                match child {
+                    J::String(s) if (k == "type" && is_template_path(s)) || k == "get_file" => {
+                        *s = rewrite(s);
+                    }
+                    _ => rewrite_template_paths(child, rewrite),
+                }
+            }
+        }
+        J::Array(items) => {
+            for i in items {
+                rewrite_template_paths(i, rewrite);
+            }
+        }
+        _ => {}
+    }
+}
+
+/// Every `get_file` argument in a template, in document order.
+pub fn get_files(node: &Node, out: &mut Vec<String>) {
+    match &node.value {
+        Value::Map(m) => {
+            for (k, v) in &m.entries {
+                match (&k.value, &v.value) {
+                    (Value::Str(key), Value::Str(path)) if key == "get_file" => {
+                        out.push(path.clone());
+                    }
+                    _ => get_files(v, out),
+                }
+            }
+        }
+        Value::Seq(items) => {
+            for i in items {
+                get_files(i, out);
+            }
+        }
+        _ => {}
+    }
+}
+
+/// The single environment stock Heat is given: the merged registry with
+/// every list replaced by its choice, template paths rewritten by `path`
+/// (from the environment that named them), `requires` gone, and the other
+/// sections merged later-wins (parameters key by key).
+pub fn environment(
+    envs: &[EnvInput<'_>],
+    merged: &Merged,
+    registry: &Registry<'_>,
+    path: &dyn Fn(&str, &str) -> String,
+) -> J {
+    let mut reg = Map::new();
+    let value_of = |key: &str, resource: Option<&str>, entry: &super::merge::Entry| -> J {
+        let from = envs[entry.origin.env].path;
+        match &entry.value.value {
+            Value::Str(s) if is_template_path(s) => J::String(path(from, s)),
+            Value::Seq(_) => {
+                let r = registry.lookup(key, resource, None);
+                let chosen = r.chain.iter().find_map(|s| match s.kind {
+                    StepKind::Entry | StepKind::PerResource => {
+                        s.selection.as_ref().and_then(|sel| sel.chosen.clone())
+                    }
+                    _ => None,
+                });
+                match (chosen, r.implementation) {
+                    (Some(c), _) if is_template_path(&c) => J::String(path(from, &c)),
+                    (Some(c), _) => J::String(c),
+                    (None, Some(Implementation::Template(p) | Implementation::Plugin(p))) => {
+                        J::String(p)
+                    }
+                    (None, None) => J::Null,
+                }
+            }
+            other => other.to_json(),
+        }
+    };
+    for key in registry.keys() {
+        let entry = &merged.entries[&key];
+        let k = if is_template_path(&key) {
+            path(envs[entry.origin.env].path, &key)
+        } else {
+            key.clone()
+        };
+        reg.insert(k, value_of(&key, None, entry));
+    }
+    if !merged.resources.is_empty() {
+        let mut per = Map::new();
+        for (name, entries) in &merged.resources {
+            let mut m = Map::new();
+            for (t, e) in entries {
+                let v = if e.value.as_map().is_some()
+                    || matches!(t.as_str(), "hooks" | "restricted_actions")
+                {
+                    e.value.value.to_json()
+                } else {
+                    value_of(t, Some(name), e)
+                };
+                m.insert(t.clone(), v);
+            }
+            per.insert(name.clone(), J::Object(m));
+        }
+        reg.insert("resources".to_owned(), J::Object(per));
+    }
+    let mut out = Map::new();
+    for section in ["parameters", "parameter_defaults"] {
+        let mut merged_section: IndexMap<String, J> = IndexMap::new();
+        for env in envs {
+            if let Some(m) = env
+                .root
+                .as_map()
+                .and_then(|r| r.get(section))
+                .and_then(Node::as_map)
+            {
+                for (k, v) in &m.entries {
+                    merged_section.insert(k.value.key_text(), v.value.to_json());
+                }
+            }
+        }
+        if !merged_section.is_empty() {
+            out.insert(
+                section.to_owned(),
+                J::Object(merged_section.into_iter().collect()),
+            );
+        }
+    }
+    for section in ["event_sinks", "encrypted_param_names"] {
+        if let Some(v) = envs
+            .iter()
+            .rev()
+            .filter_map(|e| e.root.as_map().and_then(|r| r.get(section)))
+            .find(|n| n.value != Value::Null)
+        {
+            out.insert(section.to_owned(), v.value.to_json());
+        }
+    }
+    out.insert("resource_registry".to_owned(), J::Object(reg));
+    J::Object(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::load::{parse_text, ParseOptions};
+
+    fn node(text: &str) -> Node {
+        parse_text(text, "t.yaml", &ParseOptions::default())
+            .root
+            .unwrap()
+    }
+
+    #[test]
+    fn strips_only_the_section_keeping_comments_and_layout() {
+        let text = "heat_template_version: 2015-10-15\n# the roles\ncapabilities:\n  deployment: puppet\n  resource_type: [A,\n    B]\n\n# resources next\nresources: {}\n";
+        let out = strip_section(text, &node(text), "capabilities").unwrap();
+        assert_eq!(
+            out,
+            "heat_template_version: 2015-10-15\n# the roles\nresources: {}\n"
+        );
+        let last = "heat_template_version: 2015-10-15\ncapabilities:\n  a: 1";
+        assert_eq!(
+            strip_section(last, &node(last), "capabilities").unwrap(),
+            "heat_template_version: 2015-10-15\n"
+        );
+    }
+
+    #[test]
+    fn flow_documents_are_not_stripped_textually() {
+        let text = "{\"heat_template_version\": \"2015-10-15\", \"capabilities\": {\"a\": 1}}";
+        assert!(strip_section(text, &node(text), "capabilities").is_none());
+        assert_eq!(
+            without_capabilities(&node(text)).to_string(),
+            r#"{"heat_template_version":"2015-10-15"}"#
+        );
+    }
+
+    #[test]
+    fn template_paths_and_get_file_are_rewritten() {
+        let mut v = serde_json::json!({"resources": {"a": {"type": "nested.yaml", "properties": {"config": {"get_file": "s.sh"}, "type": "not-a-path"}}, "b": {"type": "OS::Heat::None"}}});
+        rewrite_template_paths(&mut v, &|p| format!("file:///x/{p}"));
+        assert_eq!(v["resources"]["a"]["type"], "file:///x/nested.yaml");
+        assert_eq!(
+            v["resources"]["a"]["properties"]["config"]["get_file"],
+            "file:///x/s.sh"
+        );
+        assert_eq!(v["resources"]["a"]["properties"]["type"], "not-a-path");
+        assert_eq!(v["resources"]["b"]["type"], "OS::Heat::None");
+    }
+
+    #[test]
+    fn finds_get_file_references() {
+        let mut out = Vec::new();
+        get_files(
+            &node("a: {get_file: x.sh}\nb: [{c: {get_file: y/z.yaml}}]\n"),
+            &mut out,
+        );
+        assert_eq!(out, ["x.sh", "y/z.yaml"]);
+    }
+}

@@ -1,0 +1,126 @@
+//! Round trip: the exported tree loads back in heatcap with no
+//! `capabilities`, no list-valued entries and no `requires`, and resolves to
+//! the same implementations as the original composition.
+
+use std::path::Path;
+
+use clap::Parser;
+use heatcap::cli::{run, Cli};
+
+fn heatcap(args: &[&str]) -> (i32, String, String) {
+    let cli = Cli::try_parse_from(std::iter::once("heatcap").chain(args.iter().copied())).unwrap();
+    let (mut out, mut err) = (Vec::new(), Vec::new());
+    let code = run(cli, &mut out, &mut err).unwrap() as i32;
+    (
+        code,
+        String::from_utf8(out).unwrap(),
+        String::from_utf8(err).unwrap(),
+    )
+}
+
+/// `TYPE [RESOURCE] -> IMPLEMENTATION` lines, with paths made relative to `base`.
+fn resolved(args: &[&str], base: &str) -> Vec<String> {
+    let (code, out, err) = heatcap(args);
+    assert_eq!(code, 0, "{args:?}\n{out}\n{err}");
+    out.lines().map(|l| l.replace(base, "")).collect()
+}
+
+fn round_trip(root: &str, template: &str, envs: &[&str]) {
+    let dir = tempfile::tempdir().unwrap();
+    let out_dir = dir.path().join("out");
+    let out = out_dir.to_str().unwrap();
+    let t = format!("{root}/{template}");
+    let mut args = vec!["export", "-t", &t, "--out", out];
+    let env_paths: Vec<String> = envs.iter().map(|e| format!("{root}/{e}")).collect();
+    for e in &env_paths {
+        args.extend(["-e", e]);
+    }
+    let (code, written, err) = heatcap(&args);
+    assert_eq!(code, 0, "export failed: {err}");
+    assert!(
+        written.lines().any(|l| l == "heatcap-environment.yaml"),
+        "{written}"
+    );
+
+    // Nothing heatcap-specific is left.
+    let (_, index, _) = heatcap(&["index", "-r", out]);
+    let doc: serde_json::Value = serde_json::from_str(&index).unwrap();
+    for f in doc["files"].as_array().unwrap() {
+        assert!(
+            f["capabilities"].is_null(),
+            "capabilities left in {}",
+            f["path"]
+        );
+        if f["kind"] == "environment" {
+            assert_eq!(f["requires"], serde_json::json!({}), "requires left");
+            for v in f["resource_registry"].as_object().unwrap().values() {
+                assert!(!v.is_array(), "a list is left: {v}");
+            }
+        }
+    }
+
+    // Same implementations, from the exported tree.
+    let mut before_args = vec!["resolve", "-t", &t, "--format", "plain", "--all"];
+    for e in &env_paths {
+        before_args.extend(["-e", e]);
+    }
+    let exported_root = Path::new(out).join(template);
+    let exported_root = exported_root.to_str().unwrap();
+    let env = format!("{out}/heatcap-environment.yaml");
+    let after_args = [
+        "resolve",
+        "-t",
+        exported_root,
+        "-e",
+        &env,
+        "--format",
+        "plain",
+        "--all",
+    ];
+    assert_eq!(
+        resolved(&before_args, &format!("{root}/")),
+        resolved(&after_args, &format!("{out}/")),
+    );
+}
+
+#[test]
+fn spec_example_round_trips() {
+    round_trip(
+        "fixtures/spec",
+        "puppet/controller.yaml",
+        &["environment.yaml"],
+    );
+}
+
+#[test]
+fn overcloud_round_trips() {
+    round_trip(
+        "fixtures/overcloud",
+        "overcloud.yaml",
+        &[
+            "environments/overcloud-resource-registry-puppet.yaml",
+            "environments/puppet-bond-with-vlans.yaml",
+            "environments/storage-ceph.yaml",
+        ],
+    );
+}
+
+#[test]
+fn unresolved_compositions_are_not_exported() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("out");
+    let (code, _, err) = heatcap(&[
+        "export",
+        "-t",
+        "fixtures/overcloud/overcloud.yaml",
+        "-e",
+        "fixtures/overcloud/environments/overcloud-resource-registry-puppet.yaml",
+        "-e",
+        "fixtures/overcloud/environments/ambiguous-deployment.yaml",
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    assert_eq!(code, 1);
+    assert!(err.contains("nothing exported"), "{err}");
+    assert!(!out.exists(), "something was written");
+}
