@@ -55,6 +55,7 @@ pub(super) fn run_export(
     let root = display(&a.template);
     let catalog = FsCatalog::preload(Some(&root), &env_paths, &merged, &opts);
     let registry = Registry::new(&inputs, &merged, &catalog);
+    diagnostics.extend(registry.missing_targets());
     let composition = compose(&root, &registry, &catalog);
     diagnostics.extend(composition.diagnostics.iter().cloned());
     // Every registry entry must resolve too: Heat's client fetches them all.

@@ -89,9 +89,14 @@ pub(super) fn run(
     let mut loaded: Vec<&FileRecord> = catalog.records().collect();
     loaded.sort_by(|x, y| x.path.cmp(&y.path));
     for f in loaded {
-        diagnostics.extend(f.diagnostics.iter().cloned());
+        // A missing file is reported where it is named (E7001), not here.
+        let missing = |d: &&Diagnostic| {
+            d.code == codes::READ_ERROR && !std::path::Path::new(&f.path).exists()
+        };
+        diagnostics.extend(f.diagnostics.iter().filter(|d| !missing(d)).cloned());
     }
     let registry = Registry::new(&inputs, &merged, &catalog);
+    diagnostics.extend(registry.missing_targets());
     let (resolutions, tree) = if let Some(t) = &a.type_name {
         (
             vec![registry.lookup(t, a.resource.as_deref(), root.as_deref())],

@@ -74,7 +74,7 @@ pub fn compose(root: &str, registry: &Registry<'_>, catalog: &dyn Catalog) -> Co
 
 struct Walker<'c> {
     catalog: &'c dyn Catalog,
-    seen: IndexMap<(String, Option<String>), Resolution>,
+    seen: IndexMap<(String, Option<String>, String), Resolution>,
     diagnostics: Vec<Diagnostic>,
 }
 
@@ -144,8 +144,16 @@ impl Walker<'_> {
         span: crate::diag::Span,
     ) -> TreeNode {
         let r = registry.lookup(type_name, Some(name), Some(from));
+        // Lookups depend on the stack's registry (child environments), so
+        // each distinct outcome is kept: by type, by resource where a
+        // per-resource entry decided, and by result.
         let per_resource = r.chain.iter().any(|s| s.kind == StepKind::PerResource);
-        let key = (type_name.to_owned(), per_resource.then(|| name.to_owned()));
+        let outcome = format!("{:?}{:?}", r.implementation, r.error);
+        let key = (
+            type_name.to_owned(),
+            per_resource.then(|| name.to_owned()),
+            outcome,
+        );
         if let Some(e) = &r.error {
             if !self.seen.contains_key(&key) {
                 self.diagnostics.push(

@@ -160,17 +160,55 @@ impl<'a> Registry<'a> {
         child
     }
 
+    /// Registry entries whose template does not exist or is not a template:
+    /// python-heatclient fetches every template the registry names, so each
+    /// is an error even when no resource uses it (heat-semantics §2.12).
+    pub fn missing_targets(&self) -> Vec<crate::diag::Diagnostic> {
+        let top = self.top.values().copied();
+        let per = self.resources.values().flat_map(IndexMap::values);
+        top.chain(per)
+            .filter_map(|e| {
+                let target = match classify(&e.key, &e.value) {
+                    Kind::Template(p) => p,
+                    _ => return None,
+                };
+                let from = self.env_path(e);
+                let found = self.catalog.template(from, target);
+                let problem = found.problem?;
+                Some(
+                    crate::diag::Diagnostic::new(
+                        super::compose::MISSING_TEMPLATE,
+                        from,
+                        format!(
+                            "registry entry `{}` names `{}`: {problem}",
+                            e.key, found.display
+                        ),
+                    )
+                    .at(e.origin.span),
+                )
+            })
+            .collect()
+    }
+
     /// Every top-level key, in merged order (for resolving the registry itself).
     pub fn keys(&self) -> Vec<String> {
         self.top.keys().cloned().collect()
     }
 
-    /// Every per-resource (name, type) pair.
+    /// Every per-resource (name, type) pair. Nested maps (entries for the
+    /// resources of a nested stack, applied by drill-down) and hooks are
+    /// not type mappings.
     pub fn resource_keys(&self) -> Vec<(String, String)> {
         self.resources
             .iter()
-            .flat_map(|(n, m)| m.keys().map(move |t| (n.clone(), t.clone())))
-            .filter(|(_, t)| !matches!(t.as_str(), "hooks" | "restricted_actions"))
+            .flat_map(|(n, m)| {
+                m.iter()
+                    .filter(|(t, e)| {
+                        e.value.as_map().is_none()
+                            && !matches!(t.as_str(), "hooks" | "restricted_actions")
+                    })
+                    .map(move |(t, _)| (n.clone(), t.clone()))
+            })
             .collect()
     }
 
