@@ -168,9 +168,8 @@ impl<'a> Registry<'a> {
         let per = self.resources.values().flat_map(IndexMap::values);
         top.chain(per)
             .filter_map(|e| {
-                let target = match classify(&e.key, &e.value) {
-                    Kind::Template(p) => p,
-                    _ => return None,
+                let Kind::Template(target) = classify(&e.key, &e.value) else {
+                    return None;
                 };
                 let from = self.env_path(e);
                 let found = self.catalog.template(from, target);
