@@ -800,3 +800,28 @@ fn unresolved_errors_carry_every_candidate_and_the_requirement() {
         "puppet"
     );
 }
+
+// ---- Hooks and restricted actions (§2.3) ----
+
+#[test]
+fn invalid_hooks_and_restricted_actions_are_reported_as_heat_does() {
+    let env = "resource_registry:\n  resources:\n    r1:\n      hooks: [pre-create, pre-launch]\n      restricted_actions: delete\n    r2:\n      hooks: post-update\n      restricted_actions: [update, replace]\n";
+    let roots = [node(env)];
+    let inputs = [EnvInput {
+        path: "env0.yaml",
+        root: &roots[0],
+    }];
+    let merged = merge(&inputs);
+    let msgs: Vec<String> = merged
+        .diagnostics
+        .iter()
+        .map(|d| format!("{} {}", d.span.unwrap().start.line, d.message))
+        .collect();
+    assert_eq!(
+        msgs,
+        [
+            "4 invalid hook type \"pre-launch\" for resource breakpoint, acceptable hook types are: ('pre-create', 'pre-update', 'pre-delete', 'post-create', 'post-update', 'post-delete')",
+            "5 invalid restricted_action type \"delete\" for resource, acceptable restricted_action types are: ('update', 'replace')",
+        ]
+    );
+}

@@ -17,6 +17,59 @@ pub const LATER_NULL_IGNORED: Code = Code("W6001");
 pub const RESOURCES_REPLACED: Code = Code("W6002");
 /// `resource_registry` or `requires` is not a mapping.
 pub const SECTION_NOT_MAPPING: Code = Code("E6003");
+/// A `hooks` or `restricted_actions` value Heat rejects.
+pub const INVALID_HOOK: Code = Code("E6004");
+
+/// Heat's breakpoint hooks (heat-semantics §2.3).
+const HOOKS: [&str; 6] = [
+    "pre-create",
+    "pre-update",
+    "pre-delete",
+    "post-create",
+    "post-update",
+    "post-delete",
+];
+/// Heat's restricted actions.
+const RESTRICTED: [&str; 2] = ["update", "replace"];
+
+/// Checks every `hooks` and `restricted_actions` value at any depth of a
+/// registry, as Heat does when it loads it, with Heat's message.
+fn check_hooks(path: &str, node: &Node, out: &mut Vec<Diagnostic>) {
+    let Some(map) = node.as_map() else { return };
+    for (k, v) in &map.entries {
+        let key = k.value.key_text();
+        let (allowed, what): (&[&str], &str) = match key.as_str() {
+            "hooks" => (&HOOKS, "hook type \"{}\" for resource breakpoint, acceptable hook types are: ({})"),
+            "restricted_actions" => (&RESTRICTED, "restricted_action type \"{}\" for resource, acceptable restricted_action types are: ({})"),
+            _ => {
+                check_hooks(path, v, out);
+                continue;
+            }
+        };
+        let values: Vec<&Node> = match &v.value {
+            Value::Seq(items) => items.iter().collect(),
+            _ => vec![v],
+        };
+        for item in values {
+            let ok = item.value.as_str().is_some_and(|s| allowed.contains(&s));
+            if !ok {
+                let shown = item
+                    .value
+                    .scalar_text()
+                    .unwrap_or_else(|| item.value.to_json().to_string());
+                let list = allowed
+                    .iter()
+                    .map(|a| format!("'{a}'"))
+                    .collect::<Vec<_>>()
+                    .join(", ");
+                let msg = what.replacen("{}", &shown, 1).replacen("{}", &list, 1);
+                out.push(
+                    Diagnostic::new(INVALID_HOOK, path, format!("invalid {msg}")).at(item.span),
+                );
+            }
+        }
+    }
+}
 
 /// One environment file, as the resolver needs it.
 #[derive(Debug, Clone, Copy)]
@@ -79,6 +132,9 @@ pub fn merge(envs: &[EnvInput<'_>]) -> Merged {
         let Some(reg) = section(env, root, "resource_registry", &mut m.diagnostics) else {
             continue;
         };
+        if let Some(node) = root.get("resource_registry") {
+            check_hooks(env.path, node, &mut m.diagnostics);
+        }
         // Heat skips a falsy section, and takes the first non-empty one whole.
         if reg.is_empty() {
             continue;
