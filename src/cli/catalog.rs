@@ -98,7 +98,7 @@ impl FsCatalog {
             for ((k, _), record) in sources.into_iter().zip(loaded) {
                 if let Some(t) = record.template() {
                     for r in &t.resources {
-                        for ty in std::iter::once(&r.type_name).chain(&r.member_type) {
+                        for ty in std::iter::once(&r.type_name).chain(&r.members) {
                             if is_template_path(ty) {
                                 frontier.extend(locate(&record.path, ty));
                             }

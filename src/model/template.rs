@@ -38,9 +38,12 @@ pub struct ResourceUse {
     pub name: String,
     #[serde(rename = "type")]
     pub type_name: String,
-    /// The member type of an `OS::Heat::ResourceGroup` (`resource_def`) or
-    /// AutoScalingGroup (`resource`).
-    pub member_type: Option<String>,
+    /// The member types of its nested stack: one for an
+    /// `OS::Heat::ResourceGroup` (`resource_def`) or AutoScalingGroup
+    /// (`resource`), each of an `OS::Heat::ResourceChain`'s `resources`
+    /// (a literal list, or a `get_param` of this template's parameter
+    /// default). Members are named `"0"`, `"1"`, ...
+    pub members: Vec<String>,
     pub span: Span,
 }
 
@@ -109,7 +112,7 @@ impl Template {
             .and_then(|n| n.value.as_str())
             .map(str::to_owned);
         let (capabilities, resource_type) = capabilities(path, root, out);
-        let resources = resource_uses(root.get(res_key), type_key);
+        let resources = resource_uses(root.get(res_key), root.get(params_key), type_key);
         Template {
             path: path.to_owned(),
             format,
@@ -208,7 +211,7 @@ fn resource_types(path: &str, node: &Node, out: &mut Vec<Diagnostic>) -> Vec<Str
 fn uses(resources: &[ResourceUse]) -> Vec<String> {
     let mut types: Vec<String> = Vec::new();
     for r in resources {
-        for t in std::iter::once(&r.type_name).chain(&r.member_type) {
+        for t in std::iter::once(&r.type_name).chain(&r.members) {
             if !types.contains(t) {
                 types.push(t.clone());
             }
@@ -217,21 +220,54 @@ fn uses(resources: &[ResourceUse]) -> Vec<String> {
     types
 }
 
-/// An `OS::Heat::ResourceGroup` `resource_def` or AutoScalingGroup
-/// `resource` member type.
-fn member_type(body: &Mapping) -> Option<String> {
-    let props = body.get("properties").and_then(Node::as_map)?;
-    ["resource_def", "resource"].iter().find_map(|member| {
-        props
-            .get(member)
-            .and_then(Node::as_map)
-            .and_then(|d| d.get("type"))
-            .and_then(|n| n.value.as_str())
-            .map(str::to_owned)
-    })
+/// The member types of a group or chain resource (see [`ResourceUse::members`]).
+fn members(body: &Mapping, type_name: &str, params: Option<&Node>) -> Vec<String> {
+    let Some(props) = body.get("properties").and_then(Node::as_map) else {
+        return Vec::new();
+    };
+    if type_name == "OS::Heat::ResourceChain" {
+        let list = match props.get("resources") {
+            Some(Node {
+                value: Value::Map(m),
+                ..
+            }) => m
+                .get("get_param")
+                .and_then(|p| p.value.as_str())
+                .and_then(|name| params?.as_map()?.get(name)?.as_map()?.get("default")),
+            other => other,
+        };
+        return match list.map(|n| &n.value) {
+            Some(Value::Seq(items)) => items
+                .iter()
+                .filter_map(|i| i.value.as_str().map(str::to_owned))
+                .collect(),
+            // A comma_delimited_list default may be a string.
+            Some(Value::Str(s)) => s
+                .split(',')
+                .map(|t| t.trim().to_owned())
+                .filter(|t| !t.is_empty())
+                .collect(),
+            _ => Vec::new(),
+        };
+    }
+    ["resource_def", "resource"]
+        .iter()
+        .find_map(|member| {
+            props
+                .get(member)
+                .and_then(Node::as_map)
+                .and_then(|d| d.get("type"))
+                .and_then(|n| n.value.as_str())
+                .map(|t| vec![t.to_owned()])
+        })
+        .unwrap_or_default()
 }
 
-fn resource_uses(resources: Option<&Node>, type_key: &str) -> Vec<ResourceUse> {
+fn resource_uses(
+    resources: Option<&Node>,
+    params: Option<&Node>,
+    type_key: &str,
+) -> Vec<ResourceUse> {
     let Some(map) = resources.and_then(Node::as_map) else {
         return Vec::new();
     };
@@ -241,10 +277,11 @@ fn resource_uses(resources: Option<&Node>, type_key: &str) -> Vec<ResourceUse> {
             let name = k.value.as_str()?;
             let body = body.as_map()?;
             let type_node = body.get(type_key)?;
+            let type_name = type_node.value.as_str()?;
             Some(ResourceUse {
                 name: name.to_owned(),
-                type_name: type_node.value.as_str()?.to_owned(),
-                member_type: member_type(body),
+                type_name: type_name.to_owned(),
+                members: members(body, type_name, params),
                 span: type_node.span,
             })
         })

@@ -113,19 +113,22 @@ impl Walker<'_> {
                 ancestry,
                 res.span,
             );
-            if let Some(member) = &res.member_type {
-                // A group's nested stack holds one member, "0" (§3.7).
-                let group_registry = registry.child(&res.name, None);
-                let member_node = self.resource(
-                    path,
-                    "0",
-                    member,
-                    &group_registry,
-                    depth + 1,
-                    ancestry,
-                    res.span,
-                );
-                node.children.push(member_node);
+            if !res.members.is_empty() {
+                // A group's nested stack holds one member, "0" (§3.7); a
+                // chain's, one per type, "0", "1", ...
+                let nested_registry = registry.child(&res.name, None);
+                for (i, member) in res.members.iter().enumerate() {
+                    let member_node = self.resource(
+                        path,
+                        &i.to_string(),
+                        member,
+                        &nested_registry,
+                        depth + 1,
+                        ancestry,
+                        res.span,
+                    );
+                    node.children.push(member_node);
+                }
             }
             children.push(node);
         }

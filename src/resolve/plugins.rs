@@ -2,15 +2,18 @@
 
 /// Built-in plugin types, sorted.
 pub(crate) const PLUGIN_TYPES: &[&str] = &[
+    "OS::Heat::CloudConfig",
     "OS::Heat::MultipartMime",
     "OS::Heat::None",
     "OS::Heat::RandomString",
+    "OS::Heat::ResourceChain",
     "OS::Heat::ResourceGroup",
     "OS::Heat::SoftwareConfig",
     "OS::Heat::SoftwareDeployment",
     "OS::Heat::StructuredConfig",
     "OS::Heat::StructuredDeployment",
     "OS::Heat::StructuredDeploymentGroup",
+    "OS::Heat::StructuredDeployments",
     "OS::Neutron::Net",
     "OS::Neutron::Port",
     "OS::Neutron::Subnet",
