@@ -825,3 +825,29 @@ fn invalid_hooks_and_restricted_actions_are_reported_as_heat_does() {
         ]
     );
 }
+
+// ---- Environment sections (§2.1) ----
+
+#[test]
+fn wrong_and_empty_sections_are_reported_as_heat_does() {
+    let roots = [node(
+        "requires: {a: b}\nresource_registry: {}\nparameter_defaults:\nextra: 1\n",
+    )];
+    let inputs = [EnvInput {
+        path: "env0.yaml",
+        root: &roots[0],
+    }];
+    let merged = merge(&inputs);
+    let msgs: Vec<String> = merged
+        .diagnostics
+        .iter()
+        .map(|d| format!("{} {}", d.code, d.message))
+        .collect();
+    assert_eq!(
+        msgs,
+        [
+            "E6006 environment has empty section \"parameter_defaults\"",
+            "E6005 environment has wrong section \"extra\"",
+        ]
+    );
+}

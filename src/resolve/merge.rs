@@ -19,6 +19,37 @@ pub const RESOURCES_REPLACED: Code = Code("W6002");
 pub const SECTION_NOT_MAPPING: Code = Code("E6003");
 /// A `hooks` or `restricted_actions` value Heat rejects.
 pub const INVALID_HOOK: Code = Code("E6004");
+/// A top-level section Heat does not know (`requires` is heatcap's own).
+pub const WRONG_SECTION: Code = Code("E6005");
+/// A section whose value is null, which Heat rejects.
+pub const EMPTY_SECTION: Code = Code("E6006");
+
+/// Checks the top-level sections as Heat's `environment_format.validate`
+/// does (heat-semantics §2.1), with Heat's messages.
+fn check_sections(env: &EnvInput<'_>, root: &Mapping, out: &mut Vec<Diagnostic>) {
+    for (k, v) in &root.entries {
+        let key = k.value.key_text();
+        if !crate::load::classify::ENVIRONMENT_SECTIONS.contains(&key.as_str()) {
+            out.push(
+                Diagnostic::new(
+                    WRONG_SECTION,
+                    env.path,
+                    format!("environment has wrong section \"{key}\""),
+                )
+                .at(k.span),
+            );
+        } else if v.value == Value::Null {
+            out.push(
+                Diagnostic::new(
+                    EMPTY_SECTION,
+                    env.path,
+                    format!("environment has empty section \"{key}\""),
+                )
+                .at(k.span),
+            );
+        }
+    }
+}
 
 /// Heat's breakpoint hooks (heat-semantics §2.3).
 const HOOKS: [&str; 6] = [
@@ -117,6 +148,7 @@ pub fn merge(envs: &[EnvInput<'_>]) -> Merged {
         let Some(root) = env.root.as_map() else {
             continue;
         };
+        check_sections(env, root, &mut m.diagnostics);
         if let Some(req) = section(env, root, "requires", &mut m.diagnostics) {
             for (k, v) in &req.entries {
                 let origin = Origin {
