@@ -13,10 +13,16 @@ use crate::resolve::merge::Merged;
 use crate::resolve::{Catalog, TemplateRef};
 use crate::walk::{display, Source};
 
+/// Where a (from, target) pair points: the real path key and the display.
+type Located = Option<(PathBuf, String)>;
+
 /// Templates by real path, with how each was shown to the user.
 #[derive(Default)]
 pub struct FsCatalog {
     files: HashMap<PathBuf, FileRecord>,
+    /// (from, target) → (real path key, display): lookups repeat the same
+    /// pairs, and each costs file-system calls.
+    located: std::sync::Mutex<HashMap<(String, String), Located>>,
 }
 
 /// Where `target` points from the file `from` (as the user gave it; `""`
@@ -144,16 +150,31 @@ fn registry_targets(key: &str, value: &crate::model::Node) -> Vec<String> {
     out
 }
 
+impl FsCatalog {
+    /// [`locate`] plus the key, cached.
+    fn located(&self, from: &str, target: &str) -> Option<(PathBuf, String)> {
+        let k = (from.to_owned(), target.to_owned());
+        let mut cache = self
+            .located
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        cache
+            .entry(k)
+            .or_insert_with(|| locate(from, target).map(|(p, shown)| (key(&p), shown)))
+            .clone()
+    }
+}
+
 impl Catalog for FsCatalog {
     fn template(&self, from: &str, target: &str) -> TemplateRef<'_> {
-        let Some((path, shown)) = locate(from, target) else {
+        let Some((path, shown)) = self.located(from, target) else {
             return TemplateRef {
                 display: target.to_owned(),
                 template: None,
                 problem: Some("remote URLs are not fetched".to_owned()),
             };
         };
-        match self.files.get(&key(&path)) {
+        match self.files.get(&path) {
             Some(record) => TemplateRef {
                 display: shown,
                 template: record.template(),

@@ -152,7 +152,8 @@ pub fn load_one(source: &Source, opts: &LoadOptions) -> Loaded {
             return loaded;
         }
     };
-    if text.chars().count() > opts.max_size {
+    // Characters are at most bytes: count them only when it can matter.
+    if text.len() > opts.max_size && text.chars().count() > opts.max_size {
         loaded
             .diagnostics
             .push(too_large(file, text.chars().count(), opts.max_size));
@@ -310,8 +311,21 @@ fn flow_depth_over(text: &str, max: usize) -> Option<Span> {
         Double,
         Comment,
     }
-    let opening = text.bytes().filter(|b| matches!(b, b'[' | b'{')).count();
-    if opening <= max {
+    // The running depth ignoring quotes is an upper bound: usually it
+    // settles the question in one cheap pass.
+    let mut upper = 0usize;
+    let mut deepest = 0usize;
+    for b in text.bytes() {
+        match b {
+            b'[' | b'{' => {
+                upper += 1;
+                deepest = deepest.max(upper);
+            }
+            b']' | b'}' => upper = upper.saturating_sub(1),
+            _ => {}
+        }
+    }
+    if deepest <= max {
         return None;
     }
     let mut state = State::Plain;
@@ -376,3 +390,10 @@ fn json_fallback(text: &str) -> Option<Node> {
 
 #[cfg(test)]
 mod tests;
+
+/// Runs only the YAML parser over `text` and counts its events: the
+/// "bare parse" baseline of the benchmarks. Not part of the API.
+#[doc(hidden)]
+pub fn bench_parse_events(text: &str) -> usize {
+    yaml::events(text).flatten().count()
+}

@@ -65,6 +65,37 @@ fn duplicate_keys_across_python_key_identity() {
 }
 
 #[test]
+fn duplicates_are_found_in_small_and_large_mappings_but_merge_overrides_are_not() {
+    for n in [3usize, 40] {
+        let mut text = String::from("base: &b {k0: merged}\nm:\n  <<: *b\n  k0: own\n");
+        for i in 1..n {
+            let _ = writeln!(text, "  k{i}: {i}");
+        }
+        text.push_str("  k1: again\n");
+        let p = parse(&text);
+        let dups: Vec<_> = p.diagnostics.iter().map(|d| d.message.clone()).collect();
+        assert_eq!(dups.len(), 1, "{n}: {dups:?}");
+        assert!(dups[0].contains("`k1`"), "{dups:?}");
+        let m = p.root.unwrap();
+        let m = m
+            .as_map()
+            .unwrap()
+            .get("m")
+            .unwrap()
+            .as_map()
+            .unwrap()
+            .clone();
+        assert_eq!(m.get("k0").unwrap().value, Value::Str("own".into()), "{n}");
+        assert_eq!(
+            m.get("k1").unwrap().value,
+            Value::Str("again".into()),
+            "{n}"
+        );
+        assert_eq!(m.len(), n, "{n}");
+    }
+}
+
+#[test]
 fn merge_keys_merge_and_own_keys_win() {
     let text = "base: &b {x: 1, y: 2}\nother: &o {y: 3, z: 4}\nm:\n  <<: [*b, *o]\n  x: 9\n";
     let p = parse(text);

@@ -370,9 +370,12 @@ impl Builder<'_> {
         }
         let mut out = Mapping::default();
         let total = merged.len() + own.len();
-        // Small mappings: a linear scan is faster than hashing.
+        // Small mappings (most of Heat's): linear scans, no allocation.
+        // Large ones: a hash index by Python key identity.
         let mut index: Option<HashMap<KeyId, usize>> = (total > 12).then(HashMap::new);
-        let mut own_seen: HashMap<KeyId, Span> = HashMap::new();
+        let mut own_seen: Option<HashMap<KeyId, Span>> = (total > 12).then(HashMap::new);
+        // For small mappings: entry positions set by the mapping's own keys.
+        let mut own_small: Vec<(usize, Span)> = Vec::new();
         let merged_len = merged.len();
         for (i, (key, value)) in merged.into_iter().chain(own).enumerate() {
             if matches!(key.value, Value::Seq(_) | Value::Map(_)) {
@@ -382,26 +385,38 @@ impl Builder<'_> {
                     Some(key.span),
                 ));
             }
-            let id = key.value.key_id(i);
-            if i >= merged_len {
-                if let Some(first) = own_seen.get(&id) {
-                    self.warn_duplicate(&key, *first);
-                } else {
-                    own_seen.insert(id.clone(), key.span);
-                }
-            }
             let existing = match &mut index {
-                Some(ix) => ix.get(&id).copied(),
+                Some(ix) => ix.get(&key.value.key_id(i)).copied(),
                 None => out
                     .entries
                     .iter()
-                    .position(|(k, _)| k.value.key_id(usize::MAX) == id),
+                    .position(|(k, _)| k.value.same_key(&key.value)),
             };
+            if i >= merged_len {
+                // A repeated key among the mapping's own keys is a duplicate;
+                // an own key overriding a merged one is not.
+                let first = if let Some(seen) = &mut own_seen {
+                    let id = key.value.key_id(i);
+                    let first = seen.get(&id).copied();
+                    seen.entry(id).or_insert(key.span);
+                    first
+                } else {
+                    let pos = existing.unwrap_or(out.entries.len());
+                    let first = own_small.iter().find(|(p, _)| *p == pos).map(|(_, s)| *s);
+                    if first.is_none() {
+                        own_small.push((pos, key.span));
+                    }
+                    first
+                };
+                if let Some(first) = first {
+                    self.warn_duplicate(&key, first);
+                }
+            }
             if let Some(pos) = existing {
                 out.entries[pos].1 = value;
             } else {
                 if let Some(ix) = &mut index {
-                    ix.insert(id, out.entries.len());
+                    ix.insert(key.value.key_id(i), out.entries.len());
                 }
                 out.entries.push((key, value));
             }

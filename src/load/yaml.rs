@@ -35,22 +35,21 @@ impl Drop for ParserGuard {
     }
 }
 
-/// The events of `text`, ending at the first error.
-pub(crate) fn events(text: &str) -> std::vec::IntoIter<Result<Event, Fatal>> {
-    let mut out = Vec::new();
+/// The events of `text`, produced as they are parsed, ending at the first
+/// error (so a consumer that stops early never parses the rest).
+pub(crate) fn events(text: &str) -> Events<'_> {
     let mut raw = Box::new(MaybeUninit::<unsafe_libyaml_ffi::yaml_parser_t>::uninit());
     // SAFETY: `raw` is valid, writable memory for a parser.
     if unsafe { unsafe_libyaml_ffi::yaml_parser_initialize(raw.as_mut_ptr()) }.fail {
-        out.push(Err(Fatal::new(
-            codes::YAML_SYNTAX,
-            "cannot start the YAML parser",
-            None,
-        )));
-        return out.into_iter();
+        return Events {
+            parser: None,
+            text,
+            done: false,
+        };
     }
     let mut parser = ParserGuard(raw);
-    // SAFETY: `text` outlives the parser, which is dropped at the end of
-    // this function; libyaml only reads `text.len()` bytes from it.
+    // SAFETY: `Events` borrows `text` for as long as the parser lives (the
+    // parser is dropped with it); libyaml only reads `text.len()` bytes.
     unsafe {
         unsafe_libyaml_ffi::yaml_parser_set_input_string(
             parser.ptr(),
@@ -58,26 +57,54 @@ pub(crate) fn events(text: &str) -> std::vec::IntoIter<Result<Event, Fatal>> {
             text.len() as u64,
         );
     }
-    loop {
-        let mut event = MaybeUninit::<unsafe_libyaml_ffi::yaml_event_t>::uninit();
-        // SAFETY: the parser is initialised; `event` is writable.
-        if unsafe { unsafe_libyaml_ffi::yaml_parser_parse(parser.ptr(), event.as_mut_ptr()) }.fail {
-            // SAFETY: after a failure libyaml has set the error fields.
-            out.push(Err(unsafe { error(parser.ptr(), text) }));
-            break;
-        }
-        // SAFETY: a successful parse filled in the event.
-        let (converted, end) = unsafe { convert(event.as_mut_ptr()) };
-        // SAFETY: the event was filled in and is freed once.
-        unsafe { unsafe_libyaml_ffi::yaml_event_delete(event.as_mut_ptr()) };
-        if let Some(e) = converted {
-            out.push(Ok(e));
-        }
-        if end {
-            break;
-        }
+    Events {
+        parser: Some(parser),
+        text,
+        done: false,
     }
-    out.into_iter()
+}
+
+/// The event stream of one text (see [`events`]).
+pub(crate) struct Events<'a> {
+    /// `None` when libyaml could not start.
+    parser: Option<ParserGuard>,
+    text: &'a str,
+    done: bool,
+}
+
+impl Iterator for Events<'_> {
+    type Item = Result<Event, Fatal>;
+
+    fn next(&mut self) -> Option<Self::Item> {
+        while !self.done {
+            let Some(parser) = self.parser.as_mut() else {
+                self.done = true;
+                return Some(Err(Fatal::new(
+                    codes::YAML_SYNTAX,
+                    "cannot start the YAML parser",
+                    None,
+                )));
+            };
+            let mut event = MaybeUninit::<unsafe_libyaml_ffi::yaml_event_t>::uninit();
+            // SAFETY: the parser is initialised; `event` is writable.
+            if unsafe { unsafe_libyaml_ffi::yaml_parser_parse(parser.ptr(), event.as_mut_ptr()) }
+                .fail
+            {
+                self.done = true;
+                // SAFETY: after a failure libyaml has set the error fields.
+                return Some(Err(unsafe { error(parser.ptr(), self.text) }));
+            }
+            // SAFETY: a successful parse filled in the event.
+            let (converted, end) = unsafe { convert(event.as_mut_ptr()) };
+            // SAFETY: the event was filled in and is freed once.
+            unsafe { unsafe_libyaml_ffi::yaml_event_delete(event.as_mut_ptr()) };
+            self.done = end;
+            if converted.is_some() {
+                return converted.map(Ok);
+            }
+        }
+        None
+    }
 }
 
 fn pos(m: unsafe_libyaml_ffi::yaml_mark_t) -> Pos {
@@ -120,7 +147,8 @@ unsafe fn convert(ev: *const unsafe_libyaml_ffi::yaml_event_t) -> (Option<Event>
             let s = &data.scalar;
             let bytes = std::slice::from_raw_parts(s.value, s.length as usize);
             Some(Event::Scalar {
-                value: String::from_utf8_lossy(bytes).into_owned(),
+                value: String::from_utf8(bytes.to_vec())
+                    .unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned()),
                 implicit: s.plain_implicit,
                 tag: opt_string(s.tag),
                 anchor: opt_string(s.anchor),

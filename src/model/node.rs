@@ -65,6 +65,18 @@ impl Value {
         }
     }
 
+    /// Python dict-key equality without allocating: `1`, `1.0` and `true`
+    /// are the same key; lists and maps never equal anything.
+    pub(crate) fn same_key(&self, other: &Value) -> bool {
+        match (self, other) {
+            (Value::Str(a), Value::Str(b)) | (Value::BigInt(a), Value::BigInt(b)) => a == b,
+            (Value::Null, Value::Null) => true,
+            (Value::Seq(_) | Value::Map(_) | Value::Str(_), _)
+            | (_, Value::Seq(_) | Value::Map(_) | Value::Str(_)) => false,
+            (a, b) => a.key_id(0) == b.key_id(1),
+        }
+    }
+
     /// The canonical text of a scalar, used to compare capability values:
     /// `2` and `"2"` are equal, `true` and `"true"` are equal. `None` for
     /// null, lists and maps.
@@ -260,6 +272,29 @@ mod tests {
             Some("inf")
         );
         assert_eq!(Value::Null.scalar_text(), None);
+    }
+
+    #[test]
+    fn same_key_matches_key_id() {
+        let vals = [
+            Value::Null,
+            Value::Bool(true),
+            Value::Int(1),
+            Value::Float(1.0),
+            Value::Str("1".into()),
+            Value::BigInt("99999999999999999999".into()),
+            Value::Seq(vec![]),
+        ];
+        for (i, a) in vals.iter().enumerate() {
+            for (j, b) in vals.iter().enumerate() {
+                let by_id = a.key_id(i) == b.key_id(j);
+                assert_eq!(
+                    a.same_key(b),
+                    by_id && !matches!(a, Value::Seq(_)),
+                    "{a:?} {b:?}"
+                );
+            }
+        }
     }
 
     #[test]

@@ -171,7 +171,9 @@ pub fn render_index(
                 s.files, s.templates, s.environments, s.other, s.skipped, s.errors
             )
         }
-        Format::Json | Format::Yaml => {
+        // JSON streams straight from the structs: no intermediate tree.
+        Format::Json => json::write_line(out, doc),
+        Format::Yaml => {
             let v = serde_json::to_value(doc).map_err(io::Error::other)?;
             write_data(out, &v, format)
         }

@@ -1,0 +1,384 @@
+//! heatcap's throughput benchmark: `cargo bench --bench throughput`.
+//!
+//! Generates a deterministic TripleO-shaped tree in a temp directory (mostly
+//! small HOT templates, 10% of them with `capabilities`, environments, and
+//! ansible-like YAML noise), then measures, with 1 and 2 threads, median of
+//! `HEATCAP_BENCH_RUNS` runs (default 3):
+//!
+//! - floor: walk + read every file;
+//! - bare parse: floor + libyaml events for every file;
+//! - index: `heatcap index -r DIR --format json` to a sink;
+//! - capabilities-find: `heatcap capabilities-find -r -c ... DIR`;
+//! - resolve: `heatcap resolve -t ROOT -e ENV --format json` (loads only the
+//!   composition), and the resolution alone on loaded data.
+//!
+//! Peak heap comes from a counting allocator. Sizes: `HEATCAP_BENCH_SIZES`
+//! (default `2000,30000`). Prints a Markdown report.
+// The counting allocator is the only unsafe code, and only in this bench.
+#![allow(unsafe_code)]
+// A benchmark report is printed; that is its purpose. Figures are
+// approximate by nature (byte counts as f64).
+#![allow(clippy::print_stdout, clippy::cast_precision_loss)]
+
+use std::alloc::{GlobalAlloc, Layout, System};
+use std::fmt::Write as _;
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::time::Instant;
+
+use clap::Parser;
+use heatcap::cli::catalog::FsCatalog;
+use heatcap::cli::{run, Cli};
+use heatcap::load::{FileKind, LoadOptions};
+use heatcap::model::FileRecord;
+use heatcap::resolve::compose::compose;
+use heatcap::resolve::merge::{merge, EnvInput};
+use heatcap::resolve::registry::Registry;
+use rayon::prelude::*;
+
+struct Counting;
+
+static CURRENT: AtomicUsize = AtomicUsize::new(0);
+static PEAK: AtomicUsize = AtomicUsize::new(0);
+
+// SAFETY: forwards to the system allocator; only counts sizes.
+unsafe impl GlobalAlloc for Counting {
+    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
+        let p = System.alloc(layout);
+        if !p.is_null() {
+            let now = CURRENT.fetch_add(layout.size(), Ordering::Relaxed) + layout.size();
+            PEAK.fetch_max(now, Ordering::Relaxed);
+        }
+        p
+    }
+    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
+        System.dealloc(ptr, layout);
+        CURRENT.fetch_sub(layout.size(), Ordering::Relaxed);
+    }
+}
+
+#[global_allocator]
+static ALLOC: Counting = Counting;
+
+fn reset_peak() -> usize {
+    let now = CURRENT.load(Ordering::Relaxed);
+    PEAK.store(now, Ordering::Relaxed);
+    now
+}
+
+/// xorshift64*: a tiny deterministic generator.
+struct Rng(u64);
+
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 ^= self.0 >> 12;
+        self.0 ^= self.0 << 25;
+        self.0 ^= self.0 >> 27;
+        self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
+    }
+    fn below(&mut self, n: u64) -> u64 {
+        self.next() % n
+    }
+}
+
+const WORDS: [&str; 12] = [
+    "nova",
+    "neutron",
+    "keystone",
+    "glance",
+    "cinder",
+    "swift",
+    "heat",
+    "ceilometer",
+    "horizon",
+    "ironic",
+    "manila",
+    "sahara",
+];
+
+fn template(rng: &mut Rng, i: usize, caps: bool, uses: &[String]) -> String {
+    let mut t = String::from("heat_template_version: 2016-04-08\n\ndescription: >\n  A generated role or service template.\n\n");
+    if caps {
+        let dep = ["puppet", "docker", "ansible"][i % 3];
+        let _ = write!(
+            t,
+            "capabilities:\n  deployment: {dep}\n  resource_type: OS::Bench::Type{}\n\n",
+            i % 97
+        );
+    }
+    t.push_str("parameters:\n");
+    for p in 0..(3 + rng.below(10)) {
+        let w = WORDS[(rng.below(12)) as usize];
+        let _ = write!(t, "  {w}Param{p}:\n    type: string\n    default: '{w}'\n    description: The {w} setting number {p}.\n");
+    }
+    t.push_str("\nresources:\n");
+    for (r, ty) in uses.iter().enumerate() {
+        let _ = write!(t, "  Res{r}:\n    type: {ty}\n");
+    }
+    for r in 0..=rng.below(4) {
+        let w = WORDS[(rng.below(12)) as usize];
+        let _ = write!(
+            t,
+            "  Config{r}:\n    type: OS::Heat::SoftwareConfig\n    properties:\n      group: script\n      config: |\n        #!/bin/bash\n        set -eux\n        echo configuring {w} {r}\n        systemctl restart openstack-{w}\n"
+        );
+    }
+    t.push_str("\noutputs:\n  role_data:\n    value: {get_attr: [Config0, config]}\n");
+    t
+}
+
+fn noise(rng: &mut Rng) -> String {
+    let mut t = String::from("- hosts: all\n  tasks:\n");
+    for k in 0..(5 + rng.below(20)) {
+        let w = WORDS[(rng.below(12)) as usize];
+        let _ = write!(
+            t,
+            "    - name: configure {w} {k}\n      yum: name=openstack-{w} state=present\n"
+        );
+    }
+    t
+}
+
+/// Writes `n` files; returns the directory, the total bytes, and the
+/// root template and environment of a composition inside it.
+fn generate(n: usize) -> (tempfile::TempDir, u64, PathBuf, PathBuf) {
+    let dir = tempfile::tempdir().unwrap();
+    let mut rng = Rng(0x9E37_79B9_7F4A_7C15 ^ n as u64);
+    let mut bytes = 0u64;
+    let mut write = |rel: &str, text: &str| {
+        let p = dir.path().join(rel);
+        std::fs::create_dir_all(p.parent().unwrap()).unwrap();
+        std::fs::write(&p, text).unwrap();
+        bytes += text.len() as u64;
+    };
+    // The composition: a root using 100 custom types; each maps to a
+    // template using 3 more custom types, each mapping to a leaf.
+    let mut registry = String::from("resource_registry:\n");
+    let roles: Vec<String> = (0..100).map(|i| format!("OS::Bench::Role{i}")).collect();
+    for i in 0..100 {
+        let inner: Vec<String> = (0..3).map(|j| format!("OS::Bench::Svc{i}x{j}")).collect();
+        write(
+            &format!("comp/role{i}.yaml"),
+            &template(&mut rng, i, false, &inner),
+        );
+        let _ = writeln!(registry, "  OS::Bench::Role{i}: role{i}.yaml");
+        for (j, ty) in inner.iter().enumerate() {
+            write(
+                &format!("comp/svc{i}x{j}.yaml"),
+                &template(&mut rng, j, false, &[]),
+            );
+            let _ = writeln!(registry, "  {ty}: svc{i}x{j}.yaml");
+        }
+    }
+    write("comp/root.yaml", &template(&mut rng, 0, false, &roles));
+    write("comp/env.yaml", &registry);
+    let made = 100 * 4 + 2;
+    for i in made..n {
+        let sub = format!("d{}/s{}", i % 50, i % 7);
+        match i % 20 {
+            0..=10 => write(
+                &format!("{sub}/t{i}.yaml"),
+                &template(&mut rng, i, i % 10 == 0, &[]),
+            ),
+            11..=14 => {
+                let mut e = String::from("resource_registry:\n");
+                for k in 0..(10 + rng.below(30)) {
+                    let _ = writeln!(e, "  OS::Bench::Type{k}: ../../d{}/s0/t{}.yaml", k % 50, k);
+                }
+                e.push_str("parameter_defaults:\n  NtpServer: pool.ntp.org\n");
+                write(&format!("{sub}/env{i}.yaml"), &e);
+            }
+            _ => write(&format!("{sub}/play{i}.yaml"), &noise(&mut rng)),
+        }
+    }
+    let root = dir.path().join("comp/root.yaml");
+    let env = dir.path().join("comp/env.yaml");
+    (dir, bytes, root, env)
+}
+
+fn median(mut xs: Vec<f64>) -> f64 {
+    xs.sort_by(f64::total_cmp);
+    xs[xs.len() / 2]
+}
+
+fn sink_run(args: &[&str]) {
+    let cli = Cli::try_parse_from(args).unwrap();
+    run(cli, &mut std::io::sink(), &mut std::io::sink()).unwrap();
+}
+
+fn floor(dir: &Path) -> usize {
+    let files: Vec<PathBuf> = walkdir::WalkDir::new(dir)
+        .sort_by_file_name()
+        .into_iter()
+        .filter_map(Result::ok)
+        .filter(|e| e.file_type().is_file())
+        .map(walkdir::DirEntry::into_path)
+        .collect();
+    files
+        .par_iter()
+        .map(|p| std::fs::read(p).map_or(0, |b| b.len()))
+        .sum()
+}
+
+fn bare_parse(dir: &Path) -> usize {
+    let files: Vec<PathBuf> = walkdir::WalkDir::new(dir)
+        .sort_by_file_name()
+        .into_iter()
+        .filter_map(Result::ok)
+        .filter(|e| e.file_type().is_file())
+        .map(walkdir::DirEntry::into_path)
+        .collect();
+    files
+        .par_iter()
+        .map(|p| {
+            let text = std::fs::read_to_string(p).unwrap_or_default();
+            heatcap::load::bench_parse_events(&text)
+        })
+        .sum()
+}
+
+/// Merge, lookups and the composition walk on already-loaded data.
+fn resolution_only(root: &str, env: &str) -> (f64, usize) {
+    let opts = LoadOptions::default();
+    let src = heatcap::walk::Source {
+        display: env.to_owned(),
+        path: PathBuf::from(env),
+        explicit: true,
+        jinja: false,
+    };
+    let rec = FileRecord::from_loaded(heatcap::load::load_one(&src, &opts), true);
+    assert_eq!(rec.kind, Some(FileKind::Environment));
+    let inputs = [EnvInput {
+        path: &rec.path,
+        root: rec.tree.as_ref().unwrap(),
+    }];
+    let merged = merge(&inputs);
+    let catalog = FsCatalog::preload(Some(root), &[env], &merged, &opts);
+    let start = Instant::now();
+    let registry = Registry::new(&inputs, &merged, &catalog);
+    let c = compose(root, &registry, &catalog);
+    (start.elapsed().as_secs_f64(), c.resolutions.len())
+}
+
+fn main() {
+    let sizes: Vec<usize> = std::env::var("HEATCAP_BENCH_SIZES")
+        .unwrap_or_else(|_| "2000,30000".into())
+        .split(',')
+        .filter_map(|s| s.trim().parse().ok())
+        .collect();
+    let runs: usize = std::env::var("HEATCAP_BENCH_RUNS")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(3);
+    println!("# heatcap throughput (cargo bench --bench throughput)\n");
+    println!(
+        "{} cores; median of {runs} runs; a shared, noisy machine: compare ratios, not seconds.\n",
+        std::thread::available_parallelism().map_or(0, usize::from)
+    );
+    for n in sizes {
+        measure(n, runs);
+    }
+}
+
+/// Generates a tree of `n` files and prints its table.
+fn measure(n: usize, runs: usize) {
+    let (dir, bytes, root, env) = generate(n);
+    let d = dir.path().to_str().unwrap().to_owned();
+    let root = root.to_str().unwrap().to_owned();
+    let env = env.to_str().unwrap().to_owned();
+    let mb = bytes as f64 / 1e6;
+    println!("## {n} files, {mb:.1} MB\n");
+    println!("| measurement | threads | seconds | files/s | MB/s | ratio | peak heap |");
+    println!("|---|---|---|---|---|---|---|");
+    for threads in [1, 2] {
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(threads)
+            .build()
+            .unwrap();
+        let time = |f: &(dyn Fn() + Sync)| -> (f64, usize) {
+            let mut secs = Vec::new();
+            let mut peak = 0;
+            for _ in 0..runs {
+                let base = reset_peak();
+                let start = Instant::now();
+                pool.install(f);
+                secs.push(start.elapsed().as_secs_f64());
+                peak = peak.max(PEAK.load(Ordering::Relaxed).saturating_sub(base));
+            }
+            (median(secs), peak)
+        };
+        let (t_floor, p_floor) = time(&|| {
+            assert!(floor(Path::new(&d)) > 0);
+        });
+        let (t_parse, p_parse) = time(&|| {
+            assert!(bare_parse(Path::new(&d)) > 0);
+        });
+        let (t_index, p_index) = time(&|| {
+            sink_run(&["heatcap", "index", "-r", &d, "-q"]);
+        });
+        let (t_plain, p_plain) = time(&|| {
+            sink_run(&["heatcap", "index", "-r", &d, "-q", "--format", "plain"]);
+        });
+        let (t_find, p_find) = time(&|| {
+            sink_run(&[
+                "heatcap",
+                "capabilities-find",
+                "-r",
+                "-c",
+                "deployment=puppet",
+                &d,
+                "-q",
+            ]);
+        });
+        let (t_resolve, p_resolve) = time(&|| {
+            sink_run(&[
+                "heatcap", "resolve", "-t", &root, "-e", &env, "--format", "json", "-q",
+            ]);
+        });
+        let row = |name: &str, t: f64, base: Option<(&str, f64)>, peak: usize| {
+            let ratio = base.map_or("floor".to_owned(), |(b, bt)| format!("{:.2}× {b}", t / bt));
+            println!(
+                "| {name} | {threads} | {t:.3} | {:.0} | {:.1} | {ratio} | {:.1} MB |",
+                n as f64 / t,
+                mb / t,
+                peak as f64 / 1e6
+            );
+        };
+        row("walk + read", t_floor, None, p_floor);
+        row(
+            "bare parse (libyaml events)",
+            t_parse,
+            Some(("floor", t_floor)),
+            p_parse,
+        );
+        row("index", t_index, Some(("bare parse", t_parse)), p_index);
+        row(
+            "  of which load + model (index --format plain)",
+            t_plain,
+            Some(("bare parse", t_parse)),
+            p_plain,
+        );
+        row(
+            "capabilities-find",
+            t_find,
+            Some(("floor", t_floor)),
+            p_find,
+        );
+        row(
+            "resolve -t (403 templates)",
+            t_resolve,
+            Some(("index", t_index)),
+            p_resolve,
+        );
+    }
+    let mut only = Vec::new();
+    let mut lookups = 0;
+    for _ in 0..runs {
+        let (s, l) = resolution_only(&root, &env);
+        only.push(s);
+        lookups = l;
+    }
+    println!(
+        "\nResolution alone (merge done, files loaded; {lookups} lookups): {:.4} s.\n",
+        median(only)
+    );
+}
