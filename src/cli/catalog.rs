@@ -166,6 +166,17 @@ impl FsCatalog {
 }
 
 impl Catalog for FsCatalog {
+    fn file_problem(&self, from: &str, target: &str) -> Option<String> {
+        let Some((path, _)) = locate(from, target) else {
+            return Some("remote URLs are not fetched".to_owned());
+        };
+        match std::fs::metadata(&path) {
+            Ok(m) if m.is_file() => None,
+            Ok(_) => Some("it is not a file".to_owned()),
+            Err(e) => Some(crate::walk::io_message(&e)),
+        }
+    }
+
     fn template(&self, from: &str, target: &str) -> TemplateRef<'_> {
         let Some((path, shown)) = self.located(from, target) else {
             return TemplateRef {

@@ -68,7 +68,7 @@ pub(super) fn run_export(
             "the root template cannot be loaded",
         ));
     }
-    let files = collect_files(&composition.root, &registry_files, &mut diagnostics);
+    let files = collect_files(&catalog, &composition.root, &registry_files);
     let failed = diagnostics.iter().any(|d| d.severity == Severity::Error);
     if failed {
         print_diagnostics(err, &diagnostics, output)?;
@@ -159,9 +159,9 @@ fn registry_templates(
 /// The files to export: the composition's templates, the registry's, and
 /// every `get_file` target of those templates.
 fn collect_files(
+    catalog: &FsCatalog,
     root: &TreeNode,
     registry_files: &[String],
-    diagnostics: &mut Vec<Diagnostic>,
 ) -> IndexMap<PathBuf, (String, Kind)> {
     let mut files: IndexMap<PathBuf, (String, Kind)> = IndexMap::new();
     let mut templates = Vec::new();
@@ -172,32 +172,15 @@ fn collect_files(
             files.entry(real).or_insert((shown.clone(), Kind::Template));
         }
     }
-    let template_list: Vec<(PathBuf, String)> = files
-        .iter()
-        .map(|(p, (s, _))| (p.clone(), s.clone()))
-        .collect();
-    for (real, shown) in &template_list {
-        let Ok(text) = std::fs::read_to_string(real) else {
+    // get_file targets (a missing one is reported by the composition walk).
+    for shown in templates.iter().chain(registry_files) {
+        let Some(t) = catalog.template("", shown).template else {
             continue;
         };
-        let Some(tree) = parse_text(&text, shown, &ParseOptions::default()).root else {
-            continue;
-        };
-        let mut refs = Vec::new();
-        export::get_files(&tree, &mut refs);
-        for r in refs {
-            let Some((p, target_shown)) = locate(shown, &r) else {
-                continue;
-            };
-            match std::fs::canonicalize(&p) {
-                Ok(real) => {
-                    files.entry(real).or_insert((target_shown, Kind::Raw));
-                }
-                Err(e) => diagnostics.push(Diagnostic::new(
-                    EXPORT_FILE,
-                    shown.clone(),
-                    format!("get_file `{r}`: {}", crate::walk::io_message(&e)),
-                )),
+        for (target, _) in &t.get_files {
+            if let Some(real) = real_of(shown, target) {
+                let target_shown = locate(shown, target).map_or_else(|| target.clone(), |(_, s)| s);
+                files.entry(real).or_insert((target_shown, Kind::Raw));
             }
         }
     }

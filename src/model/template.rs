@@ -67,6 +67,9 @@ pub struct Template {
     /// Resources in document order (not in the index JSON: `uses` is).
     #[serde(skip)]
     pub resources: Vec<ResourceUse>,
+    /// `get_file` arguments, in document order, with their positions.
+    #[serde(skip)]
+    pub get_files: Vec<(String, Span)>,
 }
 
 impl Template {
@@ -122,6 +125,7 @@ impl Template {
             resource_type,
             uses: uses(&resources),
             resources,
+            get_files: get_files(root),
             parameters: parameters(root.get(params_key), type_key, default_key, format),
         }
     }
@@ -205,6 +209,32 @@ fn resource_types(path: &str, node: &Node, out: &mut Vec<Diagnostic>) -> Vec<Str
             Vec::new()
         }
     }
+}
+
+/// Every `get_file` argument below the root (heat-semantics §2.12: the
+/// client fetches them relative to the template).
+fn get_files(root: &Mapping) -> Vec<(String, Span)> {
+    fn walk(node: &Node, out: &mut Vec<(String, Span)>) {
+        match &node.value {
+            Value::Map(m) => {
+                for (k, v) in &m.entries {
+                    match (&k.value, &v.value) {
+                        (Value::Str(key), Value::Str(path)) if key == "get_file" => {
+                            out.push((path.clone(), v.span));
+                        }
+                        _ => walk(v, out),
+                    }
+                }
+            }
+            Value::Seq(items) => items.iter().for_each(|i| walk(i, out)),
+            _ => {}
+        }
+    }
+    let mut out = Vec::new();
+    for (_, v) in &root.entries {
+        walk(v, &mut out);
+    }
+    out
 }
 
 /// Types used, first-seen order, each once, group member types included.

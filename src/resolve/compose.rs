@@ -21,6 +21,8 @@ pub const CYCLE: Code = Code("E7002");
 pub const TOO_DEEP: Code = Code("E7003");
 /// A type could not be resolved (not found, alias loop, unresolved choice).
 pub const UNRESOLVED: Code = Code("E7004");
+/// A `get_file` target that cannot be read.
+pub const MISSING_FILE: Code = Code("E7006");
 
 /// One node of the composition tree.
 #[derive(Debug, Clone, Serialize)]
@@ -102,6 +104,18 @@ impl Walker<'_> {
         let Some(template) = self.catalog.template("", path).template else {
             return Vec::new();
         };
+        for (target, span) in &template.get_files {
+            if let Some(problem) = self.catalog.file_problem(path, target) {
+                self.diagnostics.push(
+                    Diagnostic::new(
+                        MISSING_FILE,
+                        path,
+                        format!("get_file `{target}`: {problem}"),
+                    )
+                    .at(*span),
+                );
+            }
+        }
         let mut children = Vec::new();
         for res in &template.resources {
             let mut node = self.resource(

@@ -30,6 +30,10 @@ fn normalize(path: &str) -> String {
 }
 
 impl Catalog for Mem {
+    fn file_problem(&self, _from: &str, _target: &str) -> Option<String> {
+        None
+    }
+
     fn template(&self, from: &str, target: &str) -> TemplateRef<'_> {
         let dir = from.rsplit_once('/').map_or("", |(d, _)| d);
         let display = normalize(&format!("{dir}/{target}"));

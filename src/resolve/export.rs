@@ -73,28 +73,6 @@ pub fn rewrite_template_paths(v: &mut J, rewrite: &dyn Fn(&str) -> String) {
     }
 }
 
-/// Every `get_file` argument in a template, in document order.
-pub fn get_files(node: &Node, out: &mut Vec<String>) {
-    match &node.value {
-        Value::Map(m) => {
-            for (k, v) in &m.entries {
-                match (&k.value, &v.value) {
-                    (Value::Str(key), Value::Str(path)) if key == "get_file" => {
-                        out.push(path.clone());
-                    }
-                    _ => get_files(v, out),
-                }
-            }
-        }
-        Value::Seq(items) => {
-            for i in items {
-                get_files(i, out);
-            }
-        }
-        _ => {}
-    }
-}
-
 /// The single environment stock Heat is given: the merged registry with
 /// every list replaced by its choice, template paths rewritten by `path`
 /// (from the environment that named them), `requires` gone, and the other
@@ -240,15 +218,5 @@ mod tests {
         );
         assert_eq!(v["resources"]["a"]["properties"]["type"], "not-a-path");
         assert_eq!(v["resources"]["b"]["type"], "OS::Heat::None");
-    }
-
-    #[test]
-    fn finds_get_file_references() {
-        let mut out = Vec::new();
-        get_files(
-            &node("a: {get_file: x.sh}\nb: [{c: {get_file: y/z.yaml}}]\n"),
-            &mut out,
-        );
-        assert_eq!(out, ["x.sh", "y/z.yaml"]);
     }
 }

@@ -28,6 +28,10 @@ pub trait Catalog {
     /// The template `target` names, relative to the file `from` (an
     /// environment or a template, as the user gave its path).
     fn template(&self, from: &str, target: &str) -> TemplateRef<'_>;
+
+    /// Why a file `target` names from `from` cannot be read (for
+    /// `get_file`); `None` when it can.
+    fn file_problem(&self, from: &str, target: &str) -> Option<String>;
 }
 
 /// A template path as the catalog found it.
