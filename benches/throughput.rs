@@ -7,10 +7,13 @@
 //!
 //! - floor: walk + read every file;
 //! - bare parse: floor + libyaml events for every file;
-//! - index: `heatcap index -r DIR --format json` to a sink;
+//! - index: `heatcap index -r DIR --format json`;
 //! - capabilities-find: `heatcap capabilities-find -r -c ... DIR`;
 //! - resolve: `heatcap resolve -t ROOT -e ENV --format json` (loads only the
 //!   composition), and the resolution alone on loaded data.
+//!
+//! Commands are timed as the release binary runs them (`RAYON_NUM_THREADS`),
+//! output to /dev/null; their peak heap comes from one in-process run.
 //!
 //! Peak heap comes from a counting allocator. Sizes: `HEATCAP_BENCH_SIZES`
 //! (default `2000,30000`). Prints a Markdown report.
@@ -200,6 +203,18 @@ fn median(mut xs: Vec<f64>) -> f64 {
     xs[xs.len() / 2]
 }
 
+/// Runs the release binary, as a user would, with `threads` rayon threads.
+fn exe_run(threads: usize, args: &[&str]) {
+    let status = std::process::Command::new(env!("CARGO_BIN_EXE_heatcap"))
+        .args(&args[1..])
+        .env("RAYON_NUM_THREADS", threads.to_string())
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .status()
+        .unwrap();
+    assert!(status.code().is_some_and(|c| c < 2), "{args:?}: {status}");
+}
+
 fn sink_run(args: &[&str]) {
     let cli = Cli::try_parse_from(args).unwrap();
     run(cli, &mut std::io::sink(), &mut std::io::sink()).unwrap();
@@ -279,7 +294,9 @@ fn main() {
     }
 }
 
-/// Generates a tree of `n` files and prints its table.
+/// Generates a tree of `n` files and prints its table (a linear script:
+/// one measurement after another).
+#[allow(clippy::too_many_lines)]
 fn measure(n: usize, runs: usize) {
     let (dir, bytes, root, env) = generate(n);
     let d = dir.path().to_str().unwrap().to_owned();
@@ -294,6 +311,7 @@ fn measure(n: usize, runs: usize) {
             .num_threads(threads)
             .build()
             .unwrap();
+        // In-process: the floor and the bare parse, timed and with peak heap.
         let time = |f: &(dyn Fn() + Sync)| -> (f64, usize) {
             let mut secs = Vec::new();
             let mut peak = 0;
@@ -306,34 +324,45 @@ fn measure(n: usize, runs: usize) {
             }
             (median(secs), peak)
         };
+        // Commands: timed as the release binary runs them (the counting
+        // allocator's shared counters would slow threads down in-process);
+        // peak heap from one in-process run.
+        let command = |args: &[&str]| -> (f64, usize) {
+            let secs: Vec<f64> = (0..runs)
+                .map(|_| {
+                    let start = Instant::now();
+                    exe_run(threads, args);
+                    start.elapsed().as_secs_f64()
+                })
+                .collect();
+            let base = reset_peak();
+            pool.install(|| sink_run(args));
+            (
+                median(secs),
+                PEAK.load(Ordering::Relaxed).saturating_sub(base),
+            )
+        };
         let (t_floor, p_floor) = time(&|| {
             assert!(floor(Path::new(&d)) > 0);
         });
         let (t_parse, p_parse) = time(&|| {
             assert!(bare_parse(Path::new(&d)) > 0);
         });
-        let (t_index, p_index) = time(&|| {
-            sink_run(&["heatcap", "index", "-r", &d, "-q"]);
-        });
-        let (t_plain, p_plain) = time(&|| {
-            sink_run(&["heatcap", "index", "-r", &d, "-q", "--format", "plain"]);
-        });
-        let (t_find, p_find) = time(&|| {
-            sink_run(&[
-                "heatcap",
-                "capabilities-find",
-                "-r",
-                "-c",
-                "deployment=puppet",
-                &d,
-                "-q",
-            ]);
-        });
-        let (t_resolve, p_resolve) = time(&|| {
-            sink_run(&[
-                "heatcap", "resolve", "-t", &root, "-e", &env, "--format", "json", "-q",
-            ]);
-        });
+        let (t_index, p_index) = command(&["heatcap", "index", "-r", &d, "-q"]);
+        let (t_plain, p_plain) =
+            command(&["heatcap", "index", "-r", &d, "-q", "--format", "plain"]);
+        let (t_find, p_find) = command(&[
+            "heatcap",
+            "capabilities-find",
+            "-r",
+            "-c",
+            "deployment=puppet",
+            &d,
+            "-q",
+        ]);
+        let (t_resolve, p_resolve) = command(&[
+            "heatcap", "resolve", "-t", &root, "-e", &env, "--format", "json", "-q",
+        ]);
         let row = |name: &str, t: f64, base: Option<(&str, f64)>, peak: usize| {
             let ratio = base.map_or("floor".to_owned(), |(b, bt)| format!("{:.2}× {b}", t / bt));
             println!(

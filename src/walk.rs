@@ -3,6 +3,7 @@
 //! The walk is sequential and sorted (cheap); loading is parallel. Paths are
 //! kept as the user gave them: a root as typed, joined with the part below it.
 
+#[cfg(not(unix))]
 use std::collections::HashSet;
 use std::path::{Path, PathBuf};
 
@@ -45,7 +46,7 @@ pub struct Source {
 pub struct Walked {
     pub sources: Vec<Source>,
     pub diagnostics: Vec<Diagnostic>,
-    seen: HashSet<FileId>,
+    seen: Dedup,
 }
 
 impl Walked {
@@ -54,7 +55,7 @@ impl Walked {
     pub fn add_file(&mut self, path: PathBuf, display: String) {
         match std::fs::metadata(&path) {
             Ok(meta) if meta.is_file() => {
-                if self.seen.insert(file_id(&path, &meta)) {
+                if self.seen.first(&path, ino_of(&meta)) {
                     self.sources.push(source(path, display, true));
                 }
             }
@@ -96,7 +97,7 @@ pub fn walk(opts: &WalkOptions) -> Walked {
             }
         };
         if meta.is_file() {
-            if seen.insert(file_id(root, &meta)) {
+            if seen.first(root, ino_of(&meta)) {
                 out.sources.push(source(root.clone(), shown, true));
             }
             continue;
@@ -115,7 +116,7 @@ pub fn walk(opts: &WalkOptions) -> Walked {
     out
 }
 
-fn walk_dir(root: &Path, opts: &WalkOptions, seen: &mut HashSet<FileId>, out: &mut Walked) {
+fn walk_dir(root: &Path, opts: &WalkOptions, seen: &mut Dedup, out: &mut Walked) {
     let walker = WalkDir::new(root)
         .follow_links(true)
         .sort_by_file_name()
@@ -154,11 +155,7 @@ fn walk_dir(root: &Path, opts: &WalkOptions, seen: &mut HashSet<FileId>, out: &m
         if !opts.include.is_match(rel) || opts.exclude.is_match(rel) {
             continue;
         }
-        let id = match entry.metadata() {
-            Ok(m) => file_id(entry.path(), &m),
-            Err(_) => FileId::Path(entry.path().to_path_buf()),
-        };
-        if seen.insert(id) {
+        if seen.first(entry.path(), entry_ino(&entry)) {
             let path = entry.into_path();
             let shown = display(&path);
             out.sources.push(source(path, shown, false));
@@ -198,23 +195,61 @@ pub fn io_message(e: &std::io::Error) -> String {
     }
 }
 
-/// Identifies a file across different spellings of its path.
-#[derive(Debug, Clone, PartialEq, Eq, Hash)]
-enum FileId {
+/// Lists each file once, however it is reached (two spellings of a root,
+/// a symbolic link, overlapping roots). On Unix by inode number, which the
+/// directory walk already has: a stat is spent only when two paths share
+/// an inode number, to compare their devices.
+#[derive(Debug, Default)]
+struct Dedup {
     #[cfg(unix)]
-    Inode(u64, u64),
-    Path(PathBuf),
+    by_ino: std::collections::HashMap<u64, Vec<PathBuf>>,
+    #[cfg(not(unix))]
+    by_path: HashSet<PathBuf>,
+}
+
+impl Dedup {
+    /// True the first time a file is seen.
+    #[cfg(unix)]
+    fn first(&mut self, path: &Path, ino: u64) -> bool {
+        use std::os::unix::fs::MetadataExt;
+        let paths = self.by_ino.entry(ino).or_default();
+        if !paths.is_empty() {
+            let dev = |p: &Path| std::fs::metadata(p).ok().map(|m| m.dev());
+            let this = dev(path);
+            if this.is_some() && paths.iter().any(|p| dev(p) == this) {
+                return false;
+            }
+        }
+        paths.push(path.to_path_buf());
+        true
+    }
+
+    #[cfg(not(unix))]
+    fn first(&mut self, path: &Path, _ino: u64) -> bool {
+        self.by_path
+            .insert(std::fs::canonicalize(path).unwrap_or_else(|_| path.to_path_buf()))
+    }
 }
 
 #[cfg(unix)]
-fn file_id(_path: &Path, meta: &std::fs::Metadata) -> FileId {
-    use std::os::unix::fs::MetadataExt;
-    FileId::Inode(meta.dev(), meta.ino())
+fn ino_of(meta: &std::fs::Metadata) -> u64 {
+    std::os::unix::fs::MetadataExt::ino(meta)
 }
 
 #[cfg(not(unix))]
-fn file_id(path: &Path, _meta: &std::fs::Metadata) -> FileId {
-    FileId::Path(std::fs::canonicalize(path).unwrap_or_else(|_| path.to_path_buf()))
+fn ino_of(_meta: &std::fs::Metadata) -> u64 {
+    0
+}
+
+#[cfg(unix)]
+fn entry_ino(entry: &walkdir::DirEntry) -> u64 {
+    // From readdir, or from the target's metadata for a followed link.
+    walkdir::DirEntryExt::ino(entry)
+}
+
+#[cfg(not(unix))]
+fn entry_ino(_entry: &walkdir::DirEntry) -> u64 {
+    0
 }
 
 #[cfg(test)]
@@ -284,6 +319,34 @@ mod tests {
         assert!(w.sources.is_empty());
         let got: Vec<_> = w.diagnostics.iter().map(|d| d.code.0).collect();
         assert_eq!(got, ["W0016", "E0014"]);
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn files_reached_twice_are_listed_once() {
+        let dir = tempfile::tempdir().unwrap();
+        let d = dir.path();
+        std::fs::create_dir(d.join("sub")).unwrap();
+        std::fs::write(d.join("sub/a.yaml"), "x: 1\n").unwrap();
+        std::os::unix::fs::symlink(d.join("sub/a.yaml"), d.join("link.yaml")).unwrap();
+        std::os::unix::fs::symlink(d.join("sub"), d.join("sublink")).unwrap();
+        // The tree, an overlapping root, and the file itself.
+        let w = walk(&opts(
+            vec![d.to_path_buf(), d.join("sub"), d.join("sub/a.yaml")],
+            true,
+        ));
+        let names: Vec<_> = w
+            .sources
+            .iter()
+            .map(|s| {
+                s.path
+                    .strip_prefix(d)
+                    .unwrap()
+                    .to_string_lossy()
+                    .into_owned()
+            })
+            .collect();
+        assert_eq!(names, ["link.yaml"], "the first spelling wins");
     }
 
     #[cfg(unix)]
