@@ -95,7 +95,9 @@ enum Frame {
         anchor: Option<String>,
         span: Span,
         /// (key, value, key-was-a-merge-key)
-        pairs: Vec<(Node, Node, bool)>,
+        pairs: Vec<(Node, Node)>,
+        /// Positions in `pairs` whose key was a merge key (`<<`).
+        merge_at: Vec<usize>,
         pending_key: Option<(Node, bool)>,
     },
 }
@@ -161,6 +163,7 @@ pub(crate) fn build(
                     anchor,
                     span,
                     pairs: Vec::new(),
+                    merge_at: Vec::new(),
                     pending_key: None,
                 })?;
             }
@@ -261,7 +264,10 @@ impl Builder<'_> {
             None => *root = Some(node),
             Some(Frame::Seq { items, .. }) => items.push(node),
             Some(Frame::Map {
-                pairs, pending_key, ..
+                pairs,
+                merge_at,
+                pending_key,
+                ..
             }) => match pending_key.take() {
                 None => {
                     let is_merge = matches!(&node.value, Value::Str(s) if s == MERGE_MARK);
@@ -272,7 +278,12 @@ impl Builder<'_> {
                     };
                     *pending_key = Some((key, is_merge));
                 }
-                Some((key, is_merge)) => pairs.push((key, node, is_merge)),
+                Some((key, is_merge)) => {
+                    if is_merge {
+                        merge_at.push(pairs.len());
+                    }
+                    pairs.push((key, node));
+                }
             },
         }
         Ok(())
@@ -304,6 +315,7 @@ impl Builder<'_> {
                 anchor,
                 span,
                 pairs,
+                merge_at,
                 ..
             } => {
                 let span = Span {
@@ -315,7 +327,7 @@ impl Builder<'_> {
                     Some(t) if t == "tag:yaml.org,2002:map" || t == "tag:yaml.org,2002:set" => {}
                     Some(t) => return Err(no_constructor(t, span)),
                 }
-                let mapping = self.flatten(pairs, span)?;
+                let mapping = self.flatten(pairs, &merge_at, span)?;
                 Ok((Node::new(Value::Map(mapping), span), anchor))
             }
         }
@@ -325,49 +337,30 @@ impl Builder<'_> {
     /// first (an earlier merge source wins over a later one), then the
     /// mapping's own entries; a repeated key keeps its first position and
     /// takes the last value.
-    fn flatten(&mut self, pairs: Vec<(Node, Node, bool)>, span: Span) -> Result<Mapping, Fatal> {
-        let mut merged: Vec<(Node, Node)> = Vec::new();
-        let mut own: Vec<(Node, Node)> = Vec::with_capacity(pairs.len());
-        for (key, value, is_merge) in pairs {
-            if !is_merge {
-                own.push((key, value));
-                continue;
-            }
-            match value.value {
-                Value::Map(m) => merged.extend(m.entries),
-                Value::Seq(items) => {
-                    let mut sub = Vec::new();
-                    for item in items {
-                        match item.value {
-                            Value::Map(m) => sub.push(m.entries),
-                            other => {
-                                return Err(Fatal::new(
-                                    codes::YAML_SYNTAX,
-                                    format!(
-                                        "expected a mapping for merging, but found {}",
-                                        other.kind_name()
-                                    ),
-                                    Some(item.span),
-                                ))
-                            }
-                        }
-                    }
-                    for entries in sub.into_iter().rev() {
-                        merged.extend(entries);
-                    }
-                }
-                other => {
-                    return Err(Fatal::new(
-                        codes::YAML_SYNTAX,
-                        format!(
-                            "expected a mapping or list of mappings for merging, but found {}",
-                            other.kind_name()
-                        ),
-                        Some(value.span),
-                    ))
-                }
+    fn flatten(
+        &mut self,
+        pairs: Vec<(Node, Node)>,
+        merge_at: &[usize],
+        span: Span,
+    ) -> Result<Mapping, Fatal> {
+        // The common case, a small mapping without merge keys or repeated
+        // keys: the pairs are the mapping, as they are.
+        if merge_at.is_empty() && pairs.len() <= 12 {
+            let clean = pairs.iter().enumerate().all(|(i, (k, _))| {
+                !matches!(k.value, Value::Seq(_) | Value::Map(_))
+                    && pairs[..i]
+                        .iter()
+                        .all(|(earlier, _)| !earlier.value.same_key(&k.value))
+            });
+            if clean {
+                return Ok(Mapping { entries: pairs });
             }
         }
+        let pairs = pairs
+            .into_iter()
+            .enumerate()
+            .map(|(i, (k, v))| (k, v, merge_at.contains(&i)));
+        let (merged, own) = split_merges(pairs)?;
         let mut out = Mapping::default();
         let total = merged.len() + own.len();
         // Small mappings (most of Heat's): linear scans, no allocation.
@@ -461,6 +454,58 @@ impl Builder<'_> {
             Some(t) => construct_tagged(t, text, span),
         }
     }
+}
+
+/// PyYAML's `flatten_mapping`: the entries merge keys bring in (an earlier
+/// source of a `<<: [*a, *b]` list wins over a later one), and the
+/// mapping's own entries.
+#[allow(clippy::type_complexity)]
+fn split_merges(
+    pairs: impl ExactSizeIterator<Item = (Node, Node, bool)>,
+) -> Result<(Vec<(Node, Node)>, Vec<(Node, Node)>), Fatal> {
+    let mut merged: Vec<(Node, Node)> = Vec::new();
+    let mut own: Vec<(Node, Node)> = Vec::with_capacity(pairs.len());
+    for (key, value, is_merge) in pairs {
+        if !is_merge {
+            own.push((key, value));
+            continue;
+        }
+        match value.value {
+            Value::Map(m) => merged.extend(m.entries),
+            Value::Seq(items) => {
+                let mut sub = Vec::new();
+                for item in items {
+                    match item.value {
+                        Value::Map(m) => sub.push(m.entries),
+                        other => {
+                            return Err(Fatal::new(
+                                codes::YAML_SYNTAX,
+                                format!(
+                                    "expected a mapping for merging, but found {}",
+                                    other.kind_name()
+                                ),
+                                Some(item.span),
+                            ))
+                        }
+                    }
+                }
+                for entries in sub.into_iter().rev() {
+                    merged.extend(entries);
+                }
+            }
+            other => {
+                return Err(Fatal::new(
+                    codes::YAML_SYNTAX,
+                    format!(
+                        "expected a mapping or list of mappings for merging, but found {}",
+                        other.kind_name()
+                    ),
+                    Some(value.span),
+                ))
+            }
+        }
+    }
+    Ok((merged, own))
 }
 
 /// Marks a plain `<<` key until its mapping is flattened.
