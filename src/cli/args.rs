@@ -35,6 +35,8 @@ pub enum Command {
     Options(OptionsArgs),
     /// Write a tree (or print the API body) that stock Heat accepts.
     Export(ExportArgs),
+    /// Every parameter the chosen composition needs, and where each value comes from.
+    Parameters(ParametersArgs),
 }
 
 /// How files are found.
@@ -207,4 +209,19 @@ pub struct QuietArgs {
     /// Also print notes (skipped files) on stderr.
     #[arg(short = 'v', long)]
     pub verbose: bool,
+}
+
+#[derive(Debug, Args)]
+pub struct ParametersArgs {
+    /// The root template.
+    #[arg(short = 't', long = "template", value_name = "TEMPLATE")]
+    pub template: PathBuf,
+    /// An environment file, merged in the order given (repeatable).
+    #[arg(short = 'e', long = "environment", value_name = "ENV")]
+    pub environments: Vec<PathBuf>,
+    /// Use this template for this type, as a UI selection would (repeatable).
+    #[arg(long, value_name = "TYPE=PATH")]
+    pub choose: Vec<String>,
+    #[command(flatten)]
+    pub output: OutputArgs,
 }

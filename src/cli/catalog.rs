@@ -57,17 +57,18 @@ fn key(path: &Path) -> PathBuf {
 }
 
 impl FsCatalog {
-    /// Loads `root` (if any), every template the merged registry names, and,
+    /// Loads the `roots` (the root template, chosen templates), every
+    /// template the merged registry names, and,
     /// transitively, every template those use by path.
     pub fn preload(
-        root: Option<&str>,
+        roots: &[&str],
         env_paths: &[&str],
         merged: &Merged,
         opts: &LoadOptions,
     ) -> FsCatalog {
         let mut cat = FsCatalog::default();
         let mut frontier: Vec<(PathBuf, String)> = Vec::new();
-        if let Some(r) = root {
+        for r in roots {
             frontier.push((PathBuf::from(r), display(Path::new(r))));
         }
         let entries = merged

@@ -53,7 +53,7 @@ pub(super) fn run_export(
     diagnostics.extend(merged.diagnostics.iter().cloned());
     let env_paths: Vec<&str> = inputs.iter().map(|e| e.path).collect();
     let root = display(&a.template);
-    let catalog = FsCatalog::preload(Some(&root), &env_paths, &merged, &opts);
+    let catalog = FsCatalog::preload(&[&root], &env_paths, &merged, &opts);
     let registry = Registry::new(&inputs, &merged, &catalog);
     diagnostics.extend(registry.missing_targets());
     let composition = compose(&root, &registry, &catalog);

@@ -73,6 +73,7 @@ pub fn run(cli: Cli, out: &mut dyn Write, err: &mut dyn Write) -> Result<Exit, E
         Command::Resolve(a) => resolve_cmd::run(&a, out, err),
         Command::Options(a) => resolve_cmd::run_options(&a, out, err),
         Command::Export(a) => export_cmd::run_export(&a, out, err),
+        Command::Parameters(a) => resolve_cmd::run_parameters(&a, out, err),
         Command::Index(a) => {
             let output = config::output(&a.output, Format::Json);
             let walk_opts = config::walk_options(&a.walk, a.paths)?;

@@ -3,7 +3,7 @@
 
 use std::io::Write;
 
-use super::args::{OptionsArgs, ResolveArgs};
+use super::args::{OptionsArgs, ParametersArgs, ResolveArgs};
 use super::catalog::FsCatalog;
 use super::{config, print_diagnostics};
 use crate::diag::{codes, Diagnostic, Severity};
@@ -85,7 +85,7 @@ pub(super) fn run(
     diagnostics.extend(merged.diagnostics.iter().cloned());
     let env_paths: Vec<&str> = inputs.iter().map(|e| e.path).collect();
     let root = a.template.as_deref().map(display);
-    let catalog = FsCatalog::preload(root.as_deref(), &env_paths, &merged, &opts);
+    let catalog = FsCatalog::preload(root.as_deref().as_slice(), &env_paths, &merged, &opts);
     let mut loaded: Vec<&FileRecord> = catalog.records().collect();
     loaded.sort_by(|x, y| x.path.cmp(&y.path));
     for f in loaded {
@@ -175,7 +175,7 @@ pub(super) fn run_options(
     let merged = merge(&inputs);
     diagnostics.extend(merged.diagnostics.iter().cloned());
     let env_paths: Vec<&str> = inputs.iter().map(|e| e.path).collect();
-    let catalog = FsCatalog::preload(None, &env_paths, &merged, &opts);
+    let catalog = FsCatalog::preload(&[], &env_paths, &merged, &opts);
     // Templates under -r DIR, by the types they declare.
     let walk_opts = crate::walk::WalkOptions {
         roots: a.directories.clone(),
@@ -225,6 +225,65 @@ pub(super) fn run_options(
             .diagnostics
             .iter()
             .any(|d| d.severity == Severity::Error);
+    Ok(if failed {
+        Exit::NoMatchOrFindings
+    } else {
+        Exit::Ok
+    })
+}
+
+/// `heatcap parameters`: the parameters of the chosen composition.
+pub(super) fn run_parameters(
+    a: &ParametersArgs,
+    out: &mut dyn Write,
+    err: &mut dyn Write,
+) -> Result<Exit, Error> {
+    let mut choices = indexmap::IndexMap::new();
+    for c in &a.choose {
+        let (t, p) = c
+            .split_once('=')
+            .filter(|(t, p)| !t.is_empty() && !p.is_empty())
+            .ok_or_else(|| Error::Usage(format!("--choose takes TYPE=PATH, got `{c}`")))?;
+        choices.insert(t.to_owned(), p.to_owned());
+    }
+    let output = config::output(&a.output, Format::Table);
+    let opts = LoadOptions::default();
+    let envs = load_environments(&a.environments, &opts);
+    let mut diagnostics = environment_diagnostics(&envs);
+    let inputs = env_inputs(&envs);
+    let merged = merge(&inputs);
+    diagnostics.extend(merged.diagnostics.iter().cloned());
+    let env_paths: Vec<&str> = inputs.iter().map(|e| e.path).collect();
+    let root = display(&a.template);
+    let mut roots: Vec<&str> = vec![&root];
+    roots.extend(choices.values().map(String::as_str));
+    let catalog = FsCatalog::preload(&roots, &env_paths, &merged, &opts);
+    let registry = Registry::new(&inputs, &merged, &catalog).with_choices(choices.clone());
+    diagnostics.extend(registry.missing_targets());
+    let composition = compose(&root, &registry, &catalog);
+    diagnostics.extend(composition.diagnostics.iter().cloned());
+    let (tree, parameters) =
+        crate::resolve::parameters::collect(&composition.root, &inputs, &catalog);
+    let required = parameters
+        .iter()
+        .filter(|(_, p)| !p.required_in.is_empty())
+        .map(|(n, _)| n.clone())
+        .collect();
+    let report_data = crate::resolve::parameters::ParametersReport {
+        template: root.clone(),
+        environments: env_paths.iter().map(|s| (*s).to_owned()).collect(),
+        choices,
+        tree,
+        parameters,
+        required,
+        diagnostics,
+    };
+    report::render_parameters(out, &report_data, output.format)?;
+    print_diagnostics(err, &report_data.diagnostics, output)?;
+    let failed = report_data
+        .diagnostics
+        .iter()
+        .any(|d| d.severity == Severity::Error);
     Ok(if failed {
         Exit::NoMatchOrFindings
     } else {

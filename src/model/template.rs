@@ -30,6 +30,19 @@ pub struct Parameter {
     /// No default: the user (or the environment) must give a value.
     pub required: bool,
     pub hidden: bool,
+    // The rest is for `parameters`; `index` keeps its shape.
+    #[serde(skip)]
+    pub description: Option<String>,
+    #[serde(skip)]
+    pub label: Option<String>,
+    /// The default as written (`None`: no default, or null).
+    #[serde(skip)]
+    pub default: Option<serde_json::Value>,
+    /// HOT `constraints` as written, or CFN's constraint keys gathered.
+    #[serde(skip)]
+    pub constraints: Option<serde_json::Value>,
+    #[serde(skip)]
+    pub tags: Option<serde_json::Value>,
 }
 
 /// One resource of a template, for walking the composition.
@@ -45,6 +58,13 @@ pub struct ResourceUse {
     /// default). Members are named `"0"`, `"1"`, ...
     pub members: Vec<String>,
     pub span: Span,
+    /// The properties it passes (to a nested template: its parameters).
+    #[serde(skip)]
+    pub properties: IndexMap<String, serde_json::Value>,
+    /// The properties each member of a group or chain receives
+    /// (`resource_def.properties`, `resource.properties`, `resource_properties`).
+    #[serde(skip)]
+    pub member_properties: IndexMap<String, serde_json::Value>,
 }
 
 /// One template.
@@ -293,6 +313,29 @@ fn members(body: &Mapping, type_name: &str, params: Option<&Node>) -> Vec<String
         .unwrap_or_default()
 }
 
+fn member_properties(body: &Mapping) -> IndexMap<String, serde_json::Value> {
+    let Some(props) = body.get("properties").and_then(Node::as_map) else {
+        return IndexMap::new();
+    };
+    let found = props.get("resource_properties").or_else(|| {
+        ["resource_def", "resource"].iter().find_map(|k| {
+            props
+                .get(k)
+                .and_then(Node::as_map)
+                .and_then(|d| d.get("properties"))
+        })
+    });
+    found
+        .and_then(Node::as_map)
+        .map(|m| {
+            m.entries
+                .iter()
+                .map(|(k, v)| (k.value.key_text(), v.value.to_json()))
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
 fn resource_uses(
     resources: Option<&Node>,
     params: Option<&Node>,
@@ -308,11 +351,28 @@ fn resource_uses(
             let body = body.as_map()?;
             let type_node = body.get(type_key)?;
             let type_name = type_node.value.as_str()?;
+            let properties = body
+                .get(if type_key == "Type" {
+                    "Properties"
+                } else {
+                    "properties"
+                })
+                .and_then(Node::as_map)
+                .map(|m| {
+                    m.entries
+                        .iter()
+                        .map(|(k, v)| (k.value.key_text(), v.value.to_json()))
+                        .collect()
+                })
+                .unwrap_or_default();
+            let member_properties = member_properties(body);
             Some(ResourceUse {
                 name: name.to_owned(),
                 type_name: type_name.to_owned(),
                 members: members(body, type_name, params),
                 span: type_node.span,
+                properties,
+                member_properties,
             })
         })
         .collect()
@@ -337,13 +397,47 @@ fn parameters(
                     .and_then(|n| n.value.scalar_text())
                     .is_some_and(|t| t.eq_ignore_ascii_case("true")),
             };
+            let text = |k: &str| get(k).and_then(|n| n.value.as_str()).map(str::to_owned);
+            let default = get(default_key)
+                .filter(|n| n.value != Value::Null)
+                .map(|n| n.value.to_json());
+            let constraints = match format {
+                Format::Hot => get("constraints").map(|n| n.value.to_json()),
+                Format::Cfn => {
+                    let keys = [
+                        "AllowedValues",
+                        "AllowedPattern",
+                        "MaxLength",
+                        "MinLength",
+                        "MaxValue",
+                        "MinValue",
+                        "ConstraintDescription",
+                    ];
+                    let found: serde_json::Map<String, serde_json::Value> = keys
+                        .iter()
+                        .filter_map(|k| get(k).map(|n| ((*k).to_owned(), n.value.to_json())))
+                        .collect();
+                    (!found.is_empty()).then_some(serde_json::Value::Object(found))
+                }
+            };
             Parameter {
                 name: name.to_owned(),
-                type_: get(type_key)
-                    .and_then(|n| n.value.as_str())
-                    .map(str::to_owned),
-                required: get(default_key).is_none_or(|n| n.value == Value::Null),
+                type_: text(type_key),
+                required: default.is_none(),
                 hidden,
+                description: text(if format == Format::Hot {
+                    "description"
+                } else {
+                    "Description"
+                }),
+                label: text(if format == Format::Hot {
+                    "label"
+                } else {
+                    "Label"
+                }),
+                default,
+                constraints,
+                tags: get("tags").map(|n| n.value.to_json()),
             }
         })
         .collect()

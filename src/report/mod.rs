@@ -4,6 +4,7 @@
 mod introspect;
 pub mod json;
 mod options;
+mod parameters;
 mod resolve;
 mod text;
 pub mod yaml;
@@ -12,6 +13,7 @@ use std::io::{self, Write};
 
 pub use introspect::{render_by_type, render_find, render_index, render_summary};
 pub use options::render_options;
+pub use parameters::render_parameters;
 pub use resolve::render_resolve;
 pub use text::write_diagnostics;
 

@@ -61,6 +61,7 @@ fn chain(r: &Resolution) -> String {
             StepKind::Plugin => "Heat plugin".to_owned(),
             StepKind::GlobalEntry => format!("Heat default {}", s.key),
             StepKind::FellThrough => format!("fell through {}", s.key),
+            StepKind::Chosen => "chosen with --choose".to_owned(),
         })
         .collect::<Vec<_>>()
         .join(" → ")

@@ -83,7 +83,7 @@ struct Walker<'c> {
 /// The registry entry that produced a template, for the child registry.
 fn producing_entry(r: &Resolution) -> Option<KeyPath> {
     r.chain.iter().rev().find_map(|s| match s.kind {
-        StepKind::Entry => Some(vec![s.key.clone()]),
+        StepKind::Entry | StepKind::Chosen => Some(vec![s.key.clone()]),
         StepKind::PerResource => Some(vec![
             "resources".to_owned(),
             r.resource.clone().unwrap_or_default(),

@@ -13,6 +13,7 @@ mod conformance;
 pub mod export;
 pub mod merge;
 pub mod options;
+pub mod parameters;
 pub(crate) mod plugins;
 pub mod registry;
 
@@ -73,6 +74,8 @@ pub enum StepKind {
     GlobalEntry,
     /// This candidate failed; Heat falls through to the next one.
     FellThrough,
+    /// A selection made with `--choose`, as a UI would make it.
+    Chosen,
 }
 
 /// One step of a lookup: which entry was used, from which file, where.

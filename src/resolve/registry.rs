@@ -41,6 +41,10 @@ pub struct Registry<'a> {
     top: IndexMap<String, &'a Entry>,
     /// Per-resource entries: resource name → type key → entry.
     resources: IndexMap<String, IndexMap<String, Entry>>,
+    /// A UI's selections (`--choose TYPE=PATH`): type → template path as
+    /// given (relative to the working directory). They win over the
+    /// environments, as an entry written into the user registry would.
+    choices: IndexMap<String, String>,
 }
 
 enum Kind<'e> {
@@ -109,7 +113,15 @@ impl<'a> Registry<'a> {
             catalog,
             top,
             resources,
+            choices: IndexMap::new(),
         }
+    }
+
+    /// The same registry with a UI's selections applied.
+    #[must_use]
+    pub fn with_choices(mut self, choices: IndexMap<String, String>) -> Registry<'a> {
+        self.choices = choices;
+        self
     }
 
     /// The registry a nested stack created by resource `name` sees
@@ -123,6 +135,7 @@ impl<'a> Registry<'a> {
         let mut child = self.clone();
         if let Some([t]) = producing.map(Vec::as_slice) {
             child.top.shift_remove(t);
+            child.choices.shift_remove(t);
         }
         let mut contents: IndexMap<String, &Entry> = IndexMap::new();
         let exact = self.resources.get(name);
@@ -312,6 +325,20 @@ impl<'a> Registry<'a> {
         chain: &mut Vec<Step>,
         visiting: &mut Vec<String>,
     ) -> Result<Implementation, ResolveError> {
+        if let Some(path) = self.choices.get(t) {
+            chain.push(Step {
+                kind: StepKind::Chosen,
+                environment: None,
+                key: t.to_owned(),
+                value: serde_json::Value::String(path.clone()),
+                span: None,
+                selection: None,
+                reason: None,
+            });
+            return Ok(Implementation::Template(
+                self.catalog.template("", path).display,
+            ));
+        }
         let candidates = self.candidates(t, resource);
         for (kind, entry) in candidates {
             let mut step = self.step(kind.clone(), entry);

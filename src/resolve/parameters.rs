@@ -1,0 +1,239 @@
+//! Workflow step 5: every parameter of the chosen nested composition, with
+//! where its value comes from, as Heat would give it (heat-semantics §3.2,
+//! §3.4): the root stack takes the environments' `parameters`, then
+//! `parameter_defaults`, then its default; a nested stack takes the
+//! properties its parent resource passes, then `parameter_defaults`, then
+//! its default. Anything left without a value must be asked of the user.
+
+use indexmap::IndexMap;
+use serde::Serialize;
+use serde_json::Value as J;
+
+use super::compose::TreeNode;
+use super::merge::EnvInput;
+use super::Catalog;
+use crate::model::node::Node;
+use crate::model::template::{Parameter, ResourceUse};
+
+/// Where a parameter's value comes from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Source {
+    /// The environments' `parameters` (root stack only).
+    Parameters,
+    /// A property the parent resource passes.
+    Property,
+    /// The environments' `parameter_defaults` (every stack).
+    ParameterDefaults,
+    /// The parameter's own default.
+    Default,
+}
+
+/// A value for one parameter in one stack.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Supplied {
+    /// The stack (see [`StackNode::id`]).
+    pub stack: String,
+    pub source: Source,
+    /// The value as written (an intrinsic function stays as written).
+    pub value: J,
+}
+
+/// One parameter name across the composition.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct ParameterInfo {
+    /// Schema from the first stack that declares it.
+    #[serde(rename = "type")]
+    pub type_name: Option<String>,
+    pub description: Option<String>,
+    pub label: Option<String>,
+    pub default: Option<J>,
+    pub hidden: bool,
+    pub constraints: Option<J>,
+    pub tags: Option<J>,
+    /// Every stack that declares it.
+    pub declared_by: Vec<String>,
+    /// Its value in each declaring stack that has one.
+    pub values: Vec<Supplied>,
+    /// The stacks where nothing supplies it: the user must.
+    pub required_in: Vec<String>,
+}
+
+/// One stack of the composition.
+#[derive(Debug, Clone, Serialize)]
+pub struct StackNode {
+    /// `root`, then resource names joined with `/` (`root/Compute/0`).
+    pub id: String,
+    /// The resource that creates it (absent for the root).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub name: Option<String>,
+    #[serde(rename = "type")]
+    pub type_name: String,
+    pub template: String,
+    /// The parameters its template declares.
+    pub parameters: Vec<String>,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub children: Vec<StackNode>,
+}
+
+/// The `parameters` command's result.
+#[derive(Debug, Clone, Serialize)]
+pub struct ParametersReport {
+    pub template: String,
+    pub environments: Vec<String>,
+    #[serde(skip_serializing_if = "IndexMap::is_empty")]
+    pub choices: IndexMap<String, String>,
+    pub tree: StackNode,
+    pub parameters: IndexMap<String, ParameterInfo>,
+    /// Parameter names the user must still provide, in first-seen order.
+    pub required: Vec<String>,
+    pub diagnostics: Vec<crate::diag::Diagnostic>,
+}
+
+/// A section (`parameters` or `parameter_defaults`) merged over the
+/// environments, later winning key by key.
+pub fn env_section(envs: &[EnvInput<'_>], section: &str) -> IndexMap<String, J> {
+    let mut out = IndexMap::new();
+    for env in envs {
+        if let Some(m) = env
+            .root
+            .as_map()
+            .and_then(|r| r.get(section))
+            .and_then(Node::as_map)
+        {
+            for (k, v) in &m.entries {
+                out.insert(k.value.key_text(), v.value.to_json());
+            }
+        }
+    }
+    out
+}
+
+struct Collector<'c> {
+    catalog: &'c dyn Catalog,
+    parameters: IndexMap<String, J>,
+    defaults: IndexMap<String, J>,
+    out: IndexMap<String, ParameterInfo>,
+}
+
+/// Describes the parameters of the walked composition `root`.
+pub fn collect(
+    root: &TreeNode,
+    envs: &[EnvInput<'_>],
+    catalog: &dyn Catalog,
+) -> (StackNode, IndexMap<String, ParameterInfo>) {
+    let mut c = Collector {
+        catalog,
+        parameters: env_section(envs, "parameters"),
+        defaults: env_section(envs, "parameter_defaults"),
+        out: IndexMap::new(),
+    };
+    let tree = c.stack(root, "root".to_owned(), None);
+    (tree, c.out)
+}
+
+impl Collector<'_> {
+    /// `passed`: the properties the parent resource passes (`None` for the root).
+    fn stack(
+        &mut self,
+        node: &TreeNode,
+        id: String,
+        passed: Option<&IndexMap<String, J>>,
+    ) -> StackNode {
+        let path = node.template.clone().unwrap_or_default();
+        let template = self.catalog.template("", &path).template;
+        let mut names = Vec::new();
+        if let Some(t) = template {
+            for p in &t.parameters {
+                names.push(p.name.clone());
+                self.parameter(p, &id, passed);
+            }
+        }
+        let resources: &[ResourceUse] = template.map_or(&[], |t| t.resources.as_slice());
+        let mut children = Vec::new();
+        for child in &node.children {
+            let name = child.resource.clone().unwrap_or_default();
+            let child_id = format!("{id}/{name}");
+            if child.template.is_some() {
+                let props = resources
+                    .iter()
+                    .find(|r| r.name == name)
+                    .map(|r| &r.properties);
+                children.push(self.stack(child, child_id, props.or(Some(&IndexMap::new()))));
+            } else if !child.children.is_empty() {
+                // A group or chain (a Heat type) whose members are templates:
+                // each member receives the group's member properties.
+                let group = resources.iter().find(|r| r.name == name);
+                let member_props = group
+                    .map(|g| g.member_properties.clone())
+                    .unwrap_or_default();
+                let members = child
+                    .children
+                    .iter()
+                    .filter(|m| m.template.is_some())
+                    .map(|m| {
+                        let member_id =
+                            format!("{child_id}/{}", m.resource.clone().unwrap_or_default());
+                        self.stack(m, member_id, Some(&member_props))
+                    })
+                    .collect();
+                children.push(StackNode {
+                    id: child_id,
+                    name: Some(name),
+                    type_name: child.type_name.clone(),
+                    template: String::new(),
+                    parameters: Vec::new(),
+                    children: members,
+                });
+            }
+        }
+        StackNode {
+            id,
+            name: node.resource.clone(),
+            type_name: node.type_name.clone(),
+            template: path,
+            parameters: names,
+            children,
+        }
+    }
+
+    fn parameter(&mut self, p: &Parameter, stack: &str, passed: Option<&IndexMap<String, J>>) {
+        let supplied = match passed {
+            None => self
+                .parameters
+                .get(&p.name)
+                .map(|v| (Source::Parameters, v.clone())),
+            Some(props) => props.get(&p.name).map(|v| (Source::Property, v.clone())),
+        }
+        .or_else(|| {
+            self.defaults
+                .get(&p.name)
+                .map(|v| (Source::ParameterDefaults, v.clone()))
+        })
+        .or_else(|| p.default.clone().map(|v| (Source::Default, v)));
+        let info = self
+            .out
+            .entry(p.name.clone())
+            .or_insert_with(|| ParameterInfo {
+                type_name: p.type_.clone(),
+                description: p.description.clone(),
+                label: p.label.clone(),
+                default: p.default.clone(),
+                hidden: p.hidden,
+                constraints: p.constraints.clone(),
+                tags: p.tags.clone(),
+                declared_by: Vec::new(),
+                values: Vec::new(),
+                required_in: Vec::new(),
+            });
+        info.declared_by.push(stack.to_owned());
+        match supplied {
+            Some((source, value)) => info.values.push(Supplied {
+                stack: stack.to_owned(),
+                source,
+                value,
+            }),
+            None => info.required_in.push(stack.to_owned()),
+        }
+    }
+}
