@@ -222,6 +222,24 @@ pub struct ParametersArgs {
     /// Use this template for this type, as a UI selection would (repeatable).
     #[arg(long, value_name = "TYPE=PATH")]
     pub choose: Vec<String>,
+    /// Output format.
+    #[arg(long, value_enum)]
+    pub format: Option<ParametersFormat>,
     #[command(flatten)]
-    pub output: OutputArgs,
+    pub output: QuietArgs,
+}
+
+/// What `parameters` prints.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum ParametersFormat {
+    /// A table for people.
+    Table,
+    /// Plain lines for shell pipelines.
+    Plain,
+    /// The UI-ready document (one line).
+    Json,
+    /// The same as YAML.
+    Yaml,
+    /// The document Heat's validate API returns with show_nested.
+    Heat,
 }

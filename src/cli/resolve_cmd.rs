@@ -3,7 +3,7 @@
 
 use std::io::Write;
 
-use super::args::{OptionsArgs, ParametersArgs, ResolveArgs};
+use super::args::{OptionsArgs, ParametersArgs, ParametersFormat, ResolveArgs};
 use super::catalog::FsCatalog;
 use super::{config, print_diagnostics};
 use crate::diag::{codes, Diagnostic, Severity};
@@ -246,7 +246,11 @@ pub(super) fn run_parameters(
             .ok_or_else(|| Error::Usage(format!("--choose takes TYPE=PATH, got `{c}`")))?;
         choices.insert(t.to_owned(), p.to_owned());
     }
-    let output = config::output(&a.output, Format::Table);
+    let format = a.format.unwrap_or(ParametersFormat::Table);
+    let output = config::Output {
+        format: Format::Table,
+        min_severity: config::verbosity(a.output.quiet, a.output.verbose),
+    };
     let opts = LoadOptions::default();
     let envs = load_environments(&a.environments, &opts);
     let mut diagnostics = environment_diagnostics(&envs);
@@ -278,7 +282,27 @@ pub(super) fn run_parameters(
         required,
         diagnostics,
     };
-    report::render_parameters(out, &report_data, output.format)?;
+    match format {
+        ParametersFormat::Heat => {
+            let doc = crate::resolve::heat_validate::document(
+                &composition.root,
+                &inputs,
+                &merged,
+                &registry,
+                &catalog,
+            );
+            crate::report::json::write_line(out, &doc)?;
+        }
+        other => {
+            let f = match other {
+                ParametersFormat::Plain => Format::Plain,
+                ParametersFormat::Json => Format::Json,
+                ParametersFormat::Yaml => Format::Yaml,
+                _ => Format::Table,
+            };
+            report::render_parameters(out, &report_data, f)?;
+        }
+    }
     print_diagnostics(err, &report_data.diagnostics, output)?;
     let failed = report_data
         .diagnostics

@@ -90,6 +90,9 @@ pub struct Template {
     /// `get_file` arguments, in document order, with their positions.
     #[serde(skip)]
     pub get_files: Vec<(String, Span)>,
+    /// `parameter_groups` as written (HOT).
+    #[serde(skip)]
+    pub parameter_groups: Option<serde_json::Value>,
 }
 
 impl Template {
@@ -146,6 +149,7 @@ impl Template {
             uses: uses(&resources),
             resources,
             get_files: get_files(root),
+            parameter_groups: root.get("parameter_groups").map(|n| n.value.to_json()),
             parameters: parameters(root.get(params_key), type_key, default_key, format),
         }
     }

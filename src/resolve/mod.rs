@@ -11,6 +11,7 @@ pub mod compose;
 #[cfg(test)]
 mod conformance;
 pub mod export;
+pub mod heat_validate;
 pub mod merge;
 pub mod options;
 pub mod parameters;
