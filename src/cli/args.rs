@@ -222,6 +222,9 @@ pub struct ParametersArgs {
     /// Use this template for this type, as a UI selection would (repeatable).
     #[arg(long, value_name = "TYPE=PATH")]
     pub choose: Vec<String>,
+    /// Show what switching TYPE from template PATH_A to PATH_B changes.
+    #[arg(long, value_name = "TYPE=PATH_A,PATH_B")]
+    pub diff: Option<String>,
     /// Output format.
     #[arg(long, value_enum)]
     pub format: Option<ParametersFormat>,

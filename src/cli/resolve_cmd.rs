@@ -232,12 +232,17 @@ pub(super) fn run_options(
     })
 }
 
-/// `heatcap parameters`: the parameters of the chosen composition.
-pub(super) fn run_parameters(
+/// Walks the composition with the choices and describes its parameters:
+/// the UI-ready report and Heat's validate document.
+fn parameters_report(
     a: &ParametersArgs,
-    out: &mut dyn Write,
-    err: &mut dyn Write,
-) -> Result<Exit, Error> {
+) -> Result<
+    (
+        crate::resolve::parameters::ParametersReport,
+        serde_json::Value,
+    ),
+    Error,
+> {
     let mut choices = indexmap::IndexMap::new();
     for c in &a.choose {
         let (t, p) = c
@@ -246,11 +251,6 @@ pub(super) fn run_parameters(
             .ok_or_else(|| Error::Usage(format!("--choose takes TYPE=PATH, got `{c}`")))?;
         choices.insert(t.to_owned(), p.to_owned());
     }
-    let format = a.format.unwrap_or(ParametersFormat::Table);
-    let output = config::Output {
-        format: Format::Table,
-        min_severity: config::verbosity(a.output.quiet, a.output.verbose),
-    };
     let opts = LoadOptions::default();
     let envs = load_environments(&a.environments, &opts);
     let mut diagnostics = environment_diagnostics(&envs);
@@ -268,6 +268,13 @@ pub(super) fn run_parameters(
     diagnostics.extend(composition.diagnostics.iter().cloned());
     let (tree, parameters) =
         crate::resolve::parameters::collect(&composition.root, &inputs, &catalog);
+    let heat = crate::resolve::heat_validate::document(
+        &composition.root,
+        &inputs,
+        &merged,
+        &registry,
+        &catalog,
+    );
     let required = parameters
         .iter()
         .filter(|(_, p)| !p.required_in.is_empty())
@@ -282,17 +289,77 @@ pub(super) fn run_parameters(
         required,
         diagnostics,
     };
-    match format {
-        ParametersFormat::Heat => {
-            let doc = crate::resolve::heat_validate::document(
-                &composition.root,
-                &inputs,
-                &merged,
-                &registry,
-                &catalog,
-            );
-            crate::report::json::write_line(out, &doc)?;
-        }
+    Ok((report_data, heat))
+}
+
+/// `heatcap parameters --diff TYPE=A,B`: the cost of switching one choice.
+fn run_parameters_diff(
+    a: &ParametersArgs,
+    spec: &str,
+    out: &mut dyn Write,
+    err: &mut dyn Write,
+) -> Result<Exit, Error> {
+    let usage = || Error::Usage(format!("--diff takes TYPE=PATH_A,PATH_B, got `{spec}`"));
+    let (t, pair) = spec.split_once('=').ok_or_else(usage)?;
+    let (from, to) = pair.split_once(',').ok_or_else(usage)?;
+    if t.is_empty() || from.is_empty() || to.is_empty() {
+        return Err(usage());
+    }
+    let mut sides = Vec::new();
+    let mut diagnostics = Vec::new();
+    for path in [from, to] {
+        let mut args = ParametersArgs {
+            template: a.template.clone(),
+            environments: a.environments.clone(),
+            choose: a.choose.clone(),
+            diff: None,
+            format: a.format,
+            output: a.output.clone(),
+        };
+        args.choose.push(format!("{t}={path}"));
+        let (report_data, _) = parameters_report(&args)?;
+        diagnostics.extend(report_data.diagnostics);
+        sides.push(report_data.parameters);
+    }
+    let d = crate::resolve::parameters::diff(t, from, to, &sides[0], &sides[1]);
+    let output = config::Output {
+        format: Format::Table,
+        min_severity: config::verbosity(a.output.quiet, a.output.verbose),
+    };
+    let f = match a.format.unwrap_or(ParametersFormat::Table) {
+        ParametersFormat::Json | ParametersFormat::Heat => Format::Json,
+        ParametersFormat::Yaml => Format::Yaml,
+        ParametersFormat::Plain => Format::Plain,
+        ParametersFormat::Table => Format::Table,
+    };
+    report::render_parameters_diff(out, &d, f)?;
+    diagnostics.sort_by(|x, y| (&x.file, x.span).cmp(&(&y.file, y.span)));
+    diagnostics.dedup();
+    print_diagnostics(err, &diagnostics, output)?;
+    let failed = diagnostics.iter().any(|d| d.severity == Severity::Error);
+    Ok(if failed {
+        Exit::NoMatchOrFindings
+    } else {
+        Exit::Ok
+    })
+}
+
+/// `heatcap parameters`: the parameters of the chosen composition.
+pub(super) fn run_parameters(
+    a: &ParametersArgs,
+    out: &mut dyn Write,
+    err: &mut dyn Write,
+) -> Result<Exit, Error> {
+    if let Some(spec) = &a.diff {
+        return run_parameters_diff(a, spec, out, err);
+    }
+    let (report_data, heat) = parameters_report(a)?;
+    let output = config::Output {
+        format: Format::Table,
+        min_severity: config::verbosity(a.output.quiet, a.output.verbose),
+    };
+    match a.format.unwrap_or(ParametersFormat::Table) {
+        ParametersFormat::Heat => crate::report::json::write_line(out, &heat)?,
         other => {
             let f = match other {
                 ParametersFormat::Plain => Format::Plain,

@@ -13,7 +13,7 @@ use std::io::{self, Write};
 
 pub use introspect::{render_by_type, render_find, render_index, render_summary};
 pub use options::render_options;
-pub use parameters::render_parameters;
+pub use parameters::{render_parameters, render_parameters_diff};
 pub use resolve::render_resolve;
 pub use text::write_diagnostics;
 

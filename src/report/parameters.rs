@@ -3,7 +3,7 @@
 use std::io::{self, Write};
 
 use super::{json, table, write_data, Format};
-use crate::resolve::parameters::{ParameterInfo, ParametersReport, Source};
+use crate::resolve::parameters::{ChoiceDiff, ParameterInfo, ParametersReport, Source};
 
 fn source(s: Source) -> &'static str {
     match s {
@@ -84,6 +84,81 @@ pub fn render_parameters(
         Format::Json => json::write_line(out, report),
         Format::Yaml => {
             let v = serde_json::to_value(report).map_err(io::Error::other)?;
+            write_data(out, &v, format)
+        }
+    }
+}
+
+/// `parameters --diff`: what switching a choice adds, removes and changes.
+pub fn render_parameters_diff(
+    out: &mut dyn Write,
+    d: &ChoiceDiff,
+    format: Format,
+) -> io::Result<()> {
+    let need = |p: &ParameterInfo| {
+        if p.required_in.is_empty() {
+            "supplied"
+        } else {
+            "required"
+        }
+    };
+    match format {
+        Format::Plain => {
+            for (n, p) in &d.added {
+                writeln!(out, "+\t{n}\t{}", need(p))?;
+            }
+            for (n, p) in &d.removed {
+                writeln!(out, "-\t{n}\t{}", need(p))?;
+            }
+            for (n, [a, b]) in &d.changed {
+                writeln!(out, "~\t{n}\t{} -> {}", need(a), need(b))?;
+            }
+            Ok(())
+        }
+        Format::Table => {
+            writeln!(out, "{}: {} -> {}", d.type_name, d.from, d.to)?;
+            let mut t = table(&["", "Parameter", "Type", "Need"]);
+            for (n, p) in &d.added {
+                t.add_row(vec![
+                    "+".to_owned(),
+                    n.clone(),
+                    p.type_name.clone().unwrap_or_default(),
+                    need(p).to_owned(),
+                ]);
+            }
+            for (n, p) in &d.removed {
+                t.add_row(vec![
+                    "-".to_owned(),
+                    n.clone(),
+                    p.type_name.clone().unwrap_or_default(),
+                    need(p).to_owned(),
+                ]);
+            }
+            for (n, [a, b]) in &d.changed {
+                let ty = |p: &ParameterInfo| p.type_name.clone().unwrap_or_default();
+                let types = if ty(a) == ty(b) {
+                    ty(a)
+                } else {
+                    format!("{} -> {}", ty(a), ty(b))
+                };
+                t.add_row(vec![
+                    "~".to_owned(),
+                    n.clone(),
+                    types,
+                    format!("{} -> {}", need(a), need(b)),
+                ]);
+            }
+            writeln!(out, "{t}")?;
+            writeln!(
+                out,
+                "to provide: +[{}] -[{}]",
+                d.newly_required.join(", "),
+                d.no_longer_required.join(", ")
+            )
+        }
+        Format::Json => json::write_line(out, d),
+        Format::Yaml => {
+            let v = serde_json::to_value(d).map_err(io::Error::other)?;
             write_data(out, &v, format)
         }
     }

@@ -237,3 +237,76 @@ impl Collector<'_> {
         }
     }
 }
+
+/// What switching one choice costs (`parameters --diff`).
+#[derive(Debug, Clone, Serialize)]
+pub struct ChoiceDiff {
+    #[serde(rename = "type")]
+    pub type_name: String,
+    pub from: String,
+    pub to: String,
+    /// Parameters only the new choice's composition has.
+    pub added: IndexMap<String, ParameterInfo>,
+    /// Parameters only the old choice's composition had.
+    pub removed: IndexMap<String, ParameterInfo>,
+    /// Parameters in both whose schema (type, default, hidden, constraints)
+    /// or need differs: name → [before, after].
+    pub changed: IndexMap<String, [ParameterInfo; 2]>,
+    /// Names the user must provide with the new choice but not the old.
+    pub newly_required: Vec<String>,
+    /// Names the user no longer has to provide.
+    pub no_longer_required: Vec<String>,
+}
+
+/// Compares the parameters of two compositions that differ by one choice.
+pub fn diff(
+    type_name: &str,
+    from: &str,
+    to: &str,
+    a: &IndexMap<String, ParameterInfo>,
+    b: &IndexMap<String, ParameterInfo>,
+) -> ChoiceDiff {
+    let differs = |x: &ParameterInfo, y: &ParameterInfo| {
+        x.type_name != y.type_name
+            || x.default != y.default
+            || x.hidden != y.hidden
+            || x.constraints != y.constraints
+            || x.required_in.is_empty() != y.required_in.is_empty()
+    };
+    let required = |m: &IndexMap<String, ParameterInfo>, n: &str| {
+        m.get(n).is_some_and(|p| !p.required_in.is_empty())
+    };
+    ChoiceDiff {
+        type_name: type_name.to_owned(),
+        from: from.to_owned(),
+        to: to.to_owned(),
+        added: b
+            .iter()
+            .filter(|(n, _)| !a.contains_key(*n))
+            .map(|(n, p)| (n.clone(), p.clone()))
+            .collect(),
+        removed: a
+            .iter()
+            .filter(|(n, _)| !b.contains_key(*n))
+            .map(|(n, p)| (n.clone(), p.clone()))
+            .collect(),
+        changed: a
+            .iter()
+            .filter_map(|(n, x)| {
+                b.get(n)
+                    .filter(|y| differs(x, y))
+                    .map(|y| (n.clone(), [x.clone(), y.clone()]))
+            })
+            .collect(),
+        newly_required: b
+            .keys()
+            .filter(|n| required(b, n) && !required(a, n))
+            .cloned()
+            .collect(),
+        no_longer_required: a
+            .keys()
+            .filter(|n| required(a, n) && !required(b, n))
+            .cloned()
+            .collect(),
+    }
+}
