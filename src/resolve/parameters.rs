@@ -310,3 +310,49 @@ pub fn diff(
             .collect(),
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn info(ty: &str, required: bool) -> ParameterInfo {
+        ParameterInfo {
+            type_name: Some(ty.to_owned()),
+            description: None,
+            label: None,
+            default: None,
+            hidden: false,
+            constraints: None,
+            tags: None,
+            declared_by: vec!["root".into()],
+            values: Vec::new(),
+            required_in: if required {
+                vec!["root".into()]
+            } else {
+                Vec::new()
+            },
+        }
+    }
+
+    #[test]
+    fn diff_reports_added_removed_changed_and_need() {
+        let a: IndexMap<_, _> = [
+            ("Keep".to_owned(), info("string", false)),
+            ("Gone".to_owned(), info("string", true)),
+            ("Now".to_owned(), info("string", false)),
+        ]
+        .into();
+        let b: IndexMap<_, _> = [
+            ("Keep".to_owned(), info("string", false)),
+            ("New".to_owned(), info("json", true)),
+            ("Now".to_owned(), info("string", true)),
+        ]
+        .into();
+        let d = diff("T", "a.yaml", "b.yaml", &a, &b);
+        assert_eq!(d.added.keys().collect::<Vec<_>>(), ["New"]);
+        assert_eq!(d.removed.keys().collect::<Vec<_>>(), ["Gone"]);
+        assert_eq!(d.changed.keys().collect::<Vec<_>>(), ["Now"]);
+        assert_eq!(d.newly_required, ["New", "Now"]);
+        assert_eq!(d.no_longer_required, ["Gone"]);
+    }
+}
