@@ -23,4 +23,5 @@ pub mod model;
 pub mod query;
 pub mod report;
 pub mod resolve;
+pub mod validate;
 pub mod walk;

@@ -37,6 +37,8 @@ pub enum Command {
     Export(ExportArgs),
     /// Every parameter the chosen composition needs, and where each value comes from.
     Parameters(ParametersArgs),
+    /// Check templates against Heat's rules; findings as path:line:col lines.
+    Validate(ValidateArgs),
 }
 
 /// How files are found.
@@ -245,4 +247,46 @@ pub enum ParametersFormat {
     Yaml,
     /// The document Heat's validate API returns with show_nested.
     Heat,
+}
+
+/// What `validate` prints.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum ValidateFormat {
+    /// `path:line:col: CODE severity: message` lines.
+    Text,
+    /// One JSON document: every finding, and counts.
+    Json,
+    /// A table for people.
+    Table,
+}
+
+/// The lowest severity that fails the run.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum FailOn {
+    Warning,
+    Error,
+}
+
+#[derive(Debug, Args)]
+pub struct ValidateArgs {
+    /// Files and directories to check.
+    #[arg(value_name = "PATH", required = true)]
+    pub paths: Vec<PathBuf>,
+    /// Run only rules whose code starts with this (repeatable: `E3`, `W5001`).
+    #[arg(long, value_name = "PREFIX")]
+    pub select: Vec<String>,
+    /// Skip rules whose code starts with this (repeatable).
+    #[arg(long, value_name = "PREFIX")]
+    pub ignore: Vec<String>,
+    /// Exit 1 when a finding is at least this severe.
+    #[arg(long, value_enum, default_value_t = FailOn::Error)]
+    pub fail_on: FailOn,
+    /// Output format.
+    #[arg(long, value_enum, default_value_t = ValidateFormat::Text)]
+    pub format: ValidateFormat,
+    #[command(flatten)]
+    pub walk: WalkArgs,
+    /// Print no summary on stderr.
+    #[arg(short = 'q', long)]
+    pub quiet: bool,
 }

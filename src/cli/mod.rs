@@ -6,6 +6,7 @@ pub mod catalog;
 pub mod config;
 mod export_cmd;
 mod resolve_cmd;
+mod validate_cmd;
 
 use std::io::Write;
 use std::path::{Component, Path, PathBuf};
@@ -74,6 +75,7 @@ pub fn run(cli: Cli, out: &mut dyn Write, err: &mut dyn Write) -> Result<Exit, E
         Command::Options(a) => resolve_cmd::run_options(&a, out, err),
         Command::Export(a) => export_cmd::run_export(&a, out, err),
         Command::Parameters(a) => resolve_cmd::run_parameters(&a, out, err),
+        Command::Validate(a) => validate_cmd::run(&a, out, err),
         Command::Index(a) => {
             let output = config::output(&a.output, Format::Json);
             let walk_opts = config::walk_options(&a.walk, a.paths)?;

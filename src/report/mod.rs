@@ -44,7 +44,7 @@ pub fn write_data(
 
 /// A comfy-table with heatcap's look (no terminal detection, so output is
 /// the same in a pipe and in a test).
-pub(crate) fn table(header: &[&str]) -> comfy_table::Table {
+pub fn table(header: &[&str]) -> comfy_table::Table {
     let mut t = comfy_table::Table::new();
     t.load_style(comfy_table::presets::UTF8_FULL_CONDENSED);
     t.set_header(header.to_vec());

@@ -1,0 +1,55 @@
+//! Rules for HOT and CFN templates (heat-semantics §1).
+
+pub mod invalid_version;
+pub mod missing_dependency;
+pub mod parameter_type;
+pub mod resource_without_type;
+pub mod unknown_resource_key;
+pub mod unknown_section;
+
+/// HOT versions and aliases Heat accepts, sorted as Heat sorts them.
+pub const HOT_VERSIONS: [&str; 17] = [
+    "2013-05-23",
+    "2014-10-16",
+    "2015-04-30",
+    "2015-10-15",
+    "2016-04-08",
+    "2016-10-14",
+    "2017-02-24",
+    "2017-09-01",
+    "2018-03-02",
+    "2018-08-31",
+    "2021-04-16",
+    "newton",
+    "ocata",
+    "pike",
+    "queens",
+    "rocky",
+    "wallaby",
+];
+
+/// The date a HOT version (or alias) stands for; `None` when unknown.
+pub fn hot_date(version: &str) -> Option<&'static str> {
+    Some(match version {
+        "newton" => "2016-10-14",
+        "ocata" => "2017-02-24",
+        "pike" => "2017-09-01",
+        "queens" => "2018-03-02",
+        "rocky" => "2018-08-31",
+        "wallaby" => "2021-04-16",
+        v => HOT_VERSIONS
+            .iter()
+            .copied()
+            .find(|h| *h == v && h.starts_with('2'))?,
+    })
+}
+
+/// True when the template is HOT at `date` or later (unknown versions: no).
+pub fn hot_at_least(template: &crate::model::Template, date: &str) -> bool {
+    template.format == crate::model::Format::Hot
+        && template
+            .version
+            .as_deref()
+            .and_then(hot_date)
+            .is_some_and(|d| d >= date)
+}

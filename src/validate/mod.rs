@@ -1,0 +1,109 @@
+//! Stage 4c: validation. Rules are data plus a function: each lives in its
+//! own file with its metadata (code, name, summary, source), and
+//! [`registry::RULES`] lists them in code order. docs/rules.md is generated
+//! from that table (a test fails when it is stale).
+
+pub mod hot;
+pub mod registry;
+
+use crate::diag::{Code, Diagnostic, Severity};
+use crate::model::{FileRecord, Mapping, Node, Template};
+
+/// A rule's metadata.
+#[derive(Debug, Clone, Copy)]
+pub struct RuleMeta {
+    pub code: Code,
+    /// Names the pattern the rule flags ("allow <name>" reads well).
+    pub name: &'static str,
+    pub summary: &'static str,
+    /// Where the behaviour is defined (heat-semantics section, HOT spec).
+    pub source: &'static str,
+}
+
+impl RuleMeta {
+    pub fn severity(&self) -> Severity {
+        self.code.severity()
+    }
+}
+
+/// What a rule sees: one loaded template, its tree and its view.
+pub struct Context<'a> {
+    pub file: &'a FileRecord,
+    pub root: &'a Mapping,
+    pub template: &'a Template,
+}
+
+impl Context<'_> {
+    /// A finding of `meta`'s code at the node `key_path` points to.
+    pub fn finding(
+        &self,
+        meta: &RuleMeta,
+        key_path: &[&str],
+        message: impl Into<String>,
+    ) -> Diagnostic {
+        let path: Vec<String> = key_path.iter().map(|s| (*s).to_owned()).collect();
+        let span = self.file.tree.as_ref().map(|t| t.span_of(&path));
+        let mut d = Diagnostic::new(meta.code, self.file.path.clone(), message).with_key_path(path);
+        if let Some(s) = span {
+            d = d.at(s);
+        }
+        d
+    }
+
+    /// A finding at the key (not the value) of `section` in the root.
+    pub fn key_finding(
+        &self,
+        meta: &RuleMeta,
+        section: &str,
+        message: impl Into<String>,
+    ) -> Diagnostic {
+        let mut d = Diagnostic::new(meta.code, self.file.path.clone(), message)
+            .with_key_path(vec![section.to_owned()]);
+        if let Some((k, _)) = self.root.entry(section) {
+            d = d.at(k.span);
+        }
+        d
+    }
+}
+
+/// One rule.
+pub trait Rule: Sync {
+    fn meta(&self) -> &'static RuleMeta;
+    fn check(&self, cx: &Context<'_>, out: &mut Vec<Diagnostic>);
+}
+
+/// Which rules run: code prefixes to select and to ignore.
+#[derive(Debug, Clone, Default)]
+pub struct Selection {
+    pub select: Vec<String>,
+    pub ignore: Vec<String>,
+}
+
+impl Selection {
+    pub fn includes(&self, code: Code) -> bool {
+        let selected =
+            self.select.is_empty() || self.select.iter().any(|p| code.0.starts_with(p.as_str()));
+        selected && !self.ignore.iter().any(|p| code.0.starts_with(p.as_str()))
+    }
+}
+
+/// Runs the selected rules over one file (templates only, for now).
+pub fn check_file(file: &FileRecord, selection: &Selection) -> Vec<Diagnostic> {
+    let mut out = Vec::new();
+    let (Some(template), Some(root)) = (file.template(), file.tree.as_ref().and_then(Node::as_map))
+    else {
+        return out;
+    };
+    let cx = Context {
+        file,
+        root,
+        template,
+    };
+    for rule in registry::RULES {
+        if selection.includes(rule.meta().code) {
+            rule.check(&cx, &mut out);
+        }
+    }
+    out.sort_by_key(|d| d.span);
+    out
+}

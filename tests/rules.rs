@@ -1,0 +1,97 @@
+//! Every rule: each `fixtures/rules/<CODE>/good*.yaml` gives no finding of
+//! that code, and each `bad*.yaml` gives exactly the lines marked
+//! `# expect: <CODE>` (the rule run alone). docs/rules.md matches the table.
+
+use std::collections::BTreeSet;
+use std::fs;
+
+use heatcap::load::{load_one, LoadOptions};
+use heatcap::model::FileRecord;
+use heatcap::validate::registry::{markdown, RULES};
+use heatcap::validate::{check_file, Selection};
+use heatcap::walk::Source;
+
+fn findings(path: &std::path::Path, code: &str) -> BTreeSet<u32> {
+    let source = Source {
+        display: path.display().to_string(),
+        path: path.to_path_buf(),
+        explicit: true,
+        jinja: false,
+    };
+    let record = FileRecord::from_loaded(load_one(&source, &LoadOptions::default()), true);
+    assert!(
+        record.template().is_some(),
+        "{}: not a template: {:?}",
+        path.display(),
+        record.diagnostics
+    );
+    let selection = Selection {
+        select: vec![code.to_owned()],
+        ignore: Vec::new(),
+    };
+    check_file(&record, &selection)
+        .iter()
+        .map(|d| d.span.map_or(0, |s| s.start.line))
+        .collect()
+}
+
+fn expected(path: &std::path::Path, code: &str) -> BTreeSet<u32> {
+    let marker = format!("# expect: {code}");
+    fs::read_to_string(path)
+        .unwrap()
+        .lines()
+        .enumerate()
+        .filter(|(_, l)| l.contains(&marker))
+        .map(|(i, _)| u32::try_from(i + 1).unwrap())
+        .collect()
+}
+
+#[test]
+fn every_rule_has_good_and_bad_fixtures_that_behave() {
+    for rule in RULES {
+        let code = rule.meta().code.0;
+        let dir = std::path::Path::new("fixtures/rules").join(code);
+        let mut entries: Vec<_> = fs::read_dir(&dir)
+            .unwrap_or_else(|_| panic!("{code}: no fixtures/rules/{code}/"))
+            .map(|e| e.unwrap().path())
+            .collect();
+        entries.sort();
+        let (mut good, mut bad) = (0, 0);
+        for path in entries {
+            let name = path.file_name().unwrap().to_string_lossy().into_owned();
+            let got = findings(&path, code);
+            if name.starts_with("good") {
+                good += 1;
+                assert!(
+                    got.is_empty(),
+                    "{code} {name}: unexpected findings on lines {got:?}"
+                );
+            } else if name.starts_with("bad") {
+                bad += 1;
+                let want = expected(&path, code);
+                assert!(
+                    !want.is_empty(),
+                    "{code} {name}: no `# expect: {code}` line"
+                );
+                assert_eq!(got, want, "{code} {name}: lines found vs expected");
+            }
+        }
+        assert!(
+            good > 0 && bad > 0,
+            "{code}: needs a good and a bad fixture"
+        );
+    }
+}
+
+#[test]
+fn rules_catalogue_is_up_to_date() {
+    let want = markdown();
+    if std::env::var_os("HEATCAP_UPDATE_DOCS").is_some() {
+        fs::write("docs/rules.md", &want).unwrap();
+    }
+    let have = fs::read_to_string("docs/rules.md").unwrap_or_default();
+    assert!(
+        have == want,
+        "docs/rules.md is stale: run `HEATCAP_UPDATE_DOCS=1 cargo test --test rules`"
+    );
+}
