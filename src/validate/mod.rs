@@ -66,6 +66,43 @@ impl Context<'_> {
     }
 }
 
+/// Every argument of the intrinsic function `func` below `node` (a mapping
+/// with that single key), in document order.
+pub fn function_args<'a>(node: &'a Node, func: &str, out: &mut Vec<&'a Node>) {
+    match &node.value {
+        crate::model::Value::Map(m) => {
+            if m.len() == 1 {
+                if let Some((k, v)) = m.entries.first() {
+                    if k.value.as_str() == Some(func) {
+                        out.push(v);
+                    }
+                }
+            }
+            for (_, v) in &m.entries {
+                function_args(v, func, out);
+            }
+        }
+        crate::model::Value::Seq(items) => {
+            for i in items {
+                function_args(i, func, out);
+            }
+        }
+        _ => {}
+    }
+}
+
+/// The name a reference function's argument names: `X`, or the first item
+/// of `[X, ...]`.
+pub fn reference_name(arg: &Node) -> Option<(&str, crate::diag::Span)> {
+    match &arg.value {
+        crate::model::Value::Str(s) => Some((s, arg.span)),
+        crate::model::Value::Seq(items) => items
+            .first()
+            .and_then(|n| n.value.as_str().map(|s| (s, n.span))),
+        _ => None,
+    }
+}
+
 /// One rule.
 pub trait Rule: Sync {
     fn meta(&self) -> &'static RuleMeta;

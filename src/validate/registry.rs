@@ -11,9 +11,12 @@ pub static RULES: &[&dyn Rule] = &[
     &hot::invalid_version::InvalidTemplateVersion,
     &hot::unknown_section::InvalidTemplateSection,
     &hot::parameter_type::InvalidParameterType,
+    &hot::undeclared_parameter::UndeclaredParameter,
+    &hot::unused_parameter::UnusedParameter,
     &hot::resource_without_type::ResourceWithoutType,
     &hot::unknown_resource_key::InvalidResourceKeyword,
     &hot::missing_dependency::DependsOnMissingResource,
+    &hot::missing_reference::MissingResourceReference,
 ];
 
 /// docs/rules.md, rendered from [`RULES`].

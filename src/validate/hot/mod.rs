@@ -2,10 +2,13 @@
 
 pub mod invalid_version;
 pub mod missing_dependency;
+pub mod missing_reference;
 pub mod parameter_type;
 pub mod resource_without_type;
+pub mod undeclared_parameter;
 pub mod unknown_resource_key;
 pub mod unknown_section;
+pub mod unused_parameter;
 
 /// HOT versions and aliases Heat accepts, sorted as Heat sorts them.
 pub const HOT_VERSIONS: [&str; 17] = [
@@ -52,4 +55,31 @@ pub fn hot_at_least(template: &crate::model::Template, date: &str) -> bool {
             .as_deref()
             .and_then(hot_date)
             .is_some_and(|d| d >= date)
+}
+
+/// Heat's pseudo parameters, always declared.
+pub const PSEUDO_PARAMETERS: [&str; 7] = [
+    "OS::stack_id",
+    "OS::stack_name",
+    "OS::region",
+    "OS::project_id",
+    "AWS::StackId",
+    "AWS::StackName",
+    "AWS::Region",
+];
+
+/// The sections whose functions refer to parameters and resources.
+pub fn body_sections(template: &crate::model::Template) -> [&'static str; 3] {
+    match template.format {
+        crate::model::Format::Hot => ["resources", "outputs", "conditions"],
+        crate::model::Format::Cfn => ["Resources", "Outputs", "Conditions"],
+    }
+}
+
+/// The section holding parameters and the one holding resources.
+pub fn declared_sections(template: &crate::model::Template) -> (&'static str, &'static str) {
+    match template.format {
+        crate::model::Format::Hot => ("parameters", "resources"),
+        crate::model::Format::Cfn => ("Parameters", "Resources"),
+    }
 }

@@ -1,0 +1,68 @@
+//! W2003 `UnusedParameter`.
+//!
+//! What it checks: every declared parameter is used by a `get_param` (CFN
+//! `Ref`) in the resources, outputs or conditions.
+//!
+//! Why: an unused parameter is asked of users for nothing, or hides a typo
+//! in the `get_param` that should use it. (A nested template may declare
+//! parameters its parent passes without using them; select `--ignore W2003`
+//! for such trees.)
+//!
+//! Example: a parameter `Flavor` no resource reads.
+
+use super::{body_sections, declared_sections};
+use crate::diag::{Code, Diagnostic};
+use crate::model::Format;
+use crate::validate::{function_args, reference_name, Context, Rule, RuleMeta};
+
+pub struct UnusedParameter;
+
+static META: RuleMeta = RuleMeta {
+    code: Code("W2003"),
+    name: "UnusedParameter",
+    summary: "a declared parameter is never read with `get_param` (CFN `Ref`)",
+    source: "HOT spec parameters section; heatcap",
+};
+
+impl Rule for UnusedParameter {
+    fn meta(&self) -> &'static RuleMeta {
+        &META
+    }
+
+    fn check(&self, cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
+        let (params, _) = declared_sections(cx.template);
+        let Some(declared) = cx.root.get(params).and_then(|n| n.as_map()) else {
+            return;
+        };
+        let func = match cx.template.format {
+            Format::Hot => "get_param",
+            Format::Cfn => "Ref",
+        };
+        let mut used: Vec<String> = Vec::new();
+        for section in body_sections(cx.template) {
+            let Some(node) = cx.root.get(section) else {
+                continue;
+            };
+            let mut args = Vec::new();
+            function_args(node, func, &mut args);
+            used.extend(
+                args.iter()
+                    .filter_map(|a| reference_name(a).map(|(n, _)| n.to_owned())),
+            );
+        }
+        for (k, _) in &declared.entries {
+            let name = k.value.key_text();
+            if !used.contains(&name) {
+                out.push(
+                    Diagnostic::new(
+                        META.code,
+                        cx.file.path.clone(),
+                        format!("parameter `{name}` is never used"),
+                    )
+                    .with_key_path(vec![params.to_owned(), name])
+                    .at(k.span),
+                );
+            }
+        }
+    }
+}
