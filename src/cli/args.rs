@@ -258,6 +258,8 @@ pub enum ValidateFormat {
     Json,
     /// A table for people.
     Table,
+    /// SARIF 2.1.0, for code scanning (findings shown inline).
+    Sarif,
 }
 
 /// The lowest severity that fails the run.

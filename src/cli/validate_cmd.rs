@@ -60,6 +60,7 @@ pub(super) fn run(
                 "diagnostics": findings,
             }),
         )?,
+        ValidateFormat::Sarif => report::sarif::write(out, &findings)?,
         ValidateFormat::Table => {
             let mut t = report::table(&["Path", "Line", "Code", "Severity", "Message"]);
             for d in &findings {

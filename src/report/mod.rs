@@ -6,6 +6,7 @@ pub mod json;
 mod options;
 mod parameters;
 mod resolve;
+pub mod sarif;
 mod text;
 pub mod yaml;
 

@@ -1,0 +1,75 @@
+//! SARIF 2.1.0 output for `validate`, so code-scanning services can show
+//! findings inline.
+
+use std::io::{self, Write};
+
+use serde_json::json;
+
+use crate::diag::{Diagnostic, Severity};
+use crate::validate::registry::RULES;
+
+fn level(s: Severity) -> &'static str {
+    match s {
+        Severity::Error => "error",
+        Severity::Warning => "warning",
+        Severity::Info => "note",
+    }
+}
+
+/// One SARIF log with one run: every rule of the table (plus the load codes
+/// that occur), and every finding with its location.
+pub fn write(out: &mut dyn Write, findings: &[Diagnostic]) -> io::Result<()> {
+    let mut rules: Vec<serde_json::Value> = RULES
+        .iter()
+        .map(|r| {
+            let m = r.meta();
+            json!({
+                "id": m.code.0,
+                "name": m.name,
+                "shortDescription": {"text": m.summary},
+                "defaultConfiguration": {"level": level(m.severity())},
+                "properties": {"source": m.source},
+            })
+        })
+        .collect();
+    let mut ids: Vec<&str> = RULES.iter().map(|r| r.meta().code.0).collect();
+    for d in findings {
+        if !ids.contains(&d.code.0) {
+            ids.push(d.code.0);
+            rules.push(
+                json!({"id": d.code.0, "defaultConfiguration": {"level": level(d.severity)}}),
+            );
+        }
+    }
+    let results: Vec<serde_json::Value> = findings
+        .iter()
+        .map(|d| {
+            let mut region = serde_json::Map::new();
+            if let Some(s) = d.span {
+                region.insert("startLine".into(), json!(s.start.line));
+                region.insert("startColumn".into(), json!(s.start.column));
+            }
+            let mut location =
+                json!({"artifactLocation": {"uri": d.file.trim_start_matches("./")}});
+            if !region.is_empty() {
+                location["region"] = serde_json::Value::Object(region);
+            }
+            json!({
+                "ruleId": d.code.0,
+                "ruleIndex": ids.iter().position(|i| *i == d.code.0),
+                "level": level(d.severity),
+                "message": {"text": d.message},
+                "locations": [{"physicalLocation": location}],
+            })
+        })
+        .collect();
+    let log = json!({
+        "$schema": "https://json.schemastore.org/sarif-2.1.0.json",
+        "version": "2.1.0",
+        "runs": [{
+            "tool": {"driver": {"name": "heatcap", "version": env!("CARGO_PKG_VERSION"), "rules": rules}},
+            "results": results,
+        }],
+    });
+    super::json::write_line(out, &log)
+}
