@@ -7,7 +7,7 @@ use std::fs;
 
 use heatcap::load::{load_one, LoadOptions};
 use heatcap::model::FileRecord;
-use heatcap::validate::registry::{markdown, RULES};
+use heatcap::validate::registry::{all, markdown};
 use heatcap::validate::{check_file, Selection};
 use heatcap::walk::Source;
 
@@ -20,8 +20,8 @@ fn findings(path: &std::path::Path, code: &str) -> BTreeSet<u32> {
     };
     let record = FileRecord::from_loaded(load_one(&source, &LoadOptions::default()), true);
     assert!(
-        record.template().is_some(),
-        "{}: not a template: {:?}",
+        record.template().is_some() || record.environment().is_some(),
+        "{}: not a template or environment: {:?}",
         path.display(),
         record.diagnostics
     );
@@ -48,8 +48,8 @@ fn expected(path: &std::path::Path, code: &str) -> BTreeSet<u32> {
 
 #[test]
 fn every_rule_has_good_and_bad_fixtures_that_behave() {
-    for rule in RULES {
-        let code = rule.meta().code.0;
+    for meta in all() {
+        let code = meta.code.0;
         let dir = std::path::Path::new("fixtures/rules").join(code);
         let mut entries: Vec<_> = fs::read_dir(&dir)
             .unwrap_or_else(|_| panic!("{code}: no fixtures/rules/{code}/"))

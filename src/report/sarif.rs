@@ -6,7 +6,7 @@ use std::io::{self, Write};
 use serde_json::json;
 
 use crate::diag::{Diagnostic, Severity};
-use crate::validate::registry::RULES;
+use crate::validate::registry::all;
 
 fn level(s: Severity) -> &'static str {
     match s {
@@ -19,10 +19,10 @@ fn level(s: Severity) -> &'static str {
 /// One SARIF log with one run: every rule of the table (plus the load codes
 /// that occur), and every finding with its location.
 pub fn write(out: &mut dyn Write, findings: &[Diagnostic]) -> io::Result<()> {
-    let mut rules: Vec<serde_json::Value> = RULES
+    let metas = all();
+    let mut rules: Vec<serde_json::Value> = metas
         .iter()
-        .map(|r| {
-            let m = r.meta();
+        .map(|m| {
             json!({
                 "id": m.code.0,
                 "name": m.name,
@@ -32,7 +32,7 @@ pub fn write(out: &mut dyn Write, findings: &[Diagnostic]) -> io::Result<()> {
             })
         })
         .collect();
-    let mut ids: Vec<&str> = RULES.iter().map(|r| r.meta().code.0).collect();
+    let mut ids: Vec<&str> = metas.iter().map(|m| m.code.0).collect();
     for d in findings {
         if !ids.contains(&d.code.0) {
             ids.push(d.code.0);

@@ -26,7 +26,7 @@ pub const EMPTY_SECTION: Code = Code("E6006");
 
 /// Checks the top-level sections as Heat's `environment_format.validate`
 /// does (heat-semantics §2.1), with Heat's messages.
-fn check_sections(env: &EnvInput<'_>, root: &Mapping, out: &mut Vec<Diagnostic>) {
+pub(crate) fn check_sections(env: &EnvInput<'_>, root: &Mapping, out: &mut Vec<Diagnostic>) {
     for (k, v) in &root.entries {
         let key = k.value.key_text();
         if !crate::load::classify::ENVIRONMENT_SECTIONS.contains(&key.as_str()) {
@@ -65,7 +65,7 @@ const RESTRICTED: [&str; 2] = ["update", "replace"];
 
 /// Checks every `hooks` and `restricted_actions` value at any depth of a
 /// registry, as Heat does when it loads it, with Heat's message.
-fn check_hooks(path: &str, node: &Node, out: &mut Vec<Diagnostic>) {
+pub(crate) fn check_hooks(path: &str, node: &Node, out: &mut Vec<Diagnostic>) {
     let Some(map) = node.as_map() else { return };
     for (k, v) in &map.entries {
         let key = k.value.key_text();

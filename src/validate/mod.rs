@@ -3,6 +3,7 @@
 //! [`registry::RULES`] lists them in code order. docs/rules.md is generated
 //! from that table (a test fails when it is stale).
 
+pub mod env;
 pub mod hot;
 pub mod registry;
 
@@ -109,6 +110,18 @@ pub trait Rule: Sync {
     fn check(&self, cx: &Context<'_>, out: &mut Vec<Diagnostic>);
 }
 
+/// What an environment rule sees.
+pub struct EnvContext<'a> {
+    pub file: &'a FileRecord,
+    pub root: &'a Node,
+}
+
+/// One environment rule.
+pub trait EnvRule: Sync {
+    fn meta(&self) -> &'static RuleMeta;
+    fn check(&self, cx: &EnvContext<'_>, out: &mut Vec<Diagnostic>);
+}
+
 /// Which rules run: code prefixes to select and to ignore.
 #[derive(Debug, Clone, Default)]
 pub struct Selection {
@@ -124,9 +137,19 @@ impl Selection {
     }
 }
 
-/// Runs the selected rules over one file (templates only, for now).
+/// Runs the selected rules over one file (templates and environments).
 pub fn check_file(file: &FileRecord, selection: &Selection) -> Vec<Diagnostic> {
     let mut out = Vec::new();
+    if let (Some(_), Some(root)) = (file.environment(), file.tree.as_ref()) {
+        let cx = EnvContext { file, root };
+        for rule in registry::ENV_RULES {
+            if selection.includes(rule.meta().code) {
+                rule.check(&cx, &mut out);
+            }
+        }
+        out.sort_by_key(|d| d.span);
+        return out;
+    }
     let (Some(template), Some(root)) = (file.template(), file.tree.as_ref().and_then(Node::as_map))
     else {
         return out;

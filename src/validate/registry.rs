@@ -3,8 +3,8 @@
 
 use std::fmt::Write as _;
 
-use super::hot;
-use super::Rule;
+use super::{env, hot};
+use super::{EnvRule, Rule, RuleMeta};
 
 /// Every rule heatcap runs, in code order.
 pub static RULES: &[&dyn Rule] = &[
@@ -19,13 +19,34 @@ pub static RULES: &[&dyn Rule] = &[
     &hot::missing_reference::MissingResourceReference,
 ];
 
-/// docs/rules.md, rendered from [`RULES`].
+/// Every environment rule, in code order.
+pub static ENV_RULES: &[&dyn EnvRule] = &[
+    &env::heat_errors::InvalidHook,
+    &env::heat_errors::WrongEnvironmentSection,
+    &env::heat_errors::EmptyEnvironmentSection,
+    &env::registry_keys::TemplateExtensionIgnored,
+    &env::registry_keys::GlobToTemplate,
+    &env::registry_keys::LiteralStar,
+    &env::registry_keys::GlobInResources,
+];
+
+/// Every rule's metadata, templates' then environments', in code order.
+pub fn all() -> Vec<&'static RuleMeta> {
+    let mut v: Vec<&'static RuleMeta> = RULES
+        .iter()
+        .map(|r| r.meta())
+        .chain(ENV_RULES.iter().map(|r| r.meta()))
+        .collect();
+    v.sort_by_key(|m| &m.code.0[1..]);
+    v
+}
+
+/// docs/rules.md, rendered from [`RULES`] and [`ENV_RULES`].
 pub fn markdown() -> String {
     let mut s = String::from(
-        "# heatcap rules\n\nGenerated from `src/validate/registry.rs`; do not edit (refresh with\n`HEATCAP_UPDATE_DOCS=1 cargo test --test rules`). The letter of a code is\nits severity (E error, W warning, I note); the first digit its area (1\ntemplate and version, 2 parameters, 3 resources).\n\n| code | severity | name | summary | source |\n|---|---|---|---|---|\n",
+        "# heatcap rules\n\nGenerated from `src/validate/registry.rs`; do not edit (refresh with\n`HEATCAP_UPDATE_DOCS=1 cargo test --test rules`). The letter of a code is\nits severity (E error, W warning, I note); the first digit its area (1\ntemplate and version, 2 parameters, 3 resources, 6 environments).\n\n| code | severity | name | summary | source |\n|---|---|---|---|---|\n",
     );
-    for r in RULES {
-        let m = r.meta();
+    for m in all() {
         let _ = writeln!(
             s,
             "| {} | {} | {} | {} | {} |",
@@ -46,6 +67,10 @@ mod tests {
     #[test]
     fn codes_are_unique_well_formed_and_in_order() {
         let codes: Vec<&str> = RULES.iter().map(|r| r.meta().code.0).collect();
+        let env_codes: Vec<&str> = ENV_RULES.iter().map(|r| r.meta().code.0).collect();
+        let mut env_sorted = env_codes.clone();
+        env_sorted.sort_by_key(|c| &c[1..]);
+        assert_eq!(env_codes, env_sorted, "environment rules in code order");
         for c in &codes {
             assert!(
                 c.len() == 5
