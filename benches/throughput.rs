@@ -267,7 +267,7 @@ fn resolution_only(root: &str, env: &str) -> (f64, usize) {
         root: rec.tree.as_ref().unwrap(),
     }];
     let merged = merge(&inputs);
-    let catalog = FsCatalog::preload(Some(root), &[env], &merged, &opts);
+    let catalog = FsCatalog::preload(&[root], &[env], &merged, &opts);
     let start = Instant::now();
     let registry = Registry::new(&inputs, &merged, &catalog);
     let c = compose(root, &registry, &catalog);
