@@ -10,6 +10,7 @@ use super::{EnvRule, Rule, RuleMeta};
 pub static RULES: &[&dyn Rule] = &[
     &hot::invalid_version::InvalidTemplateVersion,
     &hot::unknown_section::InvalidTemplateSection,
+    &hot::unsupported_function::UnsupportedFunction,
     &hot::parameter_type::InvalidParameterType,
     &hot::undeclared_parameter::UndeclaredParameter,
     &hot::unused_parameter::UnusedParameter,

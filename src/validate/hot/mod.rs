@@ -8,6 +8,7 @@ pub mod resource_without_type;
 pub mod undeclared_parameter;
 pub mod unknown_resource_key;
 pub mod unknown_section;
+pub mod unsupported_function;
 pub mod unused_parameter;
 
 /// HOT versions and aliases Heat accepts, sorted as Heat sorts them.

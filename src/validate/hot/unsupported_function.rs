@@ -1,0 +1,119 @@
+//! E1003 `UnsupportedFunction`.
+//!
+//! What it checks: every intrinsic function in `resources` and `outputs` is
+//! one the template's HOT version supports (heat-semantics §1.4 tables):
+//! `repeat` and `digest` from 2015-04-30, `str_split` from 2015-10-15,
+//! `map_merge` from 2016-04-08, `yaql`, `map_replace` and `if` from
+//! 2016-10-14, `filter` and `str_replace_strict` from 2017-02-24,
+//! `make_url`, `list_concat`, `list_concat_unique`, `str_replace_vstrict`
+//! and `contains` from 2017-09-01; CFN-style functions only in 2013-05-23
+//! (`Fn::Select` until 2015-04-30). A one-key mapping whose key is no
+//! function at all is data, and is not flagged.
+//!
+//! Why: Heat refuses the template ("The function X is not supported in this
+//! version of HOT").
+//!
+//! Example: `{str_split: [',', a]}` in a 2015-04-30 template.
+
+use crate::diag::{Code, Diagnostic};
+use crate::model::{Format, Node, Value};
+use crate::validate::{Context, Rule, RuleMeta};
+
+pub struct UnsupportedFunction;
+
+static META: RuleMeta = RuleMeta {
+    code: Code("E1003"),
+    name: "UnsupportedFunction",
+    summary: "an intrinsic function the template's HOT version does not support",
+    source: "heat-semantics §1.4 (function tables per HOT version)",
+};
+
+/// (function, first version, last version) for every HOT function.
+const FUNCTIONS: [(&str, &str, &str); 34] = [
+    ("get_param", "2013-05-23", "9999"),
+    ("get_resource", "2013-05-23", "9999"),
+    ("get_attr", "2013-05-23", "9999"),
+    ("list_join", "2013-05-23", "9999"),
+    ("str_replace", "2013-05-23", "9999"),
+    ("resource_facade", "2013-05-23", "9999"),
+    ("get_file", "2013-05-23", "9999"),
+    ("Fn::GetAZs", "2013-05-23", "2013-05-23"),
+    ("Ref", "2013-05-23", "2013-05-23"),
+    ("Fn::Join", "2013-05-23", "2013-05-23"),
+    ("Fn::Split", "2013-05-23", "2013-05-23"),
+    ("Fn::Replace", "2013-05-23", "2013-05-23"),
+    ("Fn::Base64", "2013-05-23", "2013-05-23"),
+    ("Fn::MemberListToMap", "2013-05-23", "2013-05-23"),
+    ("Fn::ResourceFacade", "2013-05-23", "2013-05-23"),
+    ("Fn::Select", "2013-05-23", "2015-04-30"),
+    ("Fn::GetAtt", "0", "0"),
+    ("Fn::FindInMap", "0", "0"),
+    ("repeat", "2015-04-30", "9999"),
+    ("digest", "2015-04-30", "9999"),
+    ("str_split", "2015-10-15", "9999"),
+    ("map_merge", "2016-04-08", "9999"),
+    ("yaql", "2016-10-14", "9999"),
+    ("map_replace", "2016-10-14", "9999"),
+    ("if", "2016-10-14", "9999"),
+    ("filter", "2017-02-24", "9999"),
+    ("str_replace_strict", "2017-02-24", "9999"),
+    ("make_url", "2017-09-01", "9999"),
+    ("list_concat", "2017-09-01", "9999"),
+    ("list_concat_unique", "2017-09-01", "9999"),
+    ("str_replace_vstrict", "2017-09-01", "9999"),
+    ("contains", "2017-09-01", "9999"),
+    ("Fn::If", "0", "0"),
+    ("Fn::Equals", "0", "0"),
+];
+
+fn walk(node: &Node, version: &str, date: &str, cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
+    match &node.value {
+        Value::Map(m) => {
+            if m.len() == 1 {
+                let (k, _) = &m.entries[0];
+                if let Some(name) = k.value.as_str() {
+                    if let Some((_, from, to)) = FUNCTIONS.iter().find(|(f, _, _)| *f == name) {
+                        if date < *from || date > *to {
+                            out.push(
+                                Diagnostic::new(
+                                    META.code,
+                                    cx.file.path.clone(),
+                                    format!("the function `{name}` is not supported in this version of HOT ({version})"),
+                                )
+                                .at(k.span),
+                            );
+                        }
+                    }
+                }
+            }
+            for (_, v) in &m.entries {
+                walk(v, version, date, cx, out);
+            }
+        }
+        Value::Seq(items) => items.iter().for_each(|i| walk(i, version, date, cx, out)),
+        _ => {}
+    }
+}
+
+impl Rule for UnsupportedFunction {
+    fn meta(&self) -> &'static RuleMeta {
+        &META
+    }
+
+    fn check(&self, cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
+        if cx.template.format != Format::Hot {
+            return;
+        }
+        let Some(version) = cx.template.version.as_deref() else {
+            return;
+        };
+        let Some(date) = super::hot_date(version) else {
+            return;
+        };
+        for section in ["resources", "outputs"] {
+            if let Some(node) = cx.root.get(section) {
+                walk(node, version, date, cx, out);
+            }
+        }
+    }
+}
