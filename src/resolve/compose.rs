@@ -23,6 +23,8 @@ pub const TOO_DEEP: Code = Code("E7003");
 pub const UNRESOLVED: Code = Code("E7004");
 /// A `get_file` target that cannot be read.
 pub const MISSING_FILE: Code = Code("E7006");
+/// A parent passes a property its provider template does not declare.
+pub const UNKNOWN_PROPERTY: Code = Code("E7007");
 
 /// One node of the composition tree.
 #[derive(Debug, Clone, Serialize)]
@@ -56,6 +58,7 @@ pub struct Composition {
 pub fn compose(root: &str, registry: &Registry<'_>, catalog: &dyn Catalog) -> Composition {
     let mut w = Walker {
         catalog,
+        passing: None,
         seen: IndexMap::new(),
         diagnostics: Vec::new(),
     };
@@ -76,6 +79,8 @@ pub fn compose(root: &str, registry: &Registry<'_>, catalog: &dyn Catalog) -> Co
 
 struct Walker<'c> {
     catalog: &'c dyn Catalog,
+    /// The properties the resource being resolved passes to its template.
+    passing: Option<Vec<String>>,
     seen: IndexMap<(String, Option<String>, String), Resolution>,
     diagnostics: Vec<Diagnostic>,
 }
@@ -118,6 +123,7 @@ impl Walker<'_> {
         }
         let mut children = Vec::new();
         for res in &template.resources {
+            self.passing = Some(res.properties.keys().cloned().collect());
             let mut node = self.resource(
                 path,
                 &res.name,
@@ -132,6 +138,7 @@ impl Walker<'_> {
                 // chain's, one per type, "0", "1", ...
                 let nested_registry = registry.child(&res.name, None);
                 for (i, member) in res.members.iter().enumerate() {
+                    self.passing = Some(res.member_properties.keys().cloned().collect());
                     let member_node = self.resource(
                         path,
                         &i.to_string(),
@@ -211,6 +218,23 @@ impl Walker<'_> {
                 .at(span),
             );
             return node;
+        }
+        // Heat checks even in plain validate: a property the provider
+        // template does not declare is "Unknown Property" (§3.2).
+        if let (Some(passed), Some(t)) = (self.passing.take(), found.template) {
+            for p in passed
+                .iter()
+                .filter(|p| !t.parameters.iter().any(|q| &q.name == *p))
+            {
+                self.diagnostics.push(
+                    Diagnostic::new(
+                        UNKNOWN_PROPERTY,
+                        from,
+                        format!("resource `{name}` passes property `{p}`, which `{path}` does not declare as a parameter (Heat: Unknown Property {p})"),
+                    )
+                    .at(span),
+                );
+            }
         }
         if ancestry.contains(&path) {
             self.diagnostics.push(
