@@ -8,7 +8,7 @@ use indexmap::IndexMap;
 
 use super::args::{ExportArgs, ExportFormat};
 use super::catalog::{locate, FsCatalog};
-use super::resolve_cmd::{env_inputs, environment_diagnostics, load_environments};
+use super::resolve_cmd::{load_environments, prepare};
 use super::{config, print_diagnostics};
 use crate::diag::{Code, Diagnostic, Severity};
 use crate::error::{Error, Exit};
@@ -16,7 +16,6 @@ use crate::load::{parse_text, LoadOptions, ParseOptions};
 use crate::report::{self, json};
 use crate::resolve::compose::{compose, TreeNode};
 use crate::resolve::export;
-use crate::resolve::merge::merge;
 use crate::resolve::registry::Registry;
 use crate::resolve::{Catalog, Implementation};
 use crate::walk::display;
@@ -47,10 +46,7 @@ pub(super) fn run_export(
     };
     let opts = LoadOptions::default();
     let envs = load_environments(&a.environments, &opts);
-    let mut diagnostics = environment_diagnostics(&envs);
-    let inputs = env_inputs(&envs);
-    let merged = merge(&inputs);
-    diagnostics.extend(merged.diagnostics.iter().cloned());
+    let (inputs, merged, mut diagnostics) = prepare(&envs);
     let env_paths: Vec<&str> = inputs.iter().map(|e| e.path).collect();
     let root = display(&a.template);
     let catalog = FsCatalog::preload(&[&root], &env_paths, &merged, &opts);

@@ -34,6 +34,22 @@ pub(super) fn load_environments(
     load::load_all(&sources, opts, |l| FileRecord::from_loaded(l, true))
 }
 
+/// The environments as the resolver takes them, merged, with every
+/// diagnostic so far (the files' own, and the merge's).
+pub(super) fn prepare(
+    envs: &[FileRecord],
+) -> (
+    Vec<EnvInput<'_>>,
+    crate::resolve::merge::Merged,
+    Vec<Diagnostic>,
+) {
+    let mut diagnostics = environment_diagnostics(envs);
+    let inputs = env_inputs(envs);
+    let merged = merge(&inputs);
+    diagnostics.extend(merged.diagnostics.iter().cloned());
+    (inputs, merged, diagnostics)
+}
+
 /// The environments that loaded, as the resolver takes them.
 pub(super) fn env_inputs(envs: &[FileRecord]) -> Vec<EnvInput<'_>> {
     envs.iter()
@@ -79,10 +95,7 @@ pub(super) fn run(
         ..LoadOptions::default()
     };
     let envs = load_environments(&a.environments, &opts);
-    let mut diagnostics = environment_diagnostics(&envs);
-    let inputs = env_inputs(&envs);
-    let merged = merge(&inputs);
-    diagnostics.extend(merged.diagnostics.iter().cloned());
+    let (inputs, merged, mut diagnostics) = prepare(&envs);
     let env_paths: Vec<&str> = inputs.iter().map(|e| e.path).collect();
     let root = a.template.as_deref().map(display);
     let catalog = FsCatalog::preload(root.as_deref().as_slice(), &env_paths, &merged, &opts);
@@ -170,10 +183,7 @@ pub(super) fn run_options(
         ..LoadOptions::default()
     };
     let envs = load_environments(&a.environments, &opts);
-    let mut diagnostics = environment_diagnostics(&envs);
-    let inputs = env_inputs(&envs);
-    let merged = merge(&inputs);
-    diagnostics.extend(merged.diagnostics.iter().cloned());
+    let (inputs, merged, mut diagnostics) = prepare(&envs);
     let env_paths: Vec<&str> = inputs.iter().map(|e| e.path).collect();
     let catalog = FsCatalog::preload(&[], &env_paths, &merged, &opts);
     // Templates under -r DIR, by the types they declare.
@@ -253,10 +263,7 @@ fn parameters_report(
     }
     let opts = LoadOptions::default();
     let envs = load_environments(&a.environments, &opts);
-    let mut diagnostics = environment_diagnostics(&envs);
-    let inputs = env_inputs(&envs);
-    let merged = merge(&inputs);
-    diagnostics.extend(merged.diagnostics.iter().cloned());
+    let (inputs, merged, mut diagnostics) = prepare(&envs);
     let env_paths: Vec<&str> = inputs.iter().map(|e| e.path).collect();
     let root = display(&a.template);
     let mut roots: Vec<&str> = vec![&root];

@@ -13,6 +13,17 @@ pub const CAPABILITIES_NOT_MAPPING: Code = Code("W5001");
 /// `capabilities.resource_type` is not a string or a list of strings.
 pub const RESOURCE_TYPE_NOT_STRINGS: Code = Code("W5002");
 
+/// Heat's pseudo parameters: always declared, never listed.
+pub const PSEUDO_PARAMETERS: [&str; 7] = [
+    "OS::stack_id",
+    "OS::stack_name",
+    "OS::region",
+    "OS::project_id",
+    "AWS::StackId",
+    "AWS::StackName",
+    "AWS::Region",
+];
+
 /// HOT or CFN.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "lowercase")]

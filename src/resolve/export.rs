@@ -3,7 +3,6 @@
 //! list-valued entries are replaced by their resolved value, without
 //! `requires`. The file-system side (which files, where) is the CLI's.
 
-use indexmap::IndexMap;
 use serde_json::{Map, Value as J};
 
 use super::choose::is_template_path;
@@ -137,19 +136,7 @@ pub fn environment(
     }
     let mut out = Map::new();
     for section in ["parameters", "parameter_defaults"] {
-        let mut merged_section: IndexMap<String, J> = IndexMap::new();
-        for env in envs {
-            if let Some(m) = env
-                .root
-                .as_map()
-                .and_then(|r| r.get(section))
-                .and_then(Node::as_map)
-            {
-                for (k, v) in &m.entries {
-                    merged_section.insert(k.value.key_text(), v.value.to_json());
-                }
-            }
-        }
+        let merged_section = super::parameters::env_section(envs, section);
         if !merged_section.is_empty() {
             out.insert(
                 section.to_owned(),

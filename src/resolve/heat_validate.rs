@@ -10,19 +10,8 @@ use super::merge::{EnvInput, Merged};
 use super::parameters::env_section;
 use super::registry::Registry;
 use super::Catalog;
-use crate::model::template::{Format, Parameter, ResourceUse};
+use crate::model::template::{Format, Parameter, ResourceUse, PSEUDO_PARAMETERS};
 use crate::model::Template;
-
-/// Heat's pseudo parameters, never listed.
-const PSEUDO: [&str; 7] = [
-    "OS::stack_id",
-    "OS::stack_name",
-    "OS::region",
-    "OS::project_id",
-    "AWS::StackId",
-    "AWS::StackName",
-    "AWS::Region",
-];
 
 /// Heat reports CFN type names, even for HOT.
 fn cfn_type(t: Option<&str>) -> J {
@@ -184,7 +173,7 @@ impl Builder<'_> {
             for p in t
                 .parameters
                 .iter()
-                .filter(|p| !PSEUDO.contains(&p.name.as_str()))
+                .filter(|p| !PSEUDO_PARAMETERS.contains(&p.name.as_str()))
             {
                 params.insert(
                     p.name.clone(),

@@ -58,16 +58,7 @@ pub fn hot_at_least(template: &crate::model::Template, date: &str) -> bool {
             .is_some_and(|d| d >= date)
 }
 
-/// Heat's pseudo parameters, always declared.
-pub const PSEUDO_PARAMETERS: [&str; 7] = [
-    "OS::stack_id",
-    "OS::stack_name",
-    "OS::region",
-    "OS::project_id",
-    "AWS::StackId",
-    "AWS::StackName",
-    "AWS::Region",
-];
+pub use crate::model::template::PSEUDO_PARAMETERS;
 
 /// The sections whose functions refer to parameters and resources.
 pub fn body_sections(template: &crate::model::Template) -> [&'static str; 3] {
