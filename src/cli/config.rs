@@ -54,11 +54,16 @@ pub fn walk_options(args: &WalkArgs, roots: Vec<PathBuf>) -> Result<WalkOptions,
 
 /// Load options from the flags.
 pub fn load_options(args: &WalkArgs) -> Result<LoadOptions, Error> {
-    if args.max_size == 0 {
+    sized_load_options(args.max_size)
+}
+
+/// Load options for a `--max-size` (characters, at least 1).
+pub fn sized_load_options(max_size: usize) -> Result<LoadOptions, Error> {
+    if max_size == 0 {
         return Err(Error::Usage("--max-size must be at least 1".into()));
     }
     Ok(LoadOptions {
-        max_size: args.max_size,
+        max_size,
         parse: ParseOptions::default(),
         prefilter: None,
     })

@@ -86,14 +86,8 @@ pub(super) fn run(
     out: &mut dyn Write,
     err: &mut dyn Write,
 ) -> Result<Exit, Error> {
-    if a.max_size == 0 {
-        return Err(Error::Usage("--max-size must be at least 1".into()));
-    }
+    let opts = config::sized_load_options(a.max_size)?;
     let output = config::output(&a.output, Format::Table);
-    let opts = LoadOptions {
-        max_size: a.max_size,
-        ..LoadOptions::default()
-    };
     let envs = load_environments(&a.environments, &opts);
     let (inputs, merged, mut diagnostics) = prepare(&envs);
     let env_paths: Vec<&str> = inputs.iter().map(|e| e.path).collect();
@@ -174,14 +168,8 @@ pub(super) fn run_options(
     out: &mut dyn Write,
     err: &mut dyn Write,
 ) -> Result<Exit, Error> {
-    if a.max_size == 0 {
-        return Err(Error::Usage("--max-size must be at least 1".into()));
-    }
+    let opts = config::sized_load_options(a.max_size)?;
     let output = config::output(&a.output, Format::Table);
-    let opts = LoadOptions {
-        max_size: a.max_size,
-        ..LoadOptions::default()
-    };
     let envs = load_environments(&a.environments, &opts);
     let (inputs, merged, mut diagnostics) = prepare(&envs);
     let env_paths: Vec<&str> = inputs.iter().map(|e| e.path).collect();
