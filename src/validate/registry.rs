@@ -14,10 +14,13 @@ pub static RULES: &[&dyn Rule] = &[
     &hot::parameter_type::InvalidParameterType,
     &hot::undeclared_parameter::UndeclaredParameter,
     &hot::unused_parameter::UnusedParameter,
+    &hot::parameter_key::InvalidParameterKey,
     &hot::resource_without_type::ResourceWithoutType,
     &hot::unknown_resource_key::InvalidResourceKeyword,
     &hot::missing_dependency::DependsOnMissingResource,
     &hot::missing_reference::MissingResourceReference,
+    &hot::deletion_policy::InvalidDeletionPolicy,
+    &hot::resource_name::SlashInResourceName,
 ];
 
 /// Every environment rule, in code order.

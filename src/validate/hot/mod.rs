@@ -1,9 +1,12 @@
 //! Rules for HOT and CFN templates (heat-semantics §1).
 
+pub mod deletion_policy;
 pub mod invalid_version;
 pub mod missing_dependency;
 pub mod missing_reference;
+pub mod parameter_key;
 pub mod parameter_type;
+pub mod resource_name;
 pub mod resource_without_type;
 pub mod undeclared_parameter;
 pub mod unknown_resource_key;

@@ -1,0 +1,83 @@
+//! E2004 `InvalidParameterKey`.
+//!
+//! What it checks: a parameter uses only the keys its format allows: HOT
+//! `type, description, default, schema, constraints, hidden, label,
+//! immutable`, plus `tags` from 2018-03-02; CFN `Type, Default, NoEcho,
+//! AllowedValues, AllowedPattern, MaxLength, MinLength, MaxValue, MinValue,
+//! Description, ConstraintDescription, Label`.
+//!
+//! Why: Heat refuses the template ("Invalid key 'x' for parameter (p)").
+//!
+//! Example: `tags: [a]` in a 2016-10-14 template.
+
+use crate::diag::{Code, Diagnostic};
+use crate::model::Format;
+use crate::validate::{Context, Rule, RuleMeta};
+
+pub struct InvalidParameterKey;
+
+static META: RuleMeta = RuleMeta {
+    code: Code("E2004"),
+    name: "InvalidParameterKey",
+    summary: "a parameter uses a key its format or version does not allow",
+    source: "heat-semantics §1.7 (allowed keys)",
+};
+
+const HOT: [&str; 8] = [
+    "type",
+    "description",
+    "default",
+    "schema",
+    "constraints",
+    "hidden",
+    "label",
+    "immutable",
+];
+const CFN: [&str; 12] = [
+    "Type",
+    "Default",
+    "NoEcho",
+    "AllowedValues",
+    "AllowedPattern",
+    "MaxLength",
+    "MinLength",
+    "MaxValue",
+    "MinValue",
+    "Description",
+    "ConstraintDescription",
+    "Label",
+];
+
+impl Rule for InvalidParameterKey {
+    fn meta(&self) -> &'static RuleMeta {
+        &META
+    }
+
+    fn check(&self, cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
+        let (section, allowed): (&str, &[&str]) = match cx.template.format {
+            Format::Hot => ("parameters", &HOT),
+            Format::Cfn => ("Parameters", &CFN),
+        };
+        let tags = super::hot_at_least(cx.template, "2018-03-02");
+        let Some(params) = cx.root.get(section).and_then(|n| n.as_map()) else {
+            return;
+        };
+        for (name, body) in &params.entries {
+            let Some(body) = body.as_map() else { continue };
+            for (k, _) in &body.entries {
+                let key = k.value.key_text();
+                if !(allowed.contains(&key.as_str()) || (tags && key == "tags")) {
+                    let p = name.value.key_text();
+                    out.push(
+                        Diagnostic::new(
+                            META.code,
+                            cx.file.path.clone(),
+                            format!("invalid key `{key}` for parameter `{p}`"),
+                        )
+                        .at(k.span),
+                    );
+                }
+            }
+        }
+    }
+}
