@@ -95,3 +95,31 @@ fn rules_catalogue_is_up_to_date() {
         "docs/rules.md is stale: run `HEATCAP_UPDATE_DOCS=1 cargo test --test rules`"
     );
 }
+
+#[test]
+fn hot_specification_examples_validate_clean() {
+    let selection = Selection::default();
+    let mut checked = 0;
+    for entry in fs::read_dir("fixtures/hot").unwrap() {
+        let path = entry.unwrap().path();
+        let source = Source {
+            display: path.display().to_string(),
+            path: path.clone(),
+            explicit: true,
+            jinja: false,
+        };
+        let record = FileRecord::from_loaded(load_one(&source, &LoadOptions::default()), true);
+        assert!(record.template().is_some(), "{}", path.display());
+        let errors: Vec<String> = record
+            .diagnostics
+            .iter()
+            .cloned()
+            .chain(check_file(&record, &selection))
+            .filter(|d| d.severity == heatcap::diag::Severity::Error)
+            .map(|d| d.to_string())
+            .collect();
+        assert!(errors.is_empty(), "{errors:?}");
+        checked += 1;
+    }
+    assert!(checked > 0);
+}
