@@ -1,9 +1,13 @@
 //! Rules for HOT and CFN templates (heat-semantics §1).
 
+pub mod capability_value;
+pub mod constraint_type;
 pub mod deletion_policy;
 pub mod invalid_version;
 pub mod missing_dependency;
 pub mod missing_reference;
+pub mod null_conditions;
+pub mod parameter_groups;
 pub mod parameter_key;
 pub mod parameter_type;
 pub mod resource_name;

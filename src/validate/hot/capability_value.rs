@@ -1,0 +1,50 @@
+//! W5003 `CapabilityNeverMatches`.
+//!
+//! What it checks: every `capabilities` value is a scalar or a list of
+//! scalars; a mapping, a null, or a list with a non-scalar item is kept and
+//! reported but never matches a query or a `requires` (capabilities.md §1).
+//!
+//! Why: such a template can never be chosen by that key.
+//!
+//! Example: `capabilities: {deployment: {tool: puppet}}`.
+
+use crate::diag::{Code, Diagnostic};
+use crate::model::capability::CapValue;
+use crate::validate::{Context, Rule, RuleMeta};
+
+pub struct CapabilityNeverMatches;
+
+static META: RuleMeta = RuleMeta {
+    code: Code("W5003"),
+    name: "CapabilityNeverMatches",
+    summary: "a capability value that is not a scalar or a list of scalars never matches",
+    source: "capabilities.md §1",
+};
+
+impl Rule for CapabilityNeverMatches {
+    fn meta(&self) -> &'static RuleMeta {
+        &META
+    }
+
+    fn check(&self, cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
+        let Some(caps) = cx.root.get("capabilities").and_then(|n| n.as_map()) else {
+            return;
+        };
+        for (k, v) in &caps.entries {
+            if matches!(CapValue::from_node(v), CapValue::Other(_)) {
+                let key = k.value.key_text();
+                out.push(
+                    Diagnostic::new(
+                        META.code,
+                        cx.file.path.clone(),
+                        format!(
+                            "capability `{key}` is {}: it is kept but never matches",
+                            v.value.kind_name()
+                        ),
+                    )
+                    .at(k.span),
+                );
+            }
+        }
+    }
+}
