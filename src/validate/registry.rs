@@ -17,6 +17,7 @@ pub static RULES: &[&dyn Rule] = &[
     &hot::unused_parameter::UnusedParameter,
     &hot::parameter_key::InvalidParameterKey,
     &hot::constraint_type::ConstraintInvalidForType,
+    &hot::default_constraints::DefaultViolatesConstraint,
     &hot::parameter_groups::InvalidParameterGroups,
     &hot::resource_without_type::ResourceWithoutType,
     &hot::unknown_resource_key::InvalidResourceKeyword,

@@ -2,6 +2,7 @@
 
 pub mod capability_value;
 pub mod constraint_type;
+pub mod default_constraints;
 pub mod deletion_policy;
 pub mod invalid_version;
 pub mod missing_dependency;
