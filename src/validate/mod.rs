@@ -14,7 +14,7 @@ use crate::model::{FileRecord, Mapping, Node, Template};
 #[derive(Debug, Clone, Copy)]
 pub struct RuleMeta {
     pub code: Code,
-    /// Names the pattern the rule flags ("allow <name>" reads well).
+    /// Names the pattern the rule flags (`allow <name>` reads well).
     pub name: &'static str,
     pub summary: &'static str,
     /// Where the behaviour is defined (heat-semantics section, HOT spec).
