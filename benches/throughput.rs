@@ -9,6 +9,7 @@
 //! - bare parse: floor + libyaml events for every file;
 //! - index: `heatcap index -r DIR --format json`;
 //! - capabilities-find: `heatcap capabilities-find -r -c ... DIR`;
+//! - validate: `heatcap validate -r DIR --format json` (every rule);
 //! - resolve: `heatcap resolve -t ROOT -e ENV --format json` (loads only the
 //!   composition), and the resolution alone on loaded data.
 //!
@@ -360,6 +361,8 @@ fn measure(n: usize, runs: usize) {
             &d,
             "-q",
         ]);
+        let (t_validate, p_validate) =
+            command(&["heatcap", "validate", "-r", &d, "-q", "--format", "json"]);
         let (t_resolve, p_resolve) = command(&[
             "heatcap", "resolve", "-t", &root, "-e", &env, "--format", "json", "-q",
         ]);
@@ -391,6 +394,12 @@ fn measure(n: usize, runs: usize) {
             t_find,
             Some(("floor", t_floor)),
             p_find,
+        );
+        row(
+            "validate (every rule)",
+            t_validate,
+            Some(("index", t_index)),
+            p_validate,
         );
         row(
             "resolve -t (403 templates)",

@@ -113,7 +113,9 @@ pub(crate) fn print_diagnostics<'a>(
 
 /// Loads every walked file (in parallel, in order) into a corpus.
 pub fn load_corpus(walked: Walked, opts: &LoadOptions) -> Corpus {
-    let files = load::load_all(&walked.sources, opts, |l| FileRecord::from_loaded(l, false));
+    let files = load::load_all(&walked.sources, opts, |l| {
+        FileRecord::from_loaded(l, false).slimmed()
+    });
     Corpus {
         files,
         walk_diagnostics: walked.diagnostics,
@@ -126,7 +128,9 @@ pub fn load_corpus(walked: Walked, opts: &LoadOptions) -> Corpus {
 /// template named twice, or also given with `-f`, is loaded once.
 fn load_corpus_with_registry(mut walked: Walked, envs: &Corpus, opts: &LoadOptions) -> Corpus {
     let given = walked.sources.len();
-    let mut files = load::load_all(&walked.sources, opts, |l| FileRecord::from_loaded(l, false));
+    let mut files = load::load_all(&walked.sources, opts, |l| {
+        FileRecord::from_loaded(l, false).slimmed()
+    });
     // Environments given with -f count as -e.
     for env_file in envs.files.iter().chain(files.iter()) {
         let Some(env) = env_file.environment() else {

@@ -82,6 +82,15 @@ impl FileRecord {
         }
     }
 
+    /// The record with a slim template view (see [`Template::slim`]).
+    #[must_use]
+    pub fn slimmed(mut self) -> FileRecord {
+        if let Content::Template(t) = &mut self.content {
+            t.slim();
+        }
+        self
+    }
+
     pub fn template(&self) -> Option<&Template> {
         match &self.content {
             Content::Template(t) => Some(t),

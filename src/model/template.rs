@@ -41,19 +41,42 @@ pub struct Parameter {
     /// No default: the user (or the environment) must give a value.
     pub required: bool,
     pub hidden: bool,
-    // The rest is for `parameters`; `index` keeps its shape.
+    /// The rest, for `parameters` (absent in a slim view).
     #[serde(skip)]
+    pub detail: Option<Box<ParameterDetail>>,
+}
+
+/// What `parameters` reads of a parameter beyond its name and type.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct ParameterDetail {
     pub description: Option<String>,
-    #[serde(skip)]
     pub label: Option<String>,
     /// The default as written (`None`: no default, or null).
-    #[serde(skip)]
     pub default: Option<serde_json::Value>,
     /// HOT `constraints` as written, or CFN's constraint keys gathered.
-    #[serde(skip)]
     pub constraints: Option<serde_json::Value>,
-    #[serde(skip)]
     pub tags: Option<serde_json::Value>,
+}
+
+impl Parameter {
+    fn detail(&self) -> Option<&ParameterDetail> {
+        self.detail.as_deref()
+    }
+    pub fn description(&self) -> Option<&String> {
+        self.detail()?.description.as_ref()
+    }
+    pub fn label(&self) -> Option<&String> {
+        self.detail()?.label.as_ref()
+    }
+    pub fn default(&self) -> Option<&serde_json::Value> {
+        self.detail()?.default.as_ref()
+    }
+    pub fn constraints(&self) -> Option<&serde_json::Value> {
+        self.detail()?.constraints.as_ref()
+    }
+    pub fn tags(&self) -> Option<&serde_json::Value> {
+        self.detail()?.tags.as_ref()
+    }
 }
 
 /// One resource of a template, for walking the composition.
@@ -163,6 +186,19 @@ impl Template {
             parameter_groups: root.get("parameter_groups").map(|n| n.value.to_json()),
             parameters: parameters(root.get(params_key), type_key, default_key, format),
         }
+    }
+
+    /// Drops what only composition commands read (property values, the
+    /// parameters' descriptions, defaults and constraints): the index keeps
+    /// the view small, so its memory grows with what it reports.
+    pub fn slim(&mut self) {
+        // `uses` already holds what the index reports of the resources.
+        self.resources = Vec::new();
+        for p in &mut self.parameters {
+            p.detail = None;
+        }
+        self.get_files.clear();
+        self.parameter_groups = None;
     }
 
     /// True when the template declares it can implement `type_name`.
@@ -440,19 +476,21 @@ fn parameters(
                 type_: text(type_key),
                 required: default.is_none(),
                 hidden,
-                description: text(if format == Format::Hot {
-                    "description"
-                } else {
-                    "Description"
-                }),
-                label: text(if format == Format::Hot {
-                    "label"
-                } else {
-                    "Label"
-                }),
-                default,
-                constraints,
-                tags: get("tags").map(|n| n.value.to_json()),
+                detail: Some(Box::new(ParameterDetail {
+                    description: text(if format == Format::Hot {
+                        "description"
+                    } else {
+                        "Description"
+                    }),
+                    label: text(if format == Format::Hot {
+                        "label"
+                    } else {
+                        "Label"
+                    }),
+                    default,
+                    constraints,
+                    tags: get("tags").map(|n| n.value.to_json()),
+                })),
             }
         })
         .collect()

@@ -47,7 +47,7 @@ fn is_function(v: &J) -> bool {
 
 /// HOT constraints, or CFN's constraint keys, as Heat's entry keys.
 fn constraints(p: &Parameter, format: Format, entry: &mut Map<String, J>) {
-    let Some(c) = &p.constraints else { return };
+    let Some(c) = p.constraints() else { return };
     match format {
         Format::Hot => {
             let mut descriptions = Vec::new();
@@ -115,7 +115,7 @@ fn entry(p: &Parameter, format: Format, pd: Option<&J>, value: Option<&J>) -> J 
     e.insert("Type".to_owned(), cfn_type(p.type_.as_deref()));
     e.insert(
         "Description".to_owned(),
-        J::String(p.description.clone().unwrap_or_default()),
+        J::String(p.description().cloned().unwrap_or_default()),
     );
     e.insert(
         "NoEcho".to_owned(),
@@ -123,17 +123,16 @@ fn entry(p: &Parameter, format: Format, pd: Option<&J>, value: Option<&J>) -> J 
     );
     e.insert(
         "Label".to_owned(),
-        J::String(p.label.clone().unwrap_or_else(|| p.name.clone())),
+        J::String(p.label().cloned().unwrap_or_else(|| p.name.clone())),
     );
-    if let Some(d) = pd.or(p.default.as_ref()) {
+    if let Some(d) = pd.or(p.default()) {
         e.insert("Default".to_owned(), d.clone());
     }
     if let Some(v) = value.filter(|v| truthy(v) && !is_function(v)) {
         e.insert("Value".to_owned(), v.clone());
     }
     if let Some(t) = p
-        .tags
-        .as_ref()
+        .tags()
         .filter(|t| t.as_array().is_some_and(|a| !a.is_empty()))
     {
         e.insert("Tags".to_owned(), t.clone());

@@ -210,18 +210,18 @@ impl Collector<'_> {
                 .get(&p.name)
                 .map(|v| (Source::ParameterDefaults, v.clone()))
         })
-        .or_else(|| p.default.clone().map(|v| (Source::Default, v)));
+        .or_else(|| p.default().cloned().map(|v| (Source::Default, v)));
         let info = self
             .out
             .entry(p.name.clone())
             .or_insert_with(|| ParameterInfo {
                 type_name: p.type_.clone(),
-                description: p.description.clone(),
-                label: p.label.clone(),
-                default: p.default.clone(),
+                description: p.description().cloned(),
+                label: p.label().cloned(),
+                default: p.default().cloned(),
                 hidden: p.hidden,
-                constraints: p.constraints.clone(),
-                tags: p.tags.clone(),
+                constraints: p.constraints().cloned(),
+                tags: p.tags().cloned(),
                 declared_by: Vec::new(),
                 values: Vec::new(),
                 required_in: Vec::new(),
