@@ -12,6 +12,7 @@ pub static RULES: &[&dyn Rule] = &[
     &hot::unknown_section::InvalidTemplateSection,
     &hot::unsupported_function::UnsupportedFunction,
     &hot::null_conditions::NullConditions,
+    &hot::unknown_condition::UnknownCondition,
     &hot::parameter_type::InvalidParameterType,
     &hot::undeclared_parameter::UndeclaredParameter,
     &hot::unused_parameter::UnusedParameter,
@@ -25,6 +26,7 @@ pub static RULES: &[&dyn Rule] = &[
     &hot::missing_reference::MissingResourceReference,
     &hot::deletion_policy::InvalidDeletionPolicy,
     &hot::resource_name::SlashInResourceName,
+    &hot::output_value::OutputWithoutValue,
     &hot::capability_value::CapabilityNeverMatches,
 ];
 
@@ -53,7 +55,7 @@ pub fn all() -> Vec<&'static RuleMeta> {
 /// docs/rules.md, rendered from [`RULES`] and [`ENV_RULES`].
 pub fn markdown() -> String {
     let mut s = String::from(
-        "# heatcap rules\n\nGenerated from `src/validate/registry.rs`; do not edit (refresh with\n`HEATCAP_UPDATE_DOCS=1 cargo test --test rules`). The letter of a code is\nits severity (E error, W warning, I note); the first digit its area (1\ntemplate and version, 2 parameters, 3 resources, 5 the `capabilities`\nannotation, 6 environments).\n\n| code | severity | name | summary | source |\n|---|---|---|---|---|\n",
+        "# heatcap rules\n\nGenerated from `src/validate/registry.rs`; do not edit (refresh with\n`HEATCAP_UPDATE_DOCS=1 cargo test --test rules`). The letter of a code is\nits severity (E error, W warning, I note); the first digit its area (1\ntemplate and version, 2 parameters, 3 resources, 4 outputs, 5 the `capabilities`\nannotation, 6 environments).\n\n| code | severity | name | summary | source |\n|---|---|---|---|---|\n",
     );
     for m in all() {
         let _ = writeln!(
