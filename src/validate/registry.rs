@@ -13,6 +13,7 @@ pub static RULES: &[&dyn Rule] = &[
     &hot::unsupported_function::UnsupportedFunction,
     &hot::null_conditions::NullConditions,
     &hot::unknown_condition::UnknownCondition,
+    &hot::circular_condition::CircularCondition,
     &hot::parameter_type::InvalidParameterType,
     &hot::undeclared_parameter::UndeclaredParameter,
     &hot::unused_parameter::UnusedParameter,

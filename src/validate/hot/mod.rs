@@ -1,6 +1,7 @@
 //! Rules for HOT and CFN templates (heat-semantics §1).
 
 pub mod capability_value;
+pub mod circular_condition;
 pub mod constraint_type;
 pub mod default_constraints;
 pub mod deletion_policy;
