@@ -1,6 +1,7 @@
 //! Every rule: each `fixtures/rules/<CODE>/good*.yaml` gives no finding of
-//! that code, and each `bad*.yaml` gives exactly the lines marked
-//! `# expect: <CODE>` (the rule run alone). docs/rules.md matches the table.
+//! that code, and each `bad*.yaml` gives exactly the positions its
+//! `# expect: <CODE>:<COLUMN> ...` markers name, on the marker's line (the
+//! rule run alone). docs/rules.md matches the table.
 
 use std::collections::BTreeSet;
 use std::fs;
@@ -11,7 +12,7 @@ use heatcap::validate::registry::{all, markdown};
 use heatcap::validate::{check_file, Selection};
 use heatcap::walk::Source;
 
-fn findings(path: &std::path::Path, code: &str) -> BTreeSet<u32> {
+fn findings(path: &std::path::Path, code: &str) -> BTreeSet<(u32, u32)> {
     let source = Source {
         display: path.display().to_string(),
         path: path.to_path_buf(),
@@ -31,19 +32,32 @@ fn findings(path: &std::path::Path, code: &str) -> BTreeSet<u32> {
     };
     check_file(&record, &selection)
         .iter()
-        .map(|d| d.span.map_or(0, |s| s.start.line))
+        .map(|d| d.span.map_or((0, 0), |s| (s.start.line, s.start.column)))
         .collect()
 }
 
-fn expected(path: &std::path::Path, code: &str) -> BTreeSet<u32> {
-    let marker = format!("# expect: {code}");
-    fs::read_to_string(path)
-        .unwrap()
-        .lines()
-        .enumerate()
-        .filter(|(_, l)| l.contains(&marker))
-        .map(|(i, _)| u32::try_from(i + 1).unwrap())
-        .collect()
+/// The (line, column) pairs the `# expect: CODE:COL CODE:COL` markers name.
+fn expected(path: &std::path::Path, code: &str) -> BTreeSet<(u32, u32)> {
+    let mut want = BTreeSet::new();
+    for (i, l) in fs::read_to_string(path).unwrap().lines().enumerate() {
+        let Some((_, marks)) = l.split_once("# expect: ") else {
+            continue;
+        };
+        let line = u32::try_from(i + 1).unwrap();
+        for mark in marks.split_whitespace() {
+            let (c, col) = mark.split_once(':').unwrap_or_else(|| {
+                panic!("{}:{line}: `{mark}` is not CODE:COLUMN", path.display())
+            });
+            assert_eq!(
+                c,
+                code,
+                "{}:{line}: marker for another code",
+                path.display()
+            );
+            want.insert((line, col.parse().expect("a column number")));
+        }
+    }
+    want
 }
 
 #[test]
@@ -64,7 +78,7 @@ fn every_rule_has_good_and_bad_fixtures_that_behave() {
                 good += 1;
                 assert!(
                     got.is_empty(),
-                    "{code} {name}: unexpected findings on lines {got:?}"
+                    "{code} {name}: unexpected findings at (line, column) {got:?}"
                 );
             } else if name.starts_with("bad") {
                 bad += 1;
@@ -73,7 +87,7 @@ fn every_rule_has_good_and_bad_fixtures_that_behave() {
                     !want.is_empty(),
                     "{code} {name}: no `# expect: {code}` line"
                 );
-                assert_eq!(got, want, "{code} {name}: lines found vs expected");
+                assert_eq!(got, want, "{code} {name}: (line, column) found vs expected");
             }
         }
         assert!(
