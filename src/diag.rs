@@ -140,6 +140,10 @@ pub struct Diagnostic {
     pub message: String,
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub related: Vec<Related>,
+    /// The ONAP requirement IDs (`R-92635`) a finding counts against, under
+    /// `validate --profile onap`.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub requirements: Vec<&'static str>,
 }
 
 impl Diagnostic {
@@ -153,6 +157,7 @@ impl Diagnostic {
             span: None,
             message: message.into(),
             related: Vec::new(),
+            requirements: Vec::new(),
         }
     }
 
@@ -182,7 +187,11 @@ impl fmt::Display for Diagnostic {
             Some(s) => write!(f, "{}:{}:{}: ", self.file, s.start.line, s.start.column)?,
             None => write!(f, "{}: ", self.file)?,
         }
-        write!(f, "{} {}: {}", self.code, self.severity, self.message)
+        write!(f, "{} {}: {}", self.code, self.severity, self.message)?;
+        if !self.requirements.is_empty() {
+            write!(f, " (ONAP {})", self.requirements.join(", "))?;
+        }
+        Ok(())
     }
 }
 

@@ -1,43 +1,87 @@
-//! Every rule: each `fixtures/rules/<CODE>/good*.yaml` gives no finding of
-//! that code, and each `bad*.yaml` gives exactly the positions its
+//! Every rule: each `fixtures/rules/<CODE>/good*` gives no finding of that
+//! code, and each `bad*` gives exactly the positions its
 //! `# expect: <CODE>:<COLUMN> ...` markers name, on the marker's line (the
-//! rule run alone). docs/rules.md matches the table.
+//! rule run alone). A fixture is a file, or a directory checked as one
+//! package (the ONAP rules, 8xxx, run under the ONAP profile).
+//! docs/rules.md matches the table.
 
 use std::collections::BTreeSet;
 use std::fs;
+use std::path::{Path, PathBuf};
 
 use heatcap::load::{load_one, LoadOptions};
 use heatcap::model::FileRecord;
 use heatcap::validate::registry::{all, markdown};
-use heatcap::validate::{check_file, Selection};
+use heatcap::validate::{check_file, check_package, Profile, Selection};
 use heatcap::walk::Source;
 
-fn findings(path: &std::path::Path, code: &str) -> BTreeSet<(u32, u32)> {
-    let source = Source {
-        display: path.display().to_string(),
-        path: path.to_path_buf(),
-        explicit: true,
-        jinja: false,
+type Positions = BTreeSet<(String, u32, u32)>;
+
+/// The files of a fixture: the file itself, or a directory's files (one
+/// package, for the ONAP rules' cross-file checks).
+fn members(path: &Path) -> Vec<PathBuf> {
+    if !path.is_dir() {
+        return vec![path.to_path_buf()];
+    }
+    let mut files: Vec<PathBuf> = fs::read_dir(path)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .collect();
+    files.sort();
+    files
+}
+
+/// Where the rule `code`, run alone, finds something in the fixture.
+fn findings(path: &Path, code: &str) -> Positions {
+    let records: Vec<FileRecord> = members(path)
+        .iter()
+        .map(|p| {
+            let source = Source {
+                display: p.display().to_string(),
+                path: p.clone(),
+                explicit: true,
+                jinja: false,
+            };
+            FileRecord::from_loaded(load_one(&source, &LoadOptions::default()), true)
+        })
+        .collect();
+    let profile = if code[1..].starts_with('8') {
+        Profile::Onap
+    } else {
+        for r in &records {
+            assert!(
+                r.template().is_some() || r.environment().is_some(),
+                "{}: not a template or environment: {:?}",
+                r.path,
+                r.diagnostics
+            );
+        }
+        Profile::Hot
     };
-    let record = FileRecord::from_loaded(load_one(&source, &LoadOptions::default()), true);
-    assert!(
-        record.template().is_some() || record.environment().is_some(),
-        "{}: not a template or environment: {:?}",
-        path.display(),
-        record.diagnostics
-    );
     let selection = Selection {
         select: vec![code.to_owned()],
         ignore: Vec::new(),
     };
-    check_file(&record, &selection)
-        .iter()
-        .map(|d| d.span.map_or((0, 0), |s| (s.start.line, s.start.column)))
+    check_package(&records, &selection, profile)
+        .into_iter()
+        .flatten()
+        .filter(|d| d.code.0 == code)
+        .map(|d| {
+            let (line, col) = d.span.map_or((0, 0), |s| (s.start.line, s.start.column));
+            (d.file, line, col)
+        })
         .collect()
 }
 
-/// The (line, column) pairs the `# expect: CODE:COL CODE:COL` markers name.
-fn expected(path: &std::path::Path, code: &str) -> BTreeSet<(u32, u32)> {
+/// The positions the `# expect: CODE:COL CODE:COL` markers name.
+fn expected(path: &Path, code: &str) -> Positions {
+    members(path)
+        .iter()
+        .flat_map(|p| expected_in(p, code))
+        .collect()
+}
+
+fn expected_in(path: &Path, code: &str) -> Positions {
     let mut want = BTreeSet::new();
     for (i, l) in fs::read_to_string(path).unwrap().lines().enumerate() {
         let Some((_, marks)) = l.split_once("# expect: ") else {
@@ -54,7 +98,11 @@ fn expected(path: &std::path::Path, code: &str) -> BTreeSet<(u32, u32)> {
                 "{}:{line}: marker for another code",
                 path.display()
             );
-            want.insert((line, col.parse().expect("a column number")));
+            want.insert((
+                path.display().to_string(),
+                line,
+                col.parse().expect("a column number"),
+            ));
         }
     }
     want

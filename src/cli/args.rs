@@ -269,11 +269,24 @@ pub enum FailOn {
     Error,
 }
 
+/// Which rule sets `validate` runs.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum ProfileArg {
+    /// HOT, CFN and environment rules.
+    Hot,
+    /// Those plus the ONAP VNF requirements (each directory one VNF package;
+    /// *.env files are included).
+    Onap,
+}
+
 #[derive(Debug, Args)]
 pub struct ValidateArgs {
     /// Files and directories to check.
     #[arg(value_name = "PATH", required = true)]
     pub paths: Vec<PathBuf>,
+    /// Rule set: `onap` adds the ONAP VNF requirements to the HOT rules.
+    #[arg(long, value_enum, default_value_t = ProfileArg::Hot)]
+    pub profile: ProfileArg,
     /// Run only rules whose code starts with this (repeatable: `E3`, `W5001`).
     #[arg(long, value_name = "PREFIX")]
     pub select: Vec<String>,

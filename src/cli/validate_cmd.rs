@@ -2,16 +2,17 @@
 //! file in the worker (the tree is dropped right after), report.
 
 use std::io::Write;
+use std::path::Path;
 
-use super::args::{FailOn, ValidateArgs, ValidateFormat};
+use super::args::{FailOn, ProfileArg, ValidateArgs, ValidateFormat};
 use super::config;
 use crate::diag::{Diagnostic, Severity};
 use crate::error::{Error, Exit};
 use crate::load;
 use crate::model::FileRecord;
 use crate::report;
-use crate::validate::{check_file, Selection};
-use crate::walk;
+use crate::validate::{check_file, check_package, Profile, Selection};
+use crate::walk::{self, Source};
 
 pub(super) fn run(
     a: &ValidateArgs,
@@ -33,15 +34,26 @@ pub(super) fn run(
             )));
         }
     }
-    let walked = walk::walk(&config::walk_options(&a.walk, a.paths.clone())?);
+    let mut walk_args = a.walk.clone();
+    if a.profile == ProfileArg::Onap && walk_args.include.is_empty() {
+        walk_args.include = config::DEFAULT_INCLUDE
+            .iter()
+            .chain(&["*.env"])
+            .map(|s| (*s).to_owned())
+            .collect();
+    }
+    let walked = walk::walk(&config::walk_options(&walk_args, a.paths.clone())?);
     let opts = config::load_options(&a.walk)?;
-    let per_file: Vec<(String, Vec<Diagnostic>)> = load::load_all(&walked.sources, &opts, |l| {
-        let record = FileRecord::from_loaded(l, true);
-        let mut found: Vec<Diagnostic> = record.diagnostics.clone();
-        found.extend(check_file(&record, &selection));
-        found.retain(|d| selection.includes(d.code));
-        (record.path, found)
-    });
+    let per_file: Vec<(String, Vec<Diagnostic>)> = match a.profile {
+        ProfileArg::Hot => load::load_all(&walked.sources, &opts, |l| {
+            let record = FileRecord::from_loaded(l, true);
+            let mut found: Vec<Diagnostic> = record.diagnostics.clone();
+            found.extend(check_file(&record, &selection));
+            found.retain(|d| selection.includes(d.code));
+            (record.path, found)
+        }),
+        ProfileArg::Onap => by_package(&walked.sources, &opts, &selection),
+    };
     let mut findings: Vec<Diagnostic> = walked.diagnostics;
     findings.extend(per_file.iter().flat_map(|(_, d)| d.iter().cloned()));
     let count = |s: Severity| findings.iter().filter(|d| d.severity == s).count();
@@ -95,4 +107,78 @@ pub(super) fn run(
     } else {
         Exit::Ok
     })
+}
+
+/// The ONAP profile: each directory's files loaded together and checked as
+/// one package; results in walk order. Only one package's trees are held
+/// at a time. A package is the whole directory even when only some of its
+/// files are named: the others (`.yaml`, `.yml`, `.env`) are loaded as
+/// context, so pairing and cross-file rules see them, but not reported.
+fn by_package(
+    sources: &[Source],
+    opts: &load::LoadOptions,
+    selection: &Selection,
+) -> Vec<(String, Vec<Diagnostic>)> {
+    let mut packages: indexmap::IndexMap<&Path, Vec<(usize, &Source)>> = indexmap::IndexMap::new();
+    for (i, s) in sources.iter().enumerate() {
+        let dir = s.path.parent().unwrap_or(Path::new(""));
+        packages.entry(dir).or_default().push((i, s));
+    }
+    let mut out: Vec<(usize, String, Vec<Diagnostic>)> = Vec::with_capacity(sources.len());
+    for (dir, members) in &packages {
+        let mut group: Vec<Source> = members.iter().map(|(_, s)| (*s).clone()).collect();
+        group.extend(siblings(dir, &group));
+        let records = load::load_all(&group, opts, |l| FileRecord::from_loaded(l, true));
+        let found = check_package(&records, selection, Profile::Onap);
+        for (((i, _), record), found) in members.iter().zip(records).zip(found) {
+            out.push((*i, record.path, found));
+        }
+    }
+    out.sort_by_key(|(i, _, _)| *i);
+    out.into_iter().map(|(_, p, f)| (p, f)).collect()
+}
+
+/// The package files of `dir` that `named` does not hold, in name order.
+fn siblings(dir: &Path, named: &[Source]) -> Vec<Source> {
+    let Some(first) = named.first() else {
+        return Vec::new();
+    };
+    let shown_dir = Path::new(&first.display)
+        .parent()
+        .unwrap_or(Path::new(""))
+        .to_path_buf();
+    let have: Vec<&std::ffi::OsStr> = named.iter().filter_map(|s| s.path.file_name()).collect();
+    let listing = std::fs::read_dir(if dir.as_os_str().is_empty() {
+        Path::new(".")
+    } else {
+        dir
+    });
+    let mut found: Vec<std::ffi::OsString> = listing
+        .into_iter()
+        .flatten()
+        .flatten()
+        .filter(|e| e.file_type().is_ok_and(|t| t.is_file()))
+        .map(|e| e.file_name())
+        .filter(|n| {
+            let p = Path::new(n);
+            let ext = p
+                .extension()
+                .map(|e| e.to_string_lossy().to_ascii_lowercase());
+            let name = n.to_string_lossy();
+            !name.starts_with('.')
+                && !name.ends_with(".j2.yaml")
+                && matches!(ext.as_deref(), Some("yaml" | "yml" | "env"))
+                && !have.contains(&n.as_os_str())
+        })
+        .collect();
+    found.sort();
+    found
+        .into_iter()
+        .map(|n| Source {
+            display: shown_dir.join(&n).display().to_string(),
+            path: dir.join(&n),
+            explicit: false,
+            jinja: false,
+        })
+        .collect()
 }

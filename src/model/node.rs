@@ -234,6 +234,14 @@ impl Node {
         self.value.as_map()
     }
 
+    pub fn as_str(&self) -> Option<&str> {
+        self.value.as_str()
+    }
+
+    pub fn as_seq(&self) -> Option<&[Node]> {
+        self.value.as_seq()
+    }
+
     /// The span of the node at `key_path` below this one (map keys, or list
     /// indices as decimal text), falling back to the deepest node found.
     pub fn span_of(&self, key_path: &[String]) -> Span {

@@ -1,5 +1,6 @@
 //! SARIF 2.1.0 output for `validate`, so code-scanning services can show
-//! findings inline.
+//! findings inline. ONAP requirement IDs ride in `properties.requirements`
+//! of rules and results (SARIF's property bags).
 
 use std::io::{self, Write};
 
@@ -23,12 +24,17 @@ pub fn write(out: &mut dyn Write, findings: &[Diagnostic]) -> io::Result<()> {
     let mut rules: Vec<serde_json::Value> = metas
         .iter()
         .map(|m| {
+            let mut properties = json!({"source": m.source});
+            let requirements = m.requirements();
+            if !requirements.is_empty() {
+                properties["requirements"] = json!(requirements);
+            }
             json!({
                 "id": m.code.0,
                 "name": m.name,
                 "shortDescription": {"text": m.summary},
                 "defaultConfiguration": {"level": level(m.severity())},
-                "properties": {"source": m.source},
+                "properties": properties,
             })
         })
         .collect();
@@ -54,13 +60,17 @@ pub fn write(out: &mut dyn Write, findings: &[Diagnostic]) -> io::Result<()> {
             if !region.is_empty() {
                 location["region"] = serde_json::Value::Object(region);
             }
-            json!({
+            let mut result = json!({
                 "ruleId": d.code.0,
                 "ruleIndex": ids.iter().position(|i| *i == d.code.0),
                 "level": level(d.severity),
                 "message": {"text": d.message},
                 "locations": [{"physicalLocation": location}],
-            })
+            });
+            if !d.requirements.is_empty() {
+                result["properties"] = json!({"requirements": d.requirements});
+            }
+            result
         })
         .collect();
     let log = json!({

@@ -5,7 +5,10 @@
 
 pub mod env;
 pub mod hot;
+pub mod onap;
 pub mod registry;
+
+use rayon::prelude::*;
 
 use crate::diag::{Code, Diagnostic, Severity};
 use crate::model::{FileRecord, Mapping, Node, Template};
@@ -24,6 +27,18 @@ pub struct RuleMeta {
 impl RuleMeta {
     pub fn severity(&self) -> Severity {
         self.code.severity()
+    }
+
+    /// The ONAP requirement IDs (`R-92635`) the rule's source names.
+    pub fn requirements(&self) -> Vec<&'static str> {
+        let s: &'static str = self.source;
+        s.match_indices("R-")
+            .filter_map(|(i, _)| {
+                let digits = s[i + 2..].bytes().take_while(u8::is_ascii_digit).count();
+                let starts_word = i == 0 || !s.as_bytes()[i - 1].is_ascii_alphanumeric();
+                (digits > 0 && starts_word).then(|| &s[i..i + 2 + digits])
+            })
+            .collect()
     }
 }
 
@@ -166,4 +181,68 @@ pub fn check_file(file: &FileRecord, selection: &Selection) -> Vec<Diagnostic> {
     }
     out.sort_by_key(|d| d.span);
     out
+}
+
+/// Which rule sets run.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Profile {
+    /// The HOT, CFN and environment rules.
+    #[default]
+    Hot,
+    /// Those, plus the ONAP VNF requirements; a directory is one package.
+    Onap,
+}
+
+/// Runs the selected rules over the files of one directory (one VNF
+/// package under [`Profile::Onap`]): per file, in the order given, its load
+/// diagnostics, then the findings in document order.
+///
+/// Under the ONAP profile every error counts against R-92635 (compliance
+/// with the OpenStack Template Guide) and says so, ONAP findings carry their
+/// rule's requirement IDs, and on the files ONAP checks a HOT rule an ONAP
+/// rule replaces (W0010 by E8001, W2003 by E8005) reports nothing.
+pub fn check_package(
+    records: &[FileRecord],
+    selection: &Selection,
+    profile: Profile,
+) -> Vec<Vec<Diagnostic>> {
+    let package = (profile == Profile::Onap).then(|| onap::Package::new(records));
+    (0..records.len())
+        .into_par_iter()
+        .map(|i| {
+            let record = &records[i];
+            let mut found = record.diagnostics.clone();
+            let mut rules = check_file(record, selection);
+            if let Some(package) = &package {
+                for d in found.iter_mut().chain(rules.iter_mut()) {
+                    if d.severity == Severity::Error {
+                        d.requirements = vec![onap::OPENSTACK_COMPLIANCE];
+                    }
+                }
+                let cx = package.context(i);
+                let mut replaced: Vec<Code> = Vec::new();
+                let mut onap_found = Vec::new();
+                for rule in registry::ONAP_RULES {
+                    let meta = rule.meta();
+                    if selection.includes(meta.code) {
+                        let start = onap_found.len();
+                        rule.check(&cx, &mut onap_found);
+                        for d in &mut onap_found[start..] {
+                            d.requirements = meta.requirements();
+                        }
+                        replaced.extend(rule.replaces());
+                    }
+                }
+                if cx.kind.is_template() || cx.kind == onap::ModuleKind::Environment {
+                    found.retain(|d| !replaced.contains(&d.code));
+                    rules.retain(|d| !replaced.contains(&d.code));
+                }
+                rules.extend(onap_found);
+                rules.sort_by_key(|d| d.span);
+            }
+            found.extend(rules);
+            found.retain(|d| selection.includes(d.code));
+            found
+        })
+        .collect()
 }

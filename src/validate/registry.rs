@@ -3,6 +3,7 @@
 
 use std::fmt::Write as _;
 
+use super::onap::{self, OnapRule};
 use super::{env, hot};
 use super::{EnvRule, Rule, RuleMeta};
 
@@ -42,12 +43,38 @@ pub static ENV_RULES: &[&dyn EnvRule] = &[
     &env::registry_keys::GlobInResources,
 ];
 
-/// Every rule's metadata, templates' then environments', in code order.
+/// The ONAP profile's rules (`validate --profile onap`), in code order.
+pub static ONAP_RULES: &[&dyn OnapRule] = &[
+    &onap::duplicate_key::DuplicateKey,
+    &onap::missing_template_version::MissingTemplateVersion,
+    &onap::missing_description::MissingDescription,
+    &onap::template_without_parameters::TemplateWithoutParameters,
+    &onap::unused_parameter::UnusedParameter,
+    &onap::parameter_name::ParameterName,
+    &onap::parameter_without_type::ParameterWithoutType,
+    &onap::parameter_type::ParameterType,
+    &onap::parameter_without_description::ParameterWithoutDescription,
+    &onap::parameter_default::ParameterDefault,
+    &onap::nested_parameter_constraints::NestedParameterConstraints,
+    &onap::module_without_resources::ModuleWithoutResources,
+    &onap::empty_resources::EmptyResources,
+    &onap::resource_id_characters::ResourceIdCharacters,
+    &onap::repeated_resource_id::RepeatedResourceId,
+    &onap::remote_resource_type::RemoteResourceType,
+    &onap::nested_get_param::NestedGetParam,
+    &onap::metadata_not_map::MetadataNotMap,
+    &onap::missing_environment_file::MissingEnvironmentFile,
+    &onap::environment_without_parameters::EnvironmentWithoutParameters,
+    &onap::environment_resource_registry::EnvironmentResourceRegistry,
+];
+
+/// Every rule's metadata (templates', environments', ONAP's), in code order.
 pub fn all() -> Vec<&'static RuleMeta> {
     let mut v: Vec<&'static RuleMeta> = RULES
         .iter()
         .map(|r| r.meta())
         .chain(ENV_RULES.iter().map(|r| r.meta()))
+        .chain(ONAP_RULES.iter().map(|r| r.meta()))
         .collect();
     v.sort_by_key(|m| &m.code.0[1..]);
     v
@@ -56,7 +83,7 @@ pub fn all() -> Vec<&'static RuleMeta> {
 /// docs/rules.md, rendered from [`RULES`] and [`ENV_RULES`].
 pub fn markdown() -> String {
     let mut s = String::from(
-        "# heatcap rules\n\nGenerated from `src/validate/registry.rs`; do not edit (refresh with\n`HEATCAP_UPDATE_DOCS=1 cargo test --test rules`). The letter of a code is\nits severity (E error, W warning, I note); the first digit its area (1\ntemplate and version, 2 parameters, 3 resources, 4 outputs, 5 the `capabilities`\nannotation, 6 environments).\n\n| code | severity | name | summary | source |\n|---|---|---|---|---|\n",
+        "# heatcap rules\n\nGenerated from `src/validate/registry.rs`; do not edit (refresh with\n`HEATCAP_UPDATE_DOCS=1 cargo test --test rules`). The letter of a code is\nits severity (E error, W warning, I note); the first digit its area (1\ntemplate and version, 2 parameters, 3 resources, 4 outputs, 5 the `capabilities`\nannotation, 6 environments, 8 the ONAP profile: `validate --profile onap`, with\nthe ONAP requirement ID in the source and in every finding).\n\n| code | severity | name | summary | source |\n|---|---|---|---|---|\n",
     );
     for m in all() {
         let _ = writeln!(
@@ -79,10 +106,24 @@ mod tests {
     #[test]
     fn codes_are_unique_well_formed_and_in_order() {
         let codes: Vec<&str> = RULES.iter().map(|r| r.meta().code.0).collect();
-        let env_codes: Vec<&str> = ENV_RULES.iter().map(|r| r.meta().code.0).collect();
-        let mut env_sorted = env_codes.clone();
-        env_sorted.sort_by_key(|c| &c[1..]);
-        assert_eq!(env_codes, env_sorted, "environment rules in code order");
+        for table in [
+            ENV_RULES
+                .iter()
+                .map(|r| r.meta().code.0)
+                .collect::<Vec<_>>(),
+            ONAP_RULES.iter().map(|r| r.meta().code.0).collect(),
+        ] {
+            let mut sorted = table.clone();
+            sorted.sort_by_key(|c| &c[1..]);
+            assert_eq!(table, sorted, "rules in code order");
+        }
+        for r in ONAP_RULES {
+            assert!(
+                r.meta().code.0[1..].starts_with('8') && !r.meta().requirements().is_empty(),
+                "{}: ONAP rules are 8xxx and name their requirement",
+                r.meta().code
+            );
+        }
         for c in &codes {
             assert!(
                 c.len() == 5

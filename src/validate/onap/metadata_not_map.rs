@@ -1,0 +1,54 @@
+//! E8018 `MetadataNotMap`.
+//!
+//! What it checks: a resource's `metadata`, which ONAP allows, is a mapping.
+//!
+//! Why: Heat rejects any other value (\"metadata type must be object\"), and
+//! ONAP reads server metadata (`vnf_id`, `vf_module_id`, ...) as keys.
+//!
+//! Example: `metadata: [vnf_id]`.
+
+use crate::diag::{Code, Diagnostic};
+use crate::model::{Node, Value};
+use crate::validate::onap::{OnapContext, OnapRule};
+use crate::validate::RuleMeta;
+
+pub struct MetadataNotMap;
+
+static META: RuleMeta = RuleMeta {
+    code: Code("E8018"),
+    name: "MetadataNotMap",
+    summary: "a resource's `metadata` is not a mapping",
+    source: "ONAP R-67386 (VNF requirements 5.2.2.1.5.4)",
+};
+
+impl OnapRule for MetadataNotMap {
+    fn meta(&self) -> &'static RuleMeta {
+        &META
+    }
+
+    fn check(&self, cx: &OnapContext<'_>, out: &mut Vec<Diagnostic>) {
+        if !cx.kind.is_template() {
+            return;
+        }
+        let Some(resources) = cx
+            .root
+            .and_then(|r| r.get("resources"))
+            .and_then(Node::as_map)
+        else {
+            return;
+        };
+        for (key, body) in &resources.entries {
+            let id = key.value.key_text();
+            let Some(m) = body.as_map().and_then(|b| b.get("metadata")) else {
+                continue;
+            };
+            if m.as_map().is_none() && !matches!(m.value, Value::Null) {
+                out.push(cx.finding(
+                    &META,
+                    Some(m.span),
+                    format!("resource `{id}` has `metadata` that is not a mapping"),
+                ));
+            }
+        }
+    }
+}

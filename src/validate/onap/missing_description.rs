@@ -1,0 +1,41 @@
+//! E8003 `MissingDescription`.
+//!
+//! What it checks: every YAML template of the package has a `description` section.
+//!
+//! Why: ONAP requires one, though Heat does not.
+//!
+//! Example: a module with `heat_template_version`, `parameters` and `resources` only.
+
+use crate::diag::{Code, Diagnostic};
+use crate::validate::onap::{OnapContext, OnapRule};
+use crate::validate::RuleMeta;
+
+pub struct MissingDescription;
+
+static META: RuleMeta = RuleMeta {
+    code: Code("E8003"),
+    name: "MissingDescription",
+    summary: "a template has no `description` section",
+    source: "ONAP R-39402 (VNF requirements 5.2.2.1.2)",
+};
+
+impl OnapRule for MissingDescription {
+    fn meta(&self) -> &'static RuleMeta {
+        &META
+    }
+
+    fn check(&self, cx: &OnapContext<'_>, out: &mut Vec<Diagnostic>) {
+        if !(cx.kind.is_template()) {
+            return;
+        }
+        if let Some(root) = cx.root {
+            if !root.contains_key("description") {
+                out.push(cx.finding(
+                    &META,
+                    None,
+                    format!("the {} has no `description` section", cx.kind.as_str()),
+                ));
+            }
+        }
+    }
+}

@@ -1,0 +1,354 @@
+//! The ONAP profile (`validate --profile onap`): the statically checkable
+//! requirements of the ONAP VNF requirements, section 5.2.2 (Heat
+//! Orchestration Template format and environment files).
+//!
+//! A directory is one VNF package. Its files are told apart as ONAP's
+//! validation scripts tell them apart ([`ModuleKind`]): `.env` files are
+//! environments; a `.yaml`/`.yml` file another template of the package names
+//! as a resource type (directly or as a `ResourceGroup`'s `resource_def`) is
+//! nested; of the rest, a name ending in `_volume` is a volume module, a name
+//! with a `base` word (`base_x`, `x_base`, `x_base_y`, `base`) a base module,
+//! anything else an incremental module. Cross-file rules (unique resource
+//! IDs, every module has its environment file) see the whole [`Package`].
+
+pub mod duplicate_key;
+pub mod empty_resources;
+pub mod environment_resource_registry;
+pub mod environment_without_parameters;
+pub mod metadata_not_map;
+pub mod missing_description;
+pub mod missing_environment_file;
+pub mod missing_template_version;
+pub mod module_without_resources;
+pub mod nested_get_param;
+pub mod nested_parameter_constraints;
+pub mod parameter_default;
+pub mod parameter_name;
+pub mod parameter_type;
+pub mod parameter_without_description;
+pub mod parameter_without_type;
+pub mod remote_resource_type;
+pub mod repeated_resource_id;
+pub mod resource_id_characters;
+pub mod template_without_parameters;
+pub mod unused_parameter;
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::path::{Component, Path, PathBuf};
+
+use crate::diag::{Diagnostic, Span};
+use crate::model::{FileRecord, Mapping, Node};
+use crate::validate::RuleMeta;
+
+/// The requirement every template failing Heat's own rules breaks: "MUST be
+/// compliant with the OpenStack Template Guide".
+pub const OPENSTACK_COMPLIANCE: &str = "R-92635";
+
+/// What a file of a VNF package is, as ONAP tells it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ModuleKind {
+    Base,
+    Incremental,
+    Volume,
+    /// Named as a resource type by another template of the package.
+    Nested,
+    /// A `.env` file.
+    Environment,
+    /// Neither YAML template nor `.env` (a `.json` template, say): the ONAP
+    /// rules leave it alone.
+    Other,
+}
+
+impl ModuleKind {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            ModuleKind::Base => "base module",
+            ModuleKind::Incremental => "incremental module",
+            ModuleKind::Volume => "volume module",
+            ModuleKind::Nested => "nested template",
+            ModuleKind::Environment => "environment file",
+            ModuleKind::Other => "other file",
+        }
+    }
+
+    /// A template ONAP checks (every `.yaml`/`.yml` file).
+    pub fn is_template(self) -> bool {
+        matches!(
+            self,
+            ModuleKind::Base | ModuleKind::Incremental | ModuleKind::Volume | ModuleKind::Nested
+        )
+    }
+}
+
+/// One file of a package.
+pub struct PackageFile<'a> {
+    pub record: &'a FileRecord,
+    pub kind: ModuleKind,
+    /// The file name without its extension.
+    pub stem: String,
+}
+
+/// One VNF package: the files of one directory, classified.
+pub struct Package<'a> {
+    pub files: Vec<PackageFile<'a>>,
+    /// Every resource ID of the package's templates, with the files (by
+    /// index) and key spans that declare it.
+    pub resource_ids: BTreeMap<String, Vec<(usize, Span)>>,
+    /// The stems of the package's `.env` files.
+    pub env_stems: BTreeSet<String>,
+}
+
+/// What an ONAP rule sees: one file of a package, and the package.
+pub struct OnapContext<'a> {
+    pub index: usize,
+    pub file: &'a FileRecord,
+    /// The document's top-level mapping, when it parsed to one.
+    pub root: Option<&'a Mapping>,
+    pub kind: ModuleKind,
+    pub package: &'a Package<'a>,
+}
+
+impl OnapContext<'_> {
+    /// A finding at `span`, or at the start of the document.
+    pub fn finding(
+        &self,
+        meta: &RuleMeta,
+        span: Option<Span>,
+        message: impl Into<String>,
+    ) -> Diagnostic {
+        Diagnostic::new(meta.code, self.file.path.clone(), message)
+            .at(span.unwrap_or_else(|| self.document_start()))
+    }
+
+    /// Where file-level findings point: the document's first node.
+    pub fn document_start(&self) -> Span {
+        self.file.tree.as_ref().map_or(Span::point(1, 1), |t| {
+            Span::point(t.span.start.line, t.span.start.column)
+        })
+    }
+
+    /// A top-level section's mapping, with its key.
+    pub fn section(&self, name: &str) -> Option<&(Node, Node)> {
+        self.root?.entry(name)
+    }
+}
+
+/// One ONAP rule.
+pub trait OnapRule: Sync {
+    fn meta(&self) -> &'static RuleMeta;
+    fn check(&self, cx: &OnapContext<'_>, out: &mut Vec<Diagnostic>);
+
+    /// Codes of HOT-profile rules this rule replaces: on the files the ONAP
+    /// profile checks, their findings give way to this rule's, which check
+    /// the same thing with ONAP's severity and exemptions.
+    fn replaces(&self) -> &'static [crate::diag::Code] {
+        &[]
+    }
+}
+
+fn extension(path: &str) -> String {
+    Path::new(path)
+        .extension()
+        .map(|e| e.to_string_lossy().to_ascii_lowercase())
+        .unwrap_or_default()
+}
+
+fn stem(path: &str) -> String {
+    Path::new(path)
+        .file_stem()
+        .map(|e| e.to_string_lossy().into_owned())
+        .unwrap_or_default()
+}
+
+/// `a/./b/../c` as `a/c`, without touching the file system.
+fn normalize(path: &Path) -> PathBuf {
+    let mut out = PathBuf::new();
+    for c in path.components() {
+        match c {
+            Component::CurDir => {}
+            Component::ParentDir if out.file_name().is_some() => {
+                out.pop();
+            }
+            other => out.push(other),
+        }
+    }
+    out
+}
+
+/// A base module's name (ONAP: `base`, `base_x`, `x_base`, `x_base_y`).
+fn is_base_name(stem: &str) -> bool {
+    let s = stem.to_ascii_lowercase();
+    !s.ends_with("_volume")
+        && (s == "base" || s.starts_with("base_") || s.ends_with("_base") || s.contains("_base_"))
+}
+
+/// The template files a template names as nested: resource types ending in
+/// `.yaml`/`.yml`, and `OS::Heat::ResourceGroup` definitions' types.
+pub fn nested_references(root: &Mapping) -> Vec<&str> {
+    let mut out = Vec::new();
+    let Some(resources) = root.get("resources").and_then(Node::as_map) else {
+        return out;
+    };
+    // Case-sensitive, as ONAP's validator compares.
+    let is_file = |t: &str| {
+        Path::new(t)
+            .extension()
+            .is_some_and(|e| e == "yaml" || e == "yml")
+    };
+    for (_, body) in &resources.entries {
+        let Some(body) = body.as_map() else { continue };
+        match body.get("type").and_then(Node::as_str) {
+            Some("OS::Heat::ResourceGroup") => {
+                if let Some(t) = body
+                    .get("properties")
+                    .and_then(Node::as_map)
+                    .and_then(|p| p.get("resource_def"))
+                    .and_then(Node::as_map)
+                    .and_then(|d| d.get("type"))
+                    .and_then(Node::as_str)
+                    .filter(|t| is_file(t))
+                {
+                    out.push(t);
+                }
+            }
+            Some(t) if is_file(t) => out.push(t),
+            _ => {}
+        }
+    }
+    out
+}
+
+impl<'a> Package<'a> {
+    /// Classifies the files of one directory.
+    pub fn new(records: &'a [FileRecord]) -> Package<'a> {
+        let roots: Vec<Option<&Mapping>> = records
+            .iter()
+            .map(|r| r.tree.as_ref().and_then(Node::as_map))
+            .collect();
+        let yaml = |r: &FileRecord| matches!(extension(&r.path).as_str(), "yaml" | "yml");
+        let mut nested: BTreeSet<PathBuf> = BTreeSet::new();
+        for (r, root) in records.iter().zip(&roots) {
+            let (Some(root), true) = (root, yaml(r)) else {
+                continue;
+            };
+            let dir = Path::new(&r.path).parent().unwrap_or(Path::new(""));
+            let me = normalize(Path::new(&r.path));
+            for t in nested_references(root) {
+                let target = normalize(&dir.join(t));
+                if target != me {
+                    nested.insert(target);
+                }
+            }
+        }
+        let mut files = Vec::with_capacity(records.len());
+        let mut resource_ids: BTreeMap<String, Vec<(usize, Span)>> = BTreeMap::new();
+        let mut env_stems = BTreeSet::new();
+        for (i, (r, root)) in records.iter().zip(&roots).enumerate() {
+            let stem = stem(&r.path);
+            let kind = if extension(&r.path) == "env" {
+                env_stems.insert(stem.clone());
+                ModuleKind::Environment
+            } else if !yaml(r) {
+                ModuleKind::Other
+            } else if nested.contains(&normalize(Path::new(&r.path))) {
+                ModuleKind::Nested
+            } else if stem.ends_with("_volume") {
+                ModuleKind::Volume
+            } else if is_base_name(&stem) {
+                ModuleKind::Base
+            } else {
+                ModuleKind::Incremental
+            };
+            if kind.is_template() {
+                if let Some(res) = root.and_then(|m| m.get("resources")).and_then(Node::as_map) {
+                    for (k, _) in &res.entries {
+                        resource_ids
+                            .entry(k.value.key_text())
+                            .or_default()
+                            .push((i, k.span));
+                    }
+                }
+            }
+            files.push(PackageFile {
+                record: r,
+                kind,
+                stem,
+            });
+        }
+        Package {
+            files,
+            resource_ids,
+            env_stems,
+        }
+    }
+
+    /// The context for the file at `index`.
+    pub fn context(&'a self, index: usize) -> OnapContext<'a> {
+        let f = &self.files[index];
+        OnapContext {
+            index,
+            file: f.record,
+            root: f.record.tree.as_ref().and_then(Node::as_map),
+            kind: f.kind,
+            package: self,
+        }
+    }
+}
+
+/// Only ASCII letters, digits and `_` (ONAP's names), and not empty.
+pub fn is_word(name: &str) -> bool {
+    !name.is_empty() && name.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_')
+}
+
+/// Every `{get_param: ARG}` below `node`: the argument and the key's span.
+pub fn get_params<'a>(node: &'a Node, out: &mut Vec<(&'a Node, Span)>) {
+    match &node.value {
+        crate::model::Value::Map(m) => {
+            if let [(k, v)] = m.entries.as_slice() {
+                if k.value.as_str() == Some("get_param") {
+                    out.push((v, k.span));
+                }
+            }
+            for (_, v) in &m.entries {
+                get_params(v, out);
+            }
+        }
+        crate::model::Value::Seq(items) => {
+            for i in items {
+                get_params(i, out);
+            }
+        }
+        _ => {}
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn base_names_as_onap_reads_them() {
+        for s in ["base", "base_vnf", "vnf_base", "my_base_module", "BASE_x"] {
+            assert!(is_base_name(s), "{s}");
+        }
+        for s in [
+            "baseline",
+            "vnf_database",
+            "module_1",
+            "base_volume",
+            "x_base_volume",
+        ] {
+            assert!(!is_base_name(s), "{s}");
+        }
+    }
+
+    #[test]
+    fn paths_normalize_lexically() {
+        assert_eq!(
+            normalize(Path::new("a/./b/../c.yaml")),
+            Path::new("a/c.yaml")
+        );
+        assert_eq!(normalize(Path::new("./x.yaml")), Path::new("x.yaml"));
+        assert_eq!(normalize(Path::new("../x.yaml")), Path::new("../x.yaml"));
+    }
+}

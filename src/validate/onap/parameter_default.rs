@@ -1,0 +1,51 @@
+//! E8010 `ParameterDefault`.
+//!
+//! What it checks: no parameter declares `default`.
+//!
+//! Why: ONAP takes every value from the environment file (R-26124); a
+//! default in the template would be a second, hidden source.
+//!
+//! Example: `flavor: {type: string, description: d, default: m1.small}`.
+
+use crate::diag::{Code, Diagnostic};
+use crate::model::Node;
+use crate::validate::onap::{OnapContext, OnapRule};
+use crate::validate::RuleMeta;
+
+pub struct ParameterDefault;
+
+static META: RuleMeta = RuleMeta {
+    code: Code("E8010"),
+    name: "ParameterDefault",
+    summary: "a parameter declares a `default`",
+    source: "ONAP R-90526 (VNF requirements 5.2.2.1.4.5)",
+};
+
+impl OnapRule for ParameterDefault {
+    fn meta(&self) -> &'static RuleMeta {
+        &META
+    }
+
+    fn check(&self, cx: &OnapContext<'_>, out: &mut Vec<Diagnostic>) {
+        if !(cx.kind.is_template()) {
+            return;
+        }
+        let Some(declared) = cx
+            .root
+            .and_then(|r| r.get("parameters"))
+            .and_then(Node::as_map)
+        else {
+            return;
+        };
+        for (key, body) in &declared.entries {
+            let name = key.value.key_text();
+            if let Some((k, _)) = body.as_map().and_then(|m| m.entry("default")) {
+                out.push(cx.finding(
+                    &META,
+                    Some(k.span),
+                    format!("parameter `{name}` declares a `default`"),
+                ));
+            }
+        }
+    }
+}

@@ -1,0 +1,54 @@
+//! E8006 `ParameterName`.
+//!
+//! What it checks: parameter names contain only ASCII letters, digits and `_`.
+//!
+//! Why: ONAP maps parameter names into its own data model, which allows no
+//! other characters.
+//!
+//! Example: a parameter named `vnf-name`.
+
+use crate::diag::{Code, Diagnostic};
+use crate::model::Node;
+use crate::validate::onap::{is_word, OnapContext, OnapRule};
+use crate::validate::RuleMeta;
+
+pub struct ParameterName;
+
+static META: RuleMeta = RuleMeta {
+    code: Code("E8006"),
+    name: "ParameterName",
+    summary: "a parameter name has characters other than letters, digits and `_`",
+    source: "ONAP R-25877 (VNF requirements 5.2.2.1.4.1)",
+};
+
+impl OnapRule for ParameterName {
+    fn meta(&self) -> &'static RuleMeta {
+        &META
+    }
+
+    fn check(&self, cx: &OnapContext<'_>, out: &mut Vec<Diagnostic>) {
+        if !(cx.kind.is_template()) {
+            return;
+        }
+        let Some(declared) = cx
+            .root
+            .and_then(|r| r.get("parameters"))
+            .and_then(Node::as_map)
+        else {
+            return;
+        };
+        for (key, body) in &declared.entries {
+            let name = key.value.key_text();
+            let _ = body;
+            if !is_word(&name) {
+                out.push(cx.finding(
+                    &META,
+                    Some(key.span),
+                    format!(
+                        "parameter name `{name}` has characters other than letters, digits and `_`"
+                    ),
+                ));
+            }
+        }
+    }
+}

@@ -1,0 +1,72 @@
+//! E8008 `ParameterType`.
+//!
+//! What it checks: a parameter's `type` is one of `string`, `number`, `json`,
+//! `comma_delimited_list` and `boolean`, spelled so.
+//!
+//! Why: ONAP supports only these types (Heat also accepts CFN spellings in
+//! CFN templates).
+//!
+//! Example: `type: String`.
+
+use crate::diag::{Code, Diagnostic};
+use crate::model::Node;
+use crate::validate::onap::{OnapContext, OnapRule};
+use crate::validate::RuleMeta;
+
+pub struct ParameterType;
+
+static META: RuleMeta = RuleMeta {
+    code: Code("E8008"),
+    name: "ParameterType",
+    summary: "a parameter's `type` is not one ONAP supports",
+    source: "ONAP R-11441 (VNF requirements 5.2.2.1.4.2)",
+};
+
+impl OnapRule for ParameterType {
+    fn meta(&self) -> &'static RuleMeta {
+        &META
+    }
+
+    fn replaces(&self) -> &'static [Code] {
+        &[Code("E2001")]
+    }
+
+    fn check(&self, cx: &OnapContext<'_>, out: &mut Vec<Diagnostic>) {
+        if !(cx.kind.is_template()) {
+            return;
+        }
+        let Some(declared) = cx
+            .root
+            .and_then(|r| r.get("parameters"))
+            .and_then(Node::as_map)
+        else {
+            return;
+        };
+        for (key, body) in &declared.entries {
+            let name = key.value.key_text();
+            let Some(t) = body.as_map().and_then(|m| m.get("type")) else {
+                continue;
+            };
+            if !t.as_str().is_some_and(|t| TYPES.contains(&t)) {
+                out.push(cx.finding(
+                    &META,
+                    Some(t.span),
+                    format!(
+                        "parameter `{name}` has type `{}`, not one of {}",
+                        t.value.key_text(),
+                        TYPES.join(", ")
+                    ),
+                ));
+            }
+        }
+    }
+}
+
+/// The parameter types ONAP supports.
+const TYPES: [&str; 5] = [
+    "string",
+    "number",
+    "json",
+    "comma_delimited_list",
+    "boolean",
+];

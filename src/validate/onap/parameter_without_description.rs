@@ -1,0 +1,54 @@
+//! E8009 `ParameterWithoutDescription`.
+//!
+//! What it checks: every parameter declares `description`.
+//!
+//! Why: ONAP shows the description to whoever supplies the value; Heat
+//! makes it optional, ONAP does not.
+//!
+//! Example: `vnf_name: {type: string}`.
+
+use crate::diag::{Code, Diagnostic};
+use crate::model::Node;
+use crate::validate::onap::{OnapContext, OnapRule};
+use crate::validate::RuleMeta;
+
+pub struct ParameterWithoutDescription;
+
+static META: RuleMeta = RuleMeta {
+    code: Code("E8009"),
+    name: "ParameterWithoutDescription",
+    summary: "a parameter declares no `description`",
+    source: "ONAP R-44001 (VNF requirements 5.2.2.1.4.4)",
+};
+
+impl OnapRule for ParameterWithoutDescription {
+    fn meta(&self) -> &'static RuleMeta {
+        &META
+    }
+
+    fn check(&self, cx: &OnapContext<'_>, out: &mut Vec<Diagnostic>) {
+        if !(cx.kind.is_template()) {
+            return;
+        }
+        let Some(declared) = cx
+            .root
+            .and_then(|r| r.get("parameters"))
+            .and_then(Node::as_map)
+        else {
+            return;
+        };
+        for (key, body) in &declared.entries {
+            let name = key.value.key_text();
+            if body
+                .as_map()
+                .is_some_and(|m| !m.contains_key("description"))
+            {
+                out.push(cx.finding(
+                    &META,
+                    Some(key.span),
+                    format!("parameter `{name}` declares no `description`"),
+                ));
+            }
+        }
+    }
+}

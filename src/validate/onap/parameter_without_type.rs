@@ -1,0 +1,54 @@
+//! E8007 `ParameterWithoutType`.
+//!
+//! What it checks: every parameter declares `type`.
+//!
+//! Why: ONAP reads the type to build its model; Heat rejects the template too.
+//!
+//! Example: `vnf_name: {description: name}`.
+
+use crate::diag::{Code, Diagnostic};
+use crate::model::Node;
+use crate::validate::onap::{OnapContext, OnapRule};
+use crate::validate::RuleMeta;
+
+pub struct ParameterWithoutType;
+
+static META: RuleMeta = RuleMeta {
+    code: Code("E8007"),
+    name: "ParameterWithoutType",
+    summary: "a parameter declares no `type`",
+    source: "ONAP R-36772 (VNF requirements 5.2.2.1.4.2)",
+};
+
+impl OnapRule for ParameterWithoutType {
+    fn meta(&self) -> &'static RuleMeta {
+        &META
+    }
+
+    fn replaces(&self) -> &'static [Code] {
+        &[Code("E2001")]
+    }
+
+    fn check(&self, cx: &OnapContext<'_>, out: &mut Vec<Diagnostic>) {
+        if !(cx.kind.is_template()) {
+            return;
+        }
+        let Some(declared) = cx
+            .root
+            .and_then(|r| r.get("parameters"))
+            .and_then(Node::as_map)
+        else {
+            return;
+        };
+        for (key, body) in &declared.entries {
+            let name = key.value.key_text();
+            if !body.as_map().is_some_and(|m| m.contains_key("type")) {
+                out.push(cx.finding(
+                    &META,
+                    Some(key.span),
+                    format!("parameter `{name}` declares no `type`"),
+                ));
+            }
+        }
+    }
+}

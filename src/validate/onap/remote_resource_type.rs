@@ -1,0 +1,74 @@
+//! E8016 `RemoteResourceType`.
+//!
+//! What it checks: no resource type (nor a `ResourceGroup`'s `resource_def` type)
+//! is a URL (`http`, `https`, `file`, `ftp`, `ftps`).
+//!
+//! Why: ONAP onboards a package as a closed set of files; Heat would fetch a
+//! URL type at deploy time from wherever it points.
+//!
+//! Example: `type: https://example.com/server.yaml`.
+
+use crate::diag::{Code, Diagnostic};
+use crate::model::Node;
+use crate::validate::onap::{OnapContext, OnapRule};
+use crate::validate::RuleMeta;
+
+pub struct RemoteResourceType;
+
+static META: RuleMeta = RuleMeta {
+    code: Code("E8016"),
+    name: "RemoteResourceType",
+    summary: "a resource type is a URL (a remote definition or nested template)",
+    source: "ONAP R-53952, R-71699 (VNF requirements 5.2.2.1.5.2)",
+};
+
+impl OnapRule for RemoteResourceType {
+    fn meta(&self) -> &'static RuleMeta {
+        &META
+    }
+
+    fn check(&self, cx: &OnapContext<'_>, out: &mut Vec<Diagnostic>) {
+        if !cx.kind.is_template() {
+            return;
+        }
+        let Some(resources) = cx
+            .root
+            .and_then(|r| r.get("resources"))
+            .and_then(Node::as_map)
+        else {
+            return;
+        };
+        for (key, body) in &resources.entries {
+            let id = key.value.key_text();
+            let Some(body) = body.as_map() else {
+                continue;
+            };
+            let group_type = body
+                .get("properties")
+                .and_then(Node::as_map)
+                .and_then(|p| p.get("resource_def"))
+                .and_then(Node::as_map)
+                .and_then(|d| d.get("type"));
+            for t in body.get("type").into_iter().chain(group_type) {
+                if t.as_str().is_some_and(is_url) {
+                    out.push(cx.finding(
+                        &META,
+                        Some(t.span),
+                        format!("resource `{id}` has a URL type `{}`", t.value.key_text()),
+                    ));
+                }
+            }
+        }
+    }
+}
+
+/// `scheme://rest` for the schemes ONAP forbids.
+fn is_url(t: &str) -> bool {
+    ["http", "https", "file", "ftp", "ftps"]
+        .iter()
+        .any(|scheme| {
+            t.strip_prefix(scheme)
+                .and_then(|r| r.strip_prefix("://"))
+                .is_some_and(|r| !r.is_empty())
+        })
+}

@@ -1,0 +1,74 @@
+//! E8015 `RepeatedResourceId`.
+//!
+//! What it checks: no resource ID is declared by two templates of the package
+//! (modules and nested templates alike).
+//!
+//! Why: ONAP keys resources by ID across the whole VNF; Heat only requires
+//! uniqueness within one template.
+//!
+//! Example: `oam_port` in both `base_vnf.yaml` and `module_1.yaml`.
+
+use crate::diag::{Code, Diagnostic, Related, Span};
+use crate::model::Node;
+use crate::validate::onap::{OnapContext, OnapRule};
+use crate::validate::RuleMeta;
+
+pub struct RepeatedResourceId;
+
+static META: RuleMeta = RuleMeta {
+    code: Code("E8015"),
+    name: "RepeatedResourceId",
+    summary: "a resource ID is declared by another template of the package too",
+    source: "ONAP R-16447 (VNF requirements 5.2.2.1.5.1)",
+};
+
+impl OnapRule for RepeatedResourceId {
+    fn meta(&self) -> &'static RuleMeta {
+        &META
+    }
+
+    fn check(&self, cx: &OnapContext<'_>, out: &mut Vec<Diagnostic>) {
+        if !cx.kind.is_template() {
+            return;
+        }
+        let Some(resources) = cx
+            .root
+            .and_then(|r| r.get("resources"))
+            .and_then(Node::as_map)
+        else {
+            return;
+        };
+        for (key, body) in &resources.entries {
+            let id = key.value.key_text();
+            let _ = body;
+            let Some(declared) = cx.package.resource_ids.get(&id) else {
+                continue;
+            };
+            let others: Vec<&(usize, Span)> =
+                declared.iter().filter(|(i, _)| *i != cx.index).collect();
+            if others.is_empty() {
+                continue;
+            }
+            let names: Vec<String> = others
+                .iter()
+                .map(|(i, _)| format!("`{}`", cx.package.files[*i].record.path))
+                .collect();
+            let mut d = cx.finding(
+                &META,
+                Some(key.span),
+                format!(
+                    "resource ID `{id}` is also declared in {}",
+                    names.join(", ")
+                ),
+            );
+            for (i, span) in others {
+                d = d.with_related(Related {
+                    file: cx.package.files[*i].record.path.clone(),
+                    span: Some(*span),
+                    message: format!("`{id}` declared here"),
+                });
+            }
+            out.push(d);
+        }
+    }
+}

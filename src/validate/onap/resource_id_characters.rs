@@ -1,0 +1,51 @@
+//! E8014 `ResourceIdCharacters`.
+//!
+//! What it checks: resource IDs contain only ASCII letters, digits and `_`.
+//!
+//! Why: ONAP derives names from resource IDs and allows no other characters.
+//!
+//! Example: a resource named `vm-1`.
+
+use crate::diag::{Code, Diagnostic};
+use crate::model::Node;
+use crate::validate::onap::{is_word, OnapContext, OnapRule};
+use crate::validate::RuleMeta;
+
+pub struct ResourceIdCharacters;
+
+static META: RuleMeta = RuleMeta {
+    code: Code("E8014"),
+    name: "ResourceIdCharacters",
+    summary: "a resource ID has characters other than letters, digits and `_`",
+    source: "ONAP R-75141 (VNF requirements 5.2.2.1.5.1)",
+};
+
+impl OnapRule for ResourceIdCharacters {
+    fn meta(&self) -> &'static RuleMeta {
+        &META
+    }
+
+    fn check(&self, cx: &OnapContext<'_>, out: &mut Vec<Diagnostic>) {
+        if !cx.kind.is_template() {
+            return;
+        }
+        let Some(resources) = cx
+            .root
+            .and_then(|r| r.get("resources"))
+            .and_then(Node::as_map)
+        else {
+            return;
+        };
+        for (key, body) in &resources.entries {
+            let id = key.value.key_text();
+            let _ = body;
+            if !is_word(&id) {
+                out.push(cx.finding(
+                    &META,
+                    Some(key.span),
+                    format!("resource ID `{id}` has characters other than letters, digits and `_`"),
+                ));
+            }
+        }
+    }
+}
