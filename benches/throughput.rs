@@ -9,7 +9,8 @@
 //! - bare parse: floor + libyaml events for every file;
 //! - index: `heatcap index -r DIR --format json`;
 //! - capabilities-find: `heatcap capabilities-find -r -c ... DIR`;
-//! - validate: `heatcap validate -r DIR --format json` (every rule);
+//! - validate: `heatcap validate -r DIR --format json` (every rule), and
+//!   with `--profile onap` (each directory loaded and checked as a package);
 //! - resolve: `heatcap resolve -t ROOT -e ENV --format json` (loads only the
 //!   composition), and the resolution alone on loaded data.
 //!
@@ -363,6 +364,17 @@ fn measure(n: usize, runs: usize) {
         ]);
         let (t_validate, p_validate) =
             command(&["heatcap", "validate", "-r", &d, "-q", "--format", "json"]);
+        let (t_onap, p_onap) = command(&[
+            "heatcap",
+            "validate",
+            "--profile",
+            "onap",
+            "-r",
+            &d,
+            "-q",
+            "--format",
+            "json",
+        ]);
         let (t_resolve, p_resolve) = command(&[
             "heatcap", "resolve", "-t", &root, "-e", &env, "--format", "json", "-q",
         ]);
@@ -400,6 +412,12 @@ fn measure(n: usize, runs: usize) {
             t_validate,
             Some(("index", t_index)),
             p_validate,
+        );
+        row(
+            "validate --profile onap (per-directory packages)",
+            t_onap,
+            Some(("validate", t_validate)),
+            p_onap,
         );
         row(
             "resolve -t (403 templates)",

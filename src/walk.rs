@@ -5,7 +5,7 @@
 
 #[cfg(not(unix))]
 use std::collections::HashSet;
-use std::path::{Path, PathBuf};
+use std::path::{Component, Path, PathBuf};
 
 use globset::GlobSet;
 use walkdir::WalkDir;
@@ -186,6 +186,26 @@ pub fn display(path: &Path) -> String {
     }
 }
 
+/// Removes `.` and `name/..` from a path, as text.
+pub fn normalize(path: &Path) -> String {
+    let mut parts: Vec<Component<'_>> = Vec::new();
+    for c in path.components() {
+        match c {
+            Component::CurDir => {}
+            Component::ParentDir => match parts.last() {
+                Some(Component::Normal(_)) => {
+                    parts.pop();
+                }
+                Some(Component::RootDir | Component::Prefix(_)) => {}
+                _ => parts.push(c),
+            },
+            other => parts.push(other),
+        }
+    }
+    let p: PathBuf = parts.iter().collect();
+    display(&p)
+}
+
 /// An I/O error's message without Rust's " (os error N)" suffix.
 pub fn io_message(e: &std::io::Error) -> String {
     let s = e.to_string();
@@ -256,6 +276,17 @@ fn entry_ino(_entry: &walkdir::DirEntry) -> u64 {
 mod tests {
     use super::*;
     use globset::{Glob, GlobSetBuilder};
+
+    #[test]
+    fn normalizes_registry_paths_for_display() {
+        assert_eq!(
+            normalize(Path::new("environments/../puppet/c.yaml")),
+            "puppet/c.yaml"
+        );
+        assert_eq!(normalize(Path::new("./a/./b.yaml")), "a/b.yaml");
+        assert_eq!(normalize(Path::new("../x.yaml")), "../x.yaml");
+        assert_eq!(normalize(Path::new("/a/../../x.yaml")), "/x.yaml");
+    }
 
     fn set(globs: &[&str]) -> GlobSet {
         let mut b = GlobSetBuilder::new();

@@ -284,6 +284,10 @@ pub struct ValidateArgs {
     /// Files and directories to check.
     #[arg(value_name = "PATH", required = true)]
     pub paths: Vec<PathBuf>,
+    /// An environment (repeatable, merged in order): compose every template
+    /// checked with it and report the composition rules (E7xxx, W6xxx).
+    #[arg(short = 'e', long = "environment", value_name = "ENV")]
+    pub environments: Vec<PathBuf>,
     /// Rule set: `onap` adds the ONAP VNF requirements to the HOT rules.
     #[arg(long, value_enum, default_value_t = ProfileArg::Hot)]
     pub profile: ProfileArg,

@@ -7,9 +7,9 @@ pub mod config;
 mod export_cmd;
 mod resolve_cmd;
 mod validate_cmd;
+mod validate_compose;
 
 use std::io::Write;
-use std::path::{Component, Path, PathBuf};
 
 pub use args::{Cli, Command};
 
@@ -152,40 +152,11 @@ fn load_corpus_with_registry(mut walked: Walked, envs: &Corpus, opts: &LoadOptio
     }
 }
 
-/// Removes `.` and `name/..` from a path, as text.
-pub(crate) fn normalize(path: &Path) -> String {
-    let mut parts: Vec<Component<'_>> = Vec::new();
-    for c in path.components() {
-        match c {
-            Component::CurDir => {}
-            Component::ParentDir => match parts.last() {
-                Some(Component::Normal(_)) => {
-                    parts.pop();
-                }
-                Some(Component::RootDir | Component::Prefix(_)) => {}
-                _ => parts.push(c),
-            },
-            other => parts.push(other),
-        }
-    }
-    let p: PathBuf = parts.iter().collect();
-    walk::display(&p)
-}
+pub(crate) use crate::walk::normalize;
 
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn normalizes_registry_paths_for_display() {
-        assert_eq!(
-            normalize(Path::new("environments/../puppet/c.yaml")),
-            "puppet/c.yaml"
-        );
-        assert_eq!(normalize(Path::new("./a/./b.yaml")), "a/b.yaml");
-        assert_eq!(normalize(Path::new("../x.yaml")), "../x.yaml");
-        assert_eq!(normalize(Path::new("/a/../../x.yaml")), "/x.yaml");
-    }
 
     #[test]
     fn registry_targets_skip_remote_urls() {

@@ -260,7 +260,15 @@ fn parameters_report(
     let registry = Registry::new(&inputs, &merged, &catalog).with_choices(choices.clone());
     diagnostics.extend(registry.missing_targets());
     let composition = compose(&root, &registry, &catalog);
-    diagnostics.extend(composition.diagnostics.iter().cloned());
+    // Unset provider parameters (W7008) are what this report lists as
+    // required; repeating them as warnings would only be noise.
+    diagnostics.extend(
+        composition
+            .diagnostics
+            .iter()
+            .filter(|d| d.code != crate::resolve::compose::PROPERTY_UNSET)
+            .cloned(),
+    );
     let (tree, parameters) =
         crate::resolve::parameters::collect(&composition.root, &inputs, &catalog);
     let heat = crate::resolve::heat_validate::document(

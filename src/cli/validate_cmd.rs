@@ -5,7 +5,7 @@ use std::io::Write;
 use std::path::Path;
 
 use super::args::{FailOn, ProfileArg, ValidateArgs, ValidateFormat};
-use super::config;
+use super::{config, validate_compose};
 use crate::diag::{Diagnostic, Severity};
 use crate::error::{Error, Exit};
 use crate::load;
@@ -19,21 +19,7 @@ pub(super) fn run(
     out: &mut dyn Write,
     err: &mut dyn Write,
 ) -> Result<Exit, Error> {
-    let selection = Selection {
-        select: a.select.clone(),
-        ignore: a.ignore.clone(),
-    };
-    for p in a.select.iter().chain(&a.ignore) {
-        let valid = !p.is_empty()
-            && p.len() <= 5
-            && "EWI".contains(&p[..1])
-            && p[1..].bytes().all(|b| b.is_ascii_digit());
-        if !valid {
-            return Err(Error::Usage(format!(
-                "`{p}` is not a rule code prefix (like E3 or W5001)"
-            )));
-        }
-    }
+    let selection = selection(a)?;
     let mut walk_args = a.walk.clone();
     if a.profile == ProfileArg::Onap && walk_args.include.is_empty() {
         walk_args.include = config::DEFAULT_INCLUDE
@@ -44,18 +30,30 @@ pub(super) fn run(
     }
     let walked = walk::walk(&config::walk_options(&walk_args, a.paths.clone())?);
     let opts = config::load_options(&a.walk)?;
-    let per_file: Vec<(String, Vec<Diagnostic>)> = match a.profile {
+    let per_file: Vec<Checked> = match a.profile {
         ProfileArg::Hot => load::load_all(&walked.sources, &opts, |l| {
             let record = FileRecord::from_loaded(l, true);
             let mut found: Vec<Diagnostic> = record.diagnostics.clone();
             found.extend(check_file(&record, &selection));
             found.retain(|d| selection.includes(d.code));
-            (record.path, found)
+            Checked::new(&record, found)
         }),
         ProfileArg::Onap => by_package(&walked.sources, &opts, &selection),
     };
+    let files = per_file.len();
+    let mut templates: Vec<String> = Vec::new();
     let mut findings: Vec<Diagnostic> = walked.diagnostics;
-    findings.extend(per_file.iter().flat_map(|(_, d)| d.iter().cloned()));
+    for c in per_file {
+        if c.template {
+            templates.push(c.path);
+        }
+        findings.extend(c.found);
+    }
+    if !a.environments.is_empty() {
+        let mut composed = validate_compose::composition(&a.environments, &templates, &opts);
+        composed.retain(|d| selection.includes(d.code));
+        findings.extend(composed);
+    }
     let count = |s: Severity| findings.iter().filter(|d| d.severity == s).count();
     let (errors, warnings, notes) = (
         count(Severity::Error),
@@ -66,11 +64,15 @@ pub(super) fn run(
         ValidateFormat::Text => report::write_diagnostics(out, &findings, Severity::Info)?,
         ValidateFormat::Json => report::json::write_line(
             out,
-            &serde_json::json!({
-                "files": per_file.len(),
-                "summary": {"errors": errors, "warnings": warnings, "notes": notes},
-                "diagnostics": findings,
-            }),
+            &report::ValidateReport {
+                files,
+                summary: report::Summary {
+                    errors,
+                    warnings,
+                    notes,
+                },
+                diagnostics: &findings,
+            },
         )?,
         ValidateFormat::Sarif => report::sarif::write(out, &findings)?,
         ValidateFormat::Table => {
@@ -94,8 +96,7 @@ pub(super) fn run(
     if !a.quiet {
         writeln!(
             err,
-            "{} files: {errors} errors, {warnings} warnings, {notes} notes",
-            per_file.len()
+            "{files} files: {errors} errors, {warnings} warnings, {notes} notes"
         )?;
     }
     let threshold = match a.fail_on {
@@ -109,33 +110,66 @@ pub(super) fn run(
     })
 }
 
+/// The rules `--select` and `--ignore` leave, once their prefixes check.
+fn selection(a: &ValidateArgs) -> Result<Selection, Error> {
+    for p in a.select.iter().chain(&a.ignore) {
+        let valid = !p.is_empty()
+            && p.len() <= 5
+            && "EWI".contains(&p[..1])
+            && p[1..].bytes().all(|b| b.is_ascii_digit());
+        if !valid {
+            return Err(Error::Usage(format!(
+                "`{p}` is not a rule code prefix (like E3 or W5001)"
+            )));
+        }
+    }
+    Ok(Selection {
+        select: a.select.clone(),
+        ignore: a.ignore.clone(),
+    })
+}
+
+/// One checked file: its findings, and whether it is a template (the
+/// roots `-e` composes).
+struct Checked {
+    path: String,
+    template: bool,
+    found: Vec<Diagnostic>,
+}
+
+impl Checked {
+    fn new(record: &FileRecord, found: Vec<Diagnostic>) -> Checked {
+        Checked {
+            path: record.path.clone(),
+            template: record.template().is_some(),
+            found,
+        }
+    }
+}
+
 /// The ONAP profile: each directory's files loaded together and checked as
 /// one package; results in walk order. Only one package's trees are held
 /// at a time. A package is the whole directory even when only some of its
 /// files are named: the others (`.yaml`, `.yml`, `.env`) are loaded as
 /// context, so pairing and cross-file rules see them, but not reported.
-fn by_package(
-    sources: &[Source],
-    opts: &load::LoadOptions,
-    selection: &Selection,
-) -> Vec<(String, Vec<Diagnostic>)> {
+fn by_package(sources: &[Source], opts: &load::LoadOptions, selection: &Selection) -> Vec<Checked> {
     let mut packages: indexmap::IndexMap<&Path, Vec<(usize, &Source)>> = indexmap::IndexMap::new();
     for (i, s) in sources.iter().enumerate() {
         let dir = s.path.parent().unwrap_or(Path::new(""));
         packages.entry(dir).or_default().push((i, s));
     }
-    let mut out: Vec<(usize, String, Vec<Diagnostic>)> = Vec::with_capacity(sources.len());
+    let mut out: Vec<(usize, Checked)> = Vec::with_capacity(sources.len());
     for (dir, members) in &packages {
         let mut group: Vec<Source> = members.iter().map(|(_, s)| (*s).clone()).collect();
         group.extend(siblings(dir, &group));
         let records = load::load_all(&group, opts, |l| FileRecord::from_loaded(l, true));
         let found = check_package(&records, selection, Profile::Onap);
-        for (((i, _), record), found) in members.iter().zip(records).zip(found) {
-            out.push((*i, record.path, found));
+        for (((i, _), record), found) in members.iter().zip(&records).zip(found) {
+            out.push((*i, Checked::new(record, found)));
         }
     }
-    out.sort_by_key(|(i, _, _)| *i);
-    out.into_iter().map(|(_, p, f)| (p, f)).collect()
+    out.sort_by_key(|(i, _)| *i);
+    out.into_iter().map(|(_, c)| c).collect()
 }
 
 /// The package files of `dir` that `named` does not hold, in name order.

@@ -45,6 +45,22 @@ pub fn write_data(
 
 /// A comfy-table with heatcap's look (no terminal detection, so output is
 /// the same in a pipe and in a test).
+/// `validate --format json`: the files checked, the counts, every finding.
+#[derive(Debug, serde::Serialize)]
+pub struct ValidateReport<'a> {
+    pub files: usize,
+    pub summary: Summary,
+    pub diagnostics: &'a [crate::diag::Diagnostic],
+}
+
+/// Findings by severity.
+#[derive(Debug, serde::Serialize)]
+pub struct Summary {
+    pub errors: usize,
+    pub warnings: usize,
+    pub notes: usize,
+}
+
 pub fn table(header: &[&str]) -> comfy_table::Table {
     let mut t = comfy_table::Table::new();
     t.load_style(comfy_table::presets::UTF8_FULL_CONDENSED);

@@ -7,6 +7,42 @@ use super::{Candidate, Catalog, Selection};
 use crate::model::capability::{CapValue, Requirement};
 use crate::model::Template;
 
+/// A candidate template no `requires` can select: it declares no
+/// capabilities while it shares a list with others.
+pub const UNSELECTABLE: crate::diag::Code = crate::diag::Code("W7010");
+
+/// The candidates of `r`'s list-valued entries that declare no
+/// capabilities beside others (rule 2 makes them unselectable: any relevant
+/// requirement is one they do not declare), each at its entry.
+pub fn unselectable(r: &super::Resolution) -> Vec<crate::diag::Diagnostic> {
+    let mut out = Vec::new();
+    for step in &r.chain {
+        let Some(sel) = &step.selection else { continue };
+        if sel.candidates.len() < 2 {
+            continue;
+        }
+        for c in &sel.candidates {
+            if c.path.is_some() && c.problem.is_none() && !c.excluded && c.capabilities.is_none() {
+                let mut d = crate::diag::Diagnostic::new(
+                    UNSELECTABLE,
+                    step.environment.clone().unwrap_or_default(),
+                    format!(
+                        "candidate `{}` of `{}` declares no capabilities, so no `requires` can select it among {} candidates",
+                        c.name,
+                        step.key,
+                        sel.candidates.len()
+                    ),
+                );
+                if let Some(sp) = step.span {
+                    d = d.at(sp);
+                }
+                out.push(d);
+            }
+        }
+    }
+    out
+}
+
 /// A type name rather than a template path (heat-semantics §2.3: a value is
 /// a template when it ends in `.yaml` or `.template`).
 // Heat's test is a case-sensitive suffix test: `.YAML` is not a template.

@@ -7,8 +7,9 @@ use indexmap::IndexMap;
 use serde::Serialize;
 
 use super::registry::{KeyPath, Registry};
-use super::{Catalog, Implementation, Resolution, StepKind};
+use super::{Catalog, Implementation, Resolution, Step, StepKind};
 use crate::diag::{Code, Diagnostic};
+use crate::model::Template;
 
 /// Heat's `max_nested_stack_depth`.
 pub const MAX_NESTED_DEPTH: usize = 5;
@@ -25,6 +26,12 @@ pub const UNRESOLVED: Code = Code("E7004");
 pub const MISSING_FILE: Code = Code("E7006");
 /// A parent passes a property its provider template does not declare.
 pub const UNKNOWN_PROPERTY: Code = Code("E7007");
+/// A provider template's required parameter that nothing sets (a warning:
+/// an environment given at deploy time may still set it in
+/// `parameter_defaults`).
+pub const PROPERTY_UNSET: Code = Code("W7008");
+/// A type maps to a template whose `resource_type` annotation leaves it out.
+pub const ANNOTATION_MISMATCH: Code = Code("W7009");
 
 /// One node of the composition tree.
 #[derive(Debug, Clone, Serialize)]
@@ -59,6 +66,7 @@ pub fn compose(root: &str, registry: &Registry<'_>, catalog: &dyn Catalog) -> Co
     let mut w = Walker {
         catalog,
         passing: None,
+        defaults: registry.parameter_default_names(),
         seen: IndexMap::new(),
         diagnostics: Vec::new(),
     };
@@ -81,6 +89,9 @@ struct Walker<'c> {
     catalog: &'c dyn Catalog,
     /// The properties the resource being resolved passes to its template.
     passing: Option<Vec<String>>,
+    /// The names the environments' `parameter_defaults` set (they reach
+    /// every nested stack, heat-semantics §3.2).
+    defaults: Vec<String>,
     seen: IndexMap<(String, Option<String>, String), Resolution>,
     diagnostics: Vec<Diagnostic>,
 }
@@ -195,6 +206,13 @@ impl Walker<'_> {
             _ => None,
         };
         let producing = producing_entry(&r);
+        let first_seen = !self.seen.contains_key(&key);
+        let mapping_step = r
+            .chain
+            .iter()
+            .rev()
+            .find(|s| matches!(s.kind, StepKind::Entry | StepKind::PerResource))
+            .cloned();
         self.seen.entry(key).or_insert(r);
         let mut node = TreeNode {
             resource: Some(name.to_owned()),
@@ -219,21 +237,15 @@ impl Walker<'_> {
             );
             return node;
         }
-        // Heat checks even in plain validate: a property the provider
-        // template does not declare is "Unknown Property" (§3.2).
-        if let (Some(passed), Some(t)) = (self.passing.take(), found.template) {
-            for p in passed
-                .iter()
-                .filter(|p| !t.parameters.iter().any(|q| &q.name == *p))
-            {
-                self.diagnostics.push(
-                    Diagnostic::new(
-                        UNKNOWN_PROPERTY,
-                        from,
-                        format!("resource `{name}` passes property `{p}`, which `{path}` does not declare as a parameter (Heat: Unknown Property {p})"),
-                    )
-                    .at(span),
-                );
+        if let Some(t) = found.template {
+            let at = Site { from, name, span };
+            if first_seen {
+                if let Some(step) = &mapping_step {
+                    self.check_annotation(from, &path, t, step);
+                }
+            }
+            if let Some(passed) = self.passing.take() {
+                self.check_properties(&at, &path, t, &passed);
             }
         }
         if ancestry.contains(&path) {
@@ -264,4 +276,70 @@ impl Walker<'_> {
         ancestry.pop();
         node
     }
+
+    /// W7009: the entry that mapped the type names a template whose
+    /// `resource_type` annotation leaves the type out.
+    fn check_annotation(&mut self, from: &str, path: &str, t: &Template, step: &Step) {
+        if t.resource_type.is_empty() || t.implements(&step.key) {
+            return;
+        }
+        let mut d = Diagnostic::new(
+            ANNOTATION_MISMATCH,
+            step.environment.clone().unwrap_or_else(|| from.to_owned()),
+            format!(
+                "`{}` maps to `{path}`, whose `resource_type` ({}) does not include it",
+                step.key,
+                t.resource_type.join(", ")
+            ),
+        );
+        if let Some(sp) = step.span {
+            d = d.at(sp);
+        }
+        self.diagnostics.push(d);
+    }
+
+    /// E7007 and W7008: the properties a resource passes against its
+    /// provider template's parameters (§3.2).
+    fn check_properties(&mut self, at: &Site<'_>, path: &str, t: &Template, passed: &[String]) {
+        let Site { from, name, span } = *at;
+        // Heat checks even in plain validate: a property the provider
+        // template does not declare is "Unknown Property".
+        for p in passed
+            .iter()
+            .filter(|p| !t.parameters.iter().any(|q| &q.name == *p))
+        {
+            self.diagnostics.push(
+                Diagnostic::new(
+                    UNKNOWN_PROPERTY,
+                    from,
+                    format!("resource `{name}` passes property `{p}`, which `{path}` does not declare as a parameter (Heat: Unknown Property {p})"),
+                )
+                .at(span),
+            );
+        }
+        // At create, a parameter with no default that neither the
+        // resource nor parameter_defaults sets is "Property X not assigned".
+        for q in t
+            .parameters
+            .iter()
+            .filter(|q| q.required && !passed.contains(&q.name) && !self.defaults.contains(&q.name))
+        {
+            self.diagnostics.push(
+                Diagnostic::new(
+                    PROPERTY_UNSET,
+                    from,
+                    format!("resource `{name}` does not set property `{}`, which `{path}` requires: the parameter has no default and these environments' parameter_defaults give none (Heat at create: Property {} not assigned)", q.name, q.name),
+                )
+                .at(span),
+            );
+        }
+    }
+}
+
+/// Where a resource is used: the template, the resource name, its span.
+#[derive(Clone, Copy)]
+struct Site<'a> {
+    from: &'a str,
+    name: &'a str,
+    span: crate::diag::Span,
 }

@@ -117,6 +117,13 @@ impl<'a> Registry<'a> {
         }
     }
 
+    /// The names the environments' `parameter_defaults` set, merged.
+    pub fn parameter_default_names(&self) -> Vec<String> {
+        super::parameters::env_section(self.envs, "parameter_defaults")
+            .into_keys()
+            .collect()
+    }
+
     /// The same registry with a UI's selections applied.
     #[must_use]
     pub fn with_choices(mut self, choices: IndexMap<String, String>) -> Registry<'a> {

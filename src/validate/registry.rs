@@ -41,6 +41,7 @@ pub static ENV_RULES: &[&dyn EnvRule] = &[
     &env::registry_keys::GlobToTemplate,
     &env::registry_keys::LiteralStar,
     &env::registry_keys::GlobInResources,
+    &env::shadowed_entry::ShadowedEntry,
 ];
 
 /// The ONAP profile's rules (`validate --profile onap`), in code order.

@@ -2,6 +2,7 @@
 
 pub mod heat_errors;
 pub mod registry_keys;
+pub mod shadowed_entry;
 
 use crate::model::{Mapping, Node};
 

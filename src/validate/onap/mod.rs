@@ -34,11 +34,12 @@ pub mod template_without_parameters;
 pub mod unused_parameter;
 
 use std::collections::{BTreeMap, BTreeSet};
-use std::path::{Component, Path, PathBuf};
+use std::path::Path;
 
 use crate::diag::{Diagnostic, Span};
 use crate::model::{FileRecord, Mapping, Node};
 use crate::validate::RuleMeta;
+use crate::walk::normalize;
 
 /// The requirement every template failing Heat's own rules breaks: "MUST be
 /// compliant with the OpenStack Template Guide".
@@ -160,21 +161,6 @@ fn stem(path: &str) -> String {
         .unwrap_or_default()
 }
 
-/// `a/./b/../c` as `a/c`, without touching the file system.
-fn normalize(path: &Path) -> PathBuf {
-    let mut out = PathBuf::new();
-    for c in path.components() {
-        match c {
-            Component::CurDir => {}
-            Component::ParentDir if out.file_name().is_some() => {
-                out.pop();
-            }
-            other => out.push(other),
-        }
-    }
-    out
-}
-
 /// A base module's name (ONAP: `base`, `base_x`, `x_base`, `x_base_y`).
 fn is_base_name(stem: &str) -> bool {
     let s = stem.to_ascii_lowercase();
@@ -226,7 +212,7 @@ impl<'a> Package<'a> {
             .map(|r| r.tree.as_ref().and_then(Node::as_map))
             .collect();
         let yaml = |r: &FileRecord| matches!(extension(&r.path).as_str(), "yaml" | "yml");
-        let mut nested: BTreeSet<PathBuf> = BTreeSet::new();
+        let mut nested: BTreeSet<String> = BTreeSet::new();
         for (r, root) in records.iter().zip(&roots) {
             let (Some(root), true) = (root, yaml(r)) else {
                 continue;
@@ -340,15 +326,5 @@ mod tests {
         ] {
             assert!(!is_base_name(s), "{s}");
         }
-    }
-
-    #[test]
-    fn paths_normalize_lexically() {
-        assert_eq!(
-            normalize(Path::new("a/./b/../c.yaml")),
-            Path::new("a/c.yaml")
-        );
-        assert_eq!(normalize(Path::new("./x.yaml")), Path::new("x.yaml"));
-        assert_eq!(normalize(Path::new("../x.yaml")), Path::new("../x.yaml"));
     }
 }

@@ -15,6 +15,9 @@ use crate::validate::RuleMeta;
 
 pub struct RepeatedResourceId;
 
+/// How many other declarations a finding names.
+const SHOWN: usize = 3;
+
 static META: RuleMeta = RuleMeta {
     code: Code("E8015"),
     name: "RepeatedResourceId",
@@ -49,19 +52,26 @@ impl OnapRule for RepeatedResourceId {
             if others.is_empty() {
                 continue;
             }
-            let names: Vec<String> = others
+            // The first few others by name, so a much-repeated ID costs little.
+            let shown = &others[..others.len().min(SHOWN)];
+            let names: Vec<String> = shown
                 .iter()
                 .map(|(i, _)| format!("`{}`", cx.package.files[*i].record.path))
                 .collect();
+            let more = match others.len() - shown.len() {
+                0 => String::new(),
+                1 => " and 1 more file".to_owned(),
+                n => format!(" and {n} more files"),
+            };
             let mut d = cx.finding(
                 &META,
                 Some(key.span),
                 format!(
-                    "resource ID `{id}` is also declared in {}",
+                    "resource ID `{id}` is also declared in {}{more}",
                     names.join(", ")
                 ),
             );
-            for (i, span) in others {
+            for (i, span) in shown {
                 d = d.with_related(Related {
                     file: cx.package.files[*i].record.path.clone(),
                     span: Some(*span),

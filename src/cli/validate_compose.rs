@@ -1,0 +1,233 @@
+//! `validate -e ENV`: the composition rules. The environments are merged as
+//! Heat merges them, every registry entry is looked up, and every template
+//! checked is composed with them, as `resolve -t` composes one root.
+//!
+//! Every template is a candidate root, but a template another one nests
+//! is checked through that one (its child registry is the one Heat would
+//! give it); the roots are the templates no other nests, plus, in walk
+//! order, any template no chosen root reaches (one inside a cycle, say).
+//! Findings are reported once each.
+
+use std::collections::HashSet;
+use std::path::{Path, PathBuf};
+
+use super::catalog::FsCatalog;
+use super::normalize;
+use super::resolve_cmd::{env_inputs, environment_diagnostics, load_environments};
+use crate::diag::{codes, Diagnostic};
+use crate::load::LoadOptions;
+use crate::resolve::choose::unselectable;
+use crate::resolve::compose::{compose, Composition, TreeNode};
+use crate::resolve::merge::merge;
+use crate::resolve::registry::Registry;
+use crate::validate::env::shadowed_entry;
+
+/// The composition findings for `templates` (display paths, walk order)
+/// under the environments `envs`.
+pub(super) fn composition(
+    envs: &[PathBuf],
+    templates: &[String],
+    opts: &LoadOptions,
+) -> Vec<Diagnostic> {
+    let walked: HashSet<String> = templates.iter().map(|t| normalize(Path::new(t))).collect();
+    let env_records = load_environments(envs, opts);
+    // An environment also among the paths checked has had its own file
+    // diagnostics reported already.
+    let mut out: Vec<Diagnostic> = environment_diagnostics(&env_records)
+        .into_iter()
+        .filter(|d| !walked.contains(&normalize(Path::new(&d.file))))
+        .collect();
+    let inputs = env_inputs(&env_records);
+    let merged = merge(&inputs);
+    out.extend(merged.diagnostics.iter().cloned());
+    let env_paths: Vec<&str> = inputs.iter().map(|e| e.path).collect();
+    let roots: Vec<&str> = templates.iter().map(String::as_str).collect();
+    let catalog = FsCatalog::preload(&roots, &env_paths, &merged, opts);
+    for f in catalog.records() {
+        if walked.contains(&normalize(Path::new(&f.path))) {
+            continue;
+        }
+        // A missing file is reported where it is named (E7001).
+        let missing = |d: &&Diagnostic| d.code == codes::READ_ERROR && !Path::new(&f.path).exists();
+        out.extend(f.diagnostics.iter().filter(|d| !missing(d)).cloned());
+    }
+    let registry = Registry::new(&inputs, &merged, &catalog);
+    out.extend(registry.missing_targets());
+    out.extend(shadowed_across_files(&merged, &env_paths));
+    let fallback = env_paths.last().copied().unwrap_or("-");
+    let lookups = registry
+        .keys()
+        .into_iter()
+        .map(|k| registry.lookup(&k, None, None))
+        .chain(
+            registry
+                .resource_keys()
+                .into_iter()
+                .map(|(n, t)| registry.lookup(&t, Some(&n), None)),
+        );
+    for r in lookups {
+        out.extend(r.diagnostic(fallback));
+        out.extend(unselectable(&r));
+    }
+    let composed: Vec<(String, Composition)> = templates
+        .iter()
+        .map(|t| (normalize(Path::new(t)), compose(t, &registry, &catalog)))
+        .collect();
+    for i in choose_roots(&composed) {
+        let c = &composed[i].1;
+        out.extend(c.diagnostics.iter().cloned());
+        out.extend(c.resolutions.iter().flat_map(unselectable));
+    }
+    let mut out = dedup(out);
+    out.sort_by(|a, b| (&a.file, a.span).cmp(&(&b.file, b.span)));
+    out
+}
+
+/// Exact keys shadowed by a glob of another environment file (the same
+/// file's are W6011 findings of that file already).
+fn shadowed_across_files(
+    merged: &crate::resolve::merge::Merged,
+    env_paths: &[&str],
+) -> Vec<Diagnostic> {
+    let mut out = Vec::new();
+    for glob in merged.entries.values() {
+        let Some(prefix) = shadowed_entry::type_glob(&glob.key, &glob.value) else {
+            continue;
+        };
+        for e in merged.entries.values() {
+            if e.origin.env != glob.origin.env && shadowed_entry::shadows(prefix, &e.key, &e.value)
+            {
+                let key =
+                    crate::model::Node::new(crate::model::Value::Str(e.key.clone()), e.origin.span);
+                out.push(shadowed_entry::finding(
+                    env_paths[e.origin.env],
+                    &key,
+                    &glob.key,
+                    env_paths[glob.origin.env],
+                    glob.origin.span,
+                ));
+            }
+        }
+    }
+    out
+}
+
+/// Every template a composition tree nests (not its root), normalized.
+fn nested(node: &TreeNode, out: &mut HashSet<String>) {
+    for c in &node.children {
+        if let Some(t) = &c.template {
+            out.insert(normalize(Path::new(t)));
+        }
+        nested(c, out);
+    }
+}
+
+/// The compositions to report, by index: the templates nothing else
+/// nests, then, in order, any template no chosen root reaches.
+fn choose_roots(composed: &[(String, Composition)]) -> Vec<usize> {
+    let reach: Vec<HashSet<String>> = composed
+        .iter()
+        .map(|(_, c)| {
+            let mut s = HashSet::new();
+            nested(&c.root, &mut s);
+            s
+        })
+        .collect();
+    let nested_by_other = |i: usize| {
+        let me = &composed[i].0;
+        reach
+            .iter()
+            .enumerate()
+            .any(|(j, r)| j != i && composed[j].0 != *me && r.contains(me))
+    };
+    let mut roots: Vec<usize> = (0..composed.len())
+        .filter(|&i| !nested_by_other(i))
+        .collect();
+    let mut covered: HashSet<&String> = HashSet::new();
+    for &i in &roots {
+        covered.insert(&composed[i].0);
+        covered.extend(reach[i].iter());
+    }
+    for (i, (path, _)) in composed.iter().enumerate() {
+        if !covered.contains(path) {
+            roots.push(i);
+            covered.insert(path);
+            covered.extend(reach[i].iter());
+        }
+    }
+    roots.sort_unstable();
+    roots
+}
+
+/// Each finding once, first occurrence kept.
+fn dedup(found: Vec<Diagnostic>) -> Vec<Diagnostic> {
+    let mut seen = HashSet::new();
+    found
+        .into_iter()
+        .filter(|d| seen.insert((d.code, d.file.clone(), d.span, d.message.clone())))
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::diag::{Code, Span};
+
+    fn tree(children: &[&str]) -> TreeNode {
+        TreeNode {
+            resource: None,
+            type_name: "root".into(),
+            template: None,
+            depth: 0,
+            children: children
+                .iter()
+                .map(|c| TreeNode {
+                    resource: Some("r".into()),
+                    type_name: "T".into(),
+                    template: Some((*c).to_owned()),
+                    depth: 1,
+                    children: Vec::new(),
+                })
+                .collect(),
+        }
+    }
+
+    fn comp(path: &str, children: &[&str]) -> (String, Composition) {
+        (
+            path.to_owned(),
+            Composition {
+                root: tree(children),
+                resolutions: Vec::new(),
+                diagnostics: Vec::new(),
+            },
+        )
+    }
+
+    #[test]
+    fn roots_are_the_unnested_then_whatever_they_miss() {
+        // root nests a and b; c is alone; x and y nest each other only.
+        let composed = vec![
+            comp("a.yaml", &[]),
+            comp("root.yaml", &["a.yaml", "./b.yaml"]),
+            comp("b.yaml", &[]),
+            comp("c.yaml", &[]),
+            comp("x.yaml", &["y.yaml"]),
+            comp("y.yaml", &["x.yaml"]),
+        ];
+        assert_eq!(choose_roots(&composed), vec![1, 3, 4]);
+    }
+
+    #[test]
+    fn dedup_keeps_the_first_of_identical_findings() {
+        let d = Diagnostic::new(Code("E7007"), "a.yaml", "m").at(Span::point(1, 1));
+        let other = Diagnostic::new(Code("E7007"), "a.yaml", "m").at(Span::point(2, 1));
+        let kept = dedup(vec![d.clone(), other.clone(), d]);
+        assert_eq!(
+            kept,
+            vec![
+                Diagnostic::new(Code("E7007"), "a.yaml", "m").at(Span::point(1, 1)),
+                other
+            ]
+        );
+    }
+}
