@@ -15,6 +15,8 @@ pub static RULES: &[&dyn Rule] = &[
     &hot::null_conditions::NullConditions,
     &hot::unknown_condition::UnknownCondition,
     &hot::circular_condition::CircularCondition,
+    &hot::condition_function::FunctionInCondition,
+    &hot::function_arguments::InvalidFunctionArguments,
     &hot::parameter_type::InvalidParameterType,
     &hot::undeclared_parameter::UndeclaredParameter,
     &hot::unused_parameter::UnusedParameter,

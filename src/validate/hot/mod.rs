@@ -2,9 +2,12 @@
 
 pub mod capability_value;
 pub mod circular_condition;
+pub mod condition_function;
 pub mod constraint_type;
 pub mod default_constraints;
 pub mod deletion_policy;
+pub mod function_arguments;
+pub mod functions;
 pub mod invalid_version;
 pub mod missing_dependency;
 pub mod missing_reference;

@@ -29,7 +29,7 @@ static META: RuleMeta = RuleMeta {
 };
 
 /// (function, first version, last version) for every HOT function.
-const FUNCTIONS: [(&str, &str, &str); 34] = [
+pub const FUNCTIONS: [(&str, &str, &str); 34] = [
     ("get_param", "2013-05-23", "9999"),
     ("get_resource", "2013-05-23", "9999"),
     ("get_attr", "2013-05-23", "9999"),
