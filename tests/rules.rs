@@ -162,8 +162,13 @@ fn rules_catalogue_is_up_to_date() {
 fn hot_specification_examples_validate_clean() {
     let selection = Selection::default();
     let mut checked = 0;
+    // fixtures/hot: the examples of the HOT specification seeds, made
+    // complete by tools/hot_spec_examples.py (fixtures/hot/README.md).
     for entry in fs::read_dir("fixtures/hot").unwrap() {
         let path = entry.unwrap().path();
+        if path.extension().is_none_or(|e| e != "yaml") {
+            continue;
+        }
         let source = Source {
             display: path.display().to_string(),
             path: path.clone(),
@@ -183,5 +188,5 @@ fn hot_specification_examples_validate_clean() {
         assert!(errors.is_empty(), "{errors:?}");
         checked += 1;
     }
-    assert!(checked > 0);
+    assert!(checked >= 40, "only {checked} examples");
 }

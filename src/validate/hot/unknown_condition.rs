@@ -1,16 +1,18 @@
 //! E1005 `UnknownCondition`.
 //!
-//! What it checks: a resource's or output's `condition` that is a name
-//! refers to a condition defined in `conditions` (a boolean or a function is
-//! also allowed).
+//! What it checks: a condition named anywhere is defined in `conditions`:
+//! a resource's or output's `condition` that is a name (a boolean or a
+//! function is also allowed), the first argument of `if` (`Fn::If`), and a
+//! name given to `not`, `and` or `or`.
 //!
 //! Why: Heat refuses the template ('resources.r.condition: Invalid condition
 //! "x"').
 //!
-//! Example: `condition: is_prod` with no `is_prod` condition.
+//! Example: `condition: is_prod`, or `{if: [is_prod, a, b]}`, with no
+//! `is_prod` condition.
 
 use crate::diag::{Code, Diagnostic};
-use crate::model::{Format, Value};
+use crate::model::{Format, Node, Value};
 use crate::validate::{Context, Rule, RuleMeta};
 
 pub struct UnknownCondition;
@@ -18,7 +20,8 @@ pub struct UnknownCondition;
 static META: RuleMeta = RuleMeta {
     code: Code("E1005"),
     name: "UnknownCondition",
-    summary: "a resource or output `condition` names a condition that is not defined",
+    summary:
+        "a `condition` key, `if` or a condition function names a condition that is not defined",
     source: "heat-semantics §1.11 (conditions)",
 };
 
@@ -53,6 +56,30 @@ impl Rule for UnknownCondition {
                             ),
                         )
                         .at(cond.span),
+                    );
+                }
+            }
+        }
+        let Some(tables) = super::functions::Tables::of(cx) else {
+            return;
+        };
+        for call in tables.calls(cx.root, cx.template.format) {
+            let items: Vec<&Node> = match (call.name, &call.args.value) {
+                ("if" | "Fn::If", Value::Seq(items)) => items.iter().take(1).collect(),
+                ("not", Value::Str(_)) => vec![call.args],
+                ("and" | "or", Value::Seq(items)) => items.iter().collect(),
+                _ => continue,
+            };
+            for item in items {
+                let Value::Str(c) = &item.value else { continue };
+                if !defined.is_some_and(|d| d.contains_key(c)) {
+                    out.push(
+                        Diagnostic::new(
+                            META.code,
+                            cx.file.path.clone(),
+                            format!("{}: invalid condition `{c}`: no such condition", call.name),
+                        )
+                        .at(item.span),
                     );
                 }
             }
