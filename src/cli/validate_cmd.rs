@@ -50,8 +50,7 @@ pub(super) fn run(
         findings.extend(c.found);
     }
     if !a.environments.is_empty() {
-        let mut composed = validate_compose::composition(&a.environments, &templates, &opts);
-        composed.retain(|d| selection.includes(d.code));
+        let composed = composition(a, &templates, &findings, &opts, &selection);
         findings.extend(composed);
     }
     let count = |s: Severity| findings.iter().filter(|d| d.severity == s).count();
@@ -108,6 +107,34 @@ pub(super) fn run(
     } else {
         Exit::Ok
     })
+}
+
+/// `-e`: the composition findings, selected, less the missing registry
+/// targets already reported for their own file (E6012).
+fn composition(
+    a: &ValidateArgs,
+    templates: &[String],
+    findings: &[Diagnostic],
+    opts: &load::LoadOptions,
+    selection: &Selection,
+) -> Vec<Diagnostic> {
+    let mut composed = validate_compose::composition(&a.environments, templates, opts);
+    let at = |d: &Diagnostic| {
+        (
+            walk::normalize(Path::new(&d.file)),
+            d.span.map(|s| s.start.line),
+        )
+    };
+    let missing: Vec<(String, Option<u32>)> = findings
+        .iter()
+        .filter(|d| d.code == crate::validate::env::missing_target::CODE)
+        .map(at)
+        .collect();
+    composed.retain(|d| {
+        selection.includes(d.code)
+            && !(d.code == crate::resolve::compose::MISSING_TEMPLATE && missing.contains(&at(d)))
+    });
+    composed
 }
 
 /// The rules `--select` and `--ignore` leave, once their prefixes check.

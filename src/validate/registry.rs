@@ -44,6 +44,7 @@ pub static ENV_RULES: &[&dyn EnvRule] = &[
     &env::registry_keys::LiteralStar,
     &env::registry_keys::GlobInResources,
     &env::shadowed_entry::ShadowedEntry,
+    &env::missing_target::MissingRegistryTarget,
 ];
 
 /// The ONAP profile's rules (`validate --profile onap`), in code order.

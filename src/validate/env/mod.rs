@@ -1,6 +1,7 @@
 //! Rules for environment files (heat-semantics §2).
 
 pub mod heat_errors;
+pub mod missing_target;
 pub mod registry_keys;
 pub mod shadowed_entry;
 
