@@ -4,6 +4,8 @@
 use std::io::Write;
 use std::path::Path;
 
+use rayon::prelude::*;
+
 use super::args::{FailOn, ProfileArg, ValidateArgs, ValidateFormat};
 use super::{config, validate_compose};
 use crate::diag::{Diagnostic, Severity};
@@ -175,8 +177,8 @@ impl Checked {
 }
 
 /// The ONAP profile: each directory's files loaded together and checked as
-/// one package; results in walk order. Only one package's trees are held
-/// at a time. A package is the whole directory even when only some of its
+/// one package (packages in parallel); results in walk order. Trees are
+/// held only while their package is checked. A package is the whole directory even when only some of its
 /// files are named: the others (`.yaml`, `.yml`, `.env`) are loaded as
 /// context, so pairing and cross-file rules see them, but not reported.
 fn by_package(sources: &[Source], opts: &load::LoadOptions, selection: &Selection) -> Vec<Checked> {
@@ -185,16 +187,22 @@ fn by_package(sources: &[Source], opts: &load::LoadOptions, selection: &Selectio
         let dir = s.path.parent().unwrap_or(Path::new(""));
         packages.entry(dir).or_default().push((i, s));
     }
-    let mut out: Vec<(usize, Checked)> = Vec::with_capacity(sources.len());
-    for (dir, members) in &packages {
-        let mut group: Vec<Source> = members.iter().map(|(_, s)| (*s).clone()).collect();
-        group.extend(siblings(dir, &group));
-        let records = load::load_all(&group, opts, |l| FileRecord::from_loaded(l, true));
-        let found = check_package(&records, selection, Profile::Onap);
-        for (((i, _), record), found) in members.iter().zip(&records).zip(found) {
-            out.push((*i, Checked::new(record, found)));
-        }
-    }
+    let packages: Vec<(&Path, Vec<(usize, &Source)>)> = packages.into_iter().collect();
+    let mut out: Vec<(usize, Checked)> = packages
+        .par_iter()
+        .flat_map_iter(|(dir, members)| {
+            let mut group: Vec<Source> = members.iter().map(|(_, s)| (*s).clone()).collect();
+            group.extend(siblings(dir, &group));
+            let records = load::load_all(&group, opts, |l| FileRecord::from_loaded(l, true));
+            let found = check_package(&records, selection, Profile::Onap);
+            members
+                .iter()
+                .zip(&records)
+                .zip(found)
+                .map(|(((i, _), record), found)| (*i, Checked::new(record, found)))
+                .collect::<Vec<_>>()
+        })
+        .collect();
     out.sort_by_key(|(i, _)| *i);
     out.into_iter().map(|(_, c)| c).collect()
 }
@@ -208,7 +216,8 @@ fn siblings(dir: &Path, named: &[Source]) -> Vec<Source> {
         .parent()
         .unwrap_or(Path::new(""))
         .to_path_buf();
-    let have: Vec<&std::ffi::OsStr> = named.iter().filter_map(|s| s.path.file_name()).collect();
+    let have: std::collections::HashSet<&std::ffi::OsStr> =
+        named.iter().filter_map(|s| s.path.file_name()).collect();
     let listing = std::fs::read_dir(if dir.as_os_str().is_empty() {
         Path::new(".")
     } else {
