@@ -311,6 +311,70 @@ pub fn get_params<'a>(node: &'a Node, out: &mut Vec<(&'a Node, Span)>) {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::load::{load_one, LoadOptions};
+    use crate::walk::Source;
+
+    fn package_of(files: &[(&str, &str)]) -> (tempfile::TempDir, Vec<FileRecord>) {
+        let dir = tempfile::tempdir().unwrap();
+        let records = files
+            .iter()
+            .map(|(name, text)| {
+                let path = dir.path().join(name);
+                std::fs::write(&path, text).unwrap();
+                let source = Source {
+                    display: path.display().to_string(),
+                    path,
+                    explicit: false,
+                    jinja: false,
+                };
+                FileRecord::from_loaded(load_one(&source, &LoadOptions::default()), true)
+            })
+            .collect();
+        (dir, records)
+    }
+
+    #[test]
+    fn module_kinds_as_onap_tells_them() {
+        let module = "heat_template_version: 2016-10-14\nresources:\n  g:\n    type: OS::Heat::ResourceGroup\n    properties:\n      resource_def: {type: member.yaml}\n  s: {type: ./sub.yml}\n";
+        let plain = "heat_template_version: 2016-10-14\nresources: {}\n";
+        let (_dir, records) = package_of(&[
+            ("base_vnf.yaml", plain),
+            ("module_1.yaml", module),
+            ("member.yaml", plain),
+            ("sub.yml", plain),
+            ("db_volume.yaml", plain),
+            ("base_volume.yaml", plain),
+            ("module_1.env", "parameters: {}\n"),
+            ("notes.json", "{}"),
+        ]);
+        let package = Package::new(&records);
+        let kinds: Vec<ModuleKind> = package.files.iter().map(|f| f.kind).collect();
+        assert_eq!(
+            kinds,
+            [
+                ModuleKind::Base,
+                ModuleKind::Incremental,
+                ModuleKind::Nested,
+                ModuleKind::Nested,
+                ModuleKind::Volume,
+                ModuleKind::Volume,
+                ModuleKind::Environment,
+                ModuleKind::Other,
+            ]
+        );
+        assert!(package.env_stems.contains("module_1"));
+        assert_eq!(package.resource_ids["g"].len(), 1);
+    }
+
+    #[test]
+    fn a_template_nesting_itself_is_not_nested() {
+        let me = "heat_template_version: 2016-10-14\nresources:\n  again: {type: module_1.yaml}\n";
+        let (_dir, records) = package_of(&[("module_1.yaml", me)]);
+        assert_eq!(
+            Package::new(&records).files[0].kind,
+            ModuleKind::Incremental
+        );
+    }
 
     #[test]
     fn base_names_as_onap_reads_them() {
