@@ -44,15 +44,17 @@ pub(super) fn run(
     };
     let files = per_file.len();
     let mut templates: Vec<String> = Vec::new();
+    let mut checked: Vec<String> = Vec::new();
     let mut findings: Vec<Diagnostic> = walked.diagnostics;
     for c in per_file {
         if c.template {
-            templates.push(c.path);
+            templates.push(c.path.clone());
         }
+        checked.push(c.path);
         findings.extend(c.found);
     }
     if !a.environments.is_empty() {
-        let composed = composition(a, &templates, &findings, &opts, &selection);
+        let composed = composition(a, (&templates, &checked), &findings, &opts, &selection);
         findings.extend(composed);
     }
     let count = |s: Severity| findings.iter().filter(|d| d.severity == s).count();
@@ -115,12 +117,12 @@ pub(super) fn run(
 /// targets already reported for their own file (E6012).
 fn composition(
     a: &ValidateArgs,
-    templates: &[String],
+    (templates, checked): (&[String], &[String]),
     findings: &[Diagnostic],
     opts: &load::LoadOptions,
     selection: &Selection,
 ) -> Vec<Diagnostic> {
-    let mut composed = validate_compose::composition(&a.environments, templates, opts);
+    let mut composed = validate_compose::composition(&a.environments, templates, checked, opts);
     let at = |d: &Diagnostic| {
         (
             walk::normalize(Path::new(&d.file)),
@@ -132,9 +134,16 @@ fn composition(
         .filter(|d| d.code == crate::validate::env::missing_target::CODE)
         .map(at)
         .collect();
+    // E6012 points at the value, E7001 at the key: the same line, or the
+    // next one when the value is written below its key.
+    let reported = |d: &Diagnostic| {
+        let (file, line) = at(d);
+        let next = line.map(|l| l + 1);
+        missing.contains(&(file.clone(), line)) || missing.contains(&(file, next))
+    };
     composed.retain(|d| {
         selection.includes(d.code)
-            && !(d.code == crate::resolve::compose::MISSING_TEMPLATE && missing.contains(&at(d)))
+            && !(d.code == crate::resolve::compose::MISSING_TEMPLATE && reported(d))
     });
     composed
 }
@@ -142,10 +151,9 @@ fn composition(
 /// The rules `--select` and `--ignore` leave, once their prefixes check.
 fn selection(a: &ValidateArgs) -> Result<Selection, Error> {
     for p in a.select.iter().chain(&a.ignore) {
-        let valid = !p.is_empty()
-            && p.len() <= 5
-            && "EWI".contains(&p[..1])
-            && p[1..].bytes().all(|b| b.is_ascii_digit());
+        let valid = p.len() <= 5
+            && p.starts_with(['E', 'W', 'I'])
+            && p.bytes().skip(1).all(|b| b.is_ascii_digit());
         if !valid {
             return Err(Error::Usage(format!(
                 "`{p}` is not a rule code prefix (like E3 or W5001)"
@@ -227,7 +235,8 @@ fn siblings(dir: &Path, named: &[Source]) -> Vec<Source> {
         .into_iter()
         .flatten()
         .flatten()
-        .filter(|e| e.file_type().is_ok_and(|t| t.is_file()))
+        // A symbolic link to a file counts, as it does in the walk.
+        .filter(|e| std::fs::metadata(e.path()).is_ok_and(|m| m.is_file()))
         .map(|e| e.file_name())
         .filter(|n| {
             let p = Path::new(n);

@@ -22,20 +22,28 @@ use crate::resolve::merge::merge;
 use crate::resolve::registry::Registry;
 use crate::validate::env::shadowed_entry;
 
+/// A file's identity: its real path, or its path without `.` and `..`
+/// when it cannot be resolved.
+fn identity(path: &str) -> PathBuf {
+    std::fs::canonicalize(path).unwrap_or_else(|_| PathBuf::from(normalize(Path::new(path))))
+}
+
 /// The composition findings for `templates` (display paths, walk order)
-/// under the environments `envs`.
+/// under the environments `envs`. `checked` are every file the per-file
+/// rules saw (their own diagnostics are not repeated).
 pub(super) fn composition(
     envs: &[PathBuf],
     templates: &[String],
+    checked: &[String],
     opts: &LoadOptions,
 ) -> Vec<Diagnostic> {
-    let walked: HashSet<String> = templates.iter().map(|t| normalize(Path::new(t))).collect();
+    let walked: HashSet<PathBuf> = checked.iter().map(|t| identity(t)).collect();
     let env_records = load_environments(envs, opts);
     // An environment also among the paths checked has had its own file
     // diagnostics reported already.
     let mut out: Vec<Diagnostic> = environment_diagnostics(&env_records)
         .into_iter()
-        .filter(|d| !walked.contains(&normalize(Path::new(&d.file))))
+        .filter(|d| !walked.contains(&identity(&d.file)))
         .collect();
     let inputs = env_inputs(&env_records);
     let merged = merge(&inputs);
@@ -44,7 +52,7 @@ pub(super) fn composition(
     let roots: Vec<&str> = templates.iter().map(String::as_str).collect();
     let catalog = FsCatalog::preload(&roots, &env_paths, &merged, opts);
     for f in catalog.records() {
-        if walked.contains(&normalize(Path::new(&f.path))) {
+        if walked.contains(&identity(&f.path)) {
             continue;
         }
         // A missing file is reported where it is named (E7001).
@@ -53,7 +61,11 @@ pub(super) fn composition(
     }
     let registry = Registry::new(&inputs, &merged, &catalog);
     out.extend(registry.missing_targets());
-    out.extend(shadowed_across_files(&merged, &env_paths));
+    let env_checked: Vec<bool> = env_paths
+        .iter()
+        .map(|p| walked.contains(&identity(p)))
+        .collect();
+    out.extend(shadowed(&merged, &env_paths, &env_checked));
     let fallback = env_paths.last().copied().unwrap_or("-");
     let lookups = registry
         .keys()
@@ -69,9 +81,9 @@ pub(super) fn composition(
         out.extend(r.diagnostic(fallback));
         out.extend(unselectable(&r));
     }
-    let composed: Vec<(String, Composition)> = templates
+    let composed: Vec<(PathBuf, Composition)> = templates
         .iter()
-        .map(|t| (normalize(Path::new(t)), compose(t, &registry, &catalog)))
+        .map(|t| (identity(t), compose(t, &registry, &catalog)))
         .collect();
     for i in choose_roots(&composed) {
         let c = &composed[i].1;
@@ -83,22 +95,23 @@ pub(super) fn composition(
     out
 }
 
-/// Exact keys shadowed by a glob of another environment file (the same
-/// file's are W6011 findings of that file already).
-fn shadowed_across_files(
+/// Exact keys a glob shadows, across the merged registry. A pair within
+/// one file is that file's W6011 already when the file was checked.
+fn shadowed(
     merged: &crate::resolve::merge::Merged,
     env_paths: &[&str],
+    env_checked: &[bool],
 ) -> Vec<Diagnostic> {
     let mut out = Vec::new();
     for glob in merged.entries.values() {
-        let Some(prefix) = shadowed_entry::type_glob(&glob.key, &glob.value) else {
+        let Some(g) = shadowed_entry::type_glob(&glob.key, &glob.value) else {
             continue;
         };
         for e in merged.entries.values() {
-            if e.origin.env != glob.origin.env && shadowed_entry::shadows(prefix, &e.key, &e.value)
-            {
-                let key =
-                    crate::model::Node::new(crate::model::Value::Str(e.key.clone()), e.origin.span);
+            let same_checked_file = e.origin.env == glob.origin.env && env_checked[e.origin.env];
+            let key =
+                crate::model::Node::new(crate::model::Value::Str(e.key.clone()), e.origin.span);
+            if !same_checked_file && shadowed_entry::shadows(g, &key, &e.value) {
                 out.push(shadowed_entry::finding(
                     env_paths[e.origin.env],
                     &key,
@@ -112,11 +125,11 @@ fn shadowed_across_files(
     out
 }
 
-/// Every template a composition tree nests (not its root), normalized.
-fn nested(node: &TreeNode, out: &mut HashSet<String>) {
+/// Every template a composition tree nests (not its root), by identity.
+fn nested(node: &TreeNode, out: &mut HashSet<PathBuf>) {
     for c in &node.children {
         if let Some(t) = &c.template {
-            out.insert(normalize(Path::new(t)));
+            out.insert(identity(t));
         }
         nested(c, out);
     }
@@ -124,8 +137,8 @@ fn nested(node: &TreeNode, out: &mut HashSet<String>) {
 
 /// The compositions to report, by index: the templates nothing else
 /// nests, then, in order, any template no chosen root reaches.
-fn choose_roots(composed: &[(String, Composition)]) -> Vec<usize> {
-    let reach: Vec<HashSet<String>> = composed
+fn choose_roots(composed: &[(PathBuf, Composition)]) -> Vec<usize> {
+    let reach: Vec<HashSet<PathBuf>> = composed
         .iter()
         .map(|(_, c)| {
             let mut s = HashSet::new();
@@ -143,7 +156,7 @@ fn choose_roots(composed: &[(String, Composition)]) -> Vec<usize> {
     let mut roots: Vec<usize> = (0..composed.len())
         .filter(|&i| !nested_by_other(i))
         .collect();
-    let mut covered: HashSet<&String> = HashSet::new();
+    let mut covered: HashSet<&PathBuf> = HashSet::new();
     for &i in &roots {
         covered.insert(&composed[i].0);
         covered.extend(reach[i].iter());
@@ -192,9 +205,9 @@ mod tests {
         }
     }
 
-    fn comp(path: &str, children: &[&str]) -> (String, Composition) {
+    fn comp(path: &str, children: &[&str]) -> (PathBuf, Composition) {
         (
-            path.to_owned(),
+            identity(path),
             Composition {
                 root: tree(children),
                 resolutions: Vec::new(),

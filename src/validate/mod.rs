@@ -199,8 +199,9 @@ pub enum Profile {
 ///
 /// Under the ONAP profile every error counts against R-92635 (compliance
 /// with the OpenStack Template Guide) and says so, ONAP findings carry their
-/// rule's requirement IDs, and on the files ONAP checks a HOT rule an ONAP
-/// rule replaces (W0010 by E8001, W2003 by E8005) reports nothing.
+/// rule's requirement IDs, and a HOT rule whose every replacing ONAP rule
+/// runs on the file (W0010 by E8001; on HOT templates W2003 by E8005,
+/// E2001 by E8007 and E8008) reports nothing there.
 pub fn check_package(
     records: &[FileRecord],
     selection: &Selection,
@@ -220,7 +221,6 @@ pub fn check_package(
                     }
                 }
                 let cx = package.context(i);
-                let mut replaced: Vec<Code> = Vec::new();
                 let mut onap_found = Vec::new();
                 for rule in registry::ONAP_RULES {
                     let meta = rule.meta();
@@ -230,13 +230,11 @@ pub fn check_package(
                         for d in &mut onap_found[start..] {
                             d.requirements = meta.requirements();
                         }
-                        replaced.extend(rule.replaces());
                     }
                 }
-                if cx.kind.is_template() || cx.kind == onap::ModuleKind::Environment {
-                    found.retain(|d| !replaced.contains(&d.code));
-                    rules.retain(|d| !replaced.contains(&d.code));
-                }
+                let replaced = onap::replaced_codes(&cx, selection);
+                found.retain(|d| !replaced.contains(&d.code));
+                rules.retain(|d| !replaced.contains(&d.code));
                 rules.extend(onap_found);
                 rules.sort_by_key(|d| d.span);
             }

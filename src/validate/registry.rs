@@ -70,6 +70,7 @@ pub static ONAP_RULES: &[&dyn OnapRule] = &[
     &onap::missing_environment_file::MissingEnvironmentFile,
     &onap::environment_without_parameters::EnvironmentWithoutParameters,
     &onap::environment_resource_registry::EnvironmentResourceRegistry,
+    &onap::orphan_environment_file::OrphanEnvironmentFile,
 ];
 
 /// Every rule's metadata (templates', environments', ONAP's), in code order.

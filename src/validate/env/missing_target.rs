@@ -19,7 +19,7 @@ use crate::diag::{Code, Diagnostic};
 use crate::model::{Node, Value};
 use crate::validate::{EnvContext, EnvRule, RuleMeta};
 
-use super::registry_entries;
+use super::is_data_key;
 
 pub struct MissingRegistryTarget;
 
@@ -53,11 +53,41 @@ impl EnvRule for MissingRegistryTarget {
     }
 
     fn check(&self, cx: &EnvContext<'_>, out: &mut Vec<Diagnostic>) {
-        if super::registry(cx.root).is_some_and(|r| r.contains_key("base_url")) {
+        let Some(registry) = super::registry(cx.root) else {
+            return;
+        };
+        if registry.contains_key("base_url") {
             return;
         }
-        let dir = Path::new(&cx.file.path).parent().unwrap_or(Path::new(""));
-        for (_, v, _) in registry_entries(cx.root) {
+        // python-heatclient resolves against the real directory of the file
+        // (a symbolic link's target's).
+        let shown = Path::new(&cx.file.path);
+        let dir = std::fs::canonicalize(shown)
+            .ok()
+            .and_then(|p| p.parent().map(Path::to_path_buf))
+            .unwrap_or_else(|| shown.parent().unwrap_or(Path::new("")).to_path_buf());
+        let mut values: Vec<&Node> = Vec::new();
+        for (k, v) in &registry.entries {
+            match k.value.as_str() {
+                Some("resources") => {
+                    for (_, body) in v.as_map().map_or(&[][..], |m| m.entries.as_slice()) {
+                        // A per-resource base_url moves that resource's targets.
+                        let Some(b) = body.as_map().filter(|b| !b.contains_key("base_url")) else {
+                            continue;
+                        };
+                        values.extend(
+                            b.entries
+                                .iter()
+                                .filter(|(k, _)| !is_data_key(k))
+                                .map(|(_, v)| v),
+                        );
+                    }
+                }
+                _ if is_data_key(k) => {}
+                _ => values.push(v),
+            }
+        }
+        for v in values {
             let targets: Vec<&Node> = match &v.value {
                 Value::Seq(items) => items.iter().collect(),
                 _ => vec![v],
@@ -80,5 +110,46 @@ impl EnvRule for MissingRegistryTarget {
                 }
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::load::{load_one, LoadOptions};
+    use crate::model::FileRecord;
+    use crate::validate::{check_file, Selection};
+    use crate::walk::Source;
+
+    #[test]
+    fn targets_resolve_against_the_real_directory_of_a_linked_file() {
+        let dir = tempfile::tempdir().unwrap();
+        let (real, envs) = (dir.path().join("real"), dir.path().join("envs"));
+        std::fs::create_dir_all(&real).unwrap();
+        std::fs::create_dir_all(&envs).unwrap();
+        std::fs::write(real.join("x.yaml"), "heat_template_version: 2016-10-14\n").unwrap();
+        std::fs::write(
+            real.join("prod.yaml"),
+            "resource_registry:\n  OS::X: x.yaml\n  OS::Y: y.yaml\n",
+        )
+        .unwrap();
+        std::os::unix::fs::symlink(real.join("prod.yaml"), envs.join("prod.yaml")).unwrap();
+        let path = envs.join("prod.yaml");
+        let source = Source {
+            display: path.display().to_string(),
+            path,
+            explicit: true,
+            jinja: false,
+        };
+        let record = FileRecord::from_loaded(load_one(&source, &LoadOptions::default()), true);
+        let selection = Selection {
+            select: vec!["E6012".into()],
+            ignore: Vec::new(),
+        };
+        let found = check_file(&record, &selection);
+        let messages: Vec<&str> = found.iter().map(|d| d.message.as_str()).collect();
+        assert_eq!(
+            messages,
+            ["`y.yaml` does not exist (relative to this environment file)"]
+        );
     }
 }

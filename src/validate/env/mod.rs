@@ -46,9 +46,12 @@ pub fn registry(root: &Node) -> Option<&Mapping> {
     root.as_map()?.get("resource_registry")?.as_map()
 }
 
-fn is_data_key(k: &Node) -> bool {
-    matches!(
-        k.value.as_str(),
-        Some("hooks" | "restricted_actions" | "base_url")
-    )
+/// Registry keys that hold data, not type mappings.
+pub fn is_data_key(k: &Node) -> bool {
+    k.value.as_str().is_some_and(is_data_key_name)
+}
+
+/// `hooks`, `restricted_actions`, `base_url`.
+pub fn is_data_key_name(k: &str) -> bool {
+    matches!(k, "hooks" | "restricted_actions" | "base_url")
 }

@@ -28,21 +28,29 @@ static META: RuleMeta = RuleMeta {
     source: "heat-semantics §2.4 (a matching glob beats an exact key)",
 };
 
-/// The prefix of a glob key that maps types to types (`OS::Nova::*:
-/// X::*`); `None` for other keys (a `*` elsewhere is literal, a glob mapped
-/// to a template never matches, a null glob deletes).
-pub fn type_glob<'k>(key: &'k str, value: &Node) -> Option<&'k str> {
+/// A glob key that maps types to types (`OS::Nova::*: X::*`): its prefix
+/// and its target. `None` for other keys (a `*` elsewhere is literal, a glob
+/// mapped to a template never matches, a null glob deletes).
+pub fn type_glob<'k>(key: &'k str, value: &'k Node) -> Option<(&'k str, &'k str)> {
     let prefix = key.strip_suffix('*')?;
-    (!prefix.contains('*') && value.as_str().is_some_and(|v| !is_template_path(v)))
-        .then_some(prefix)
+    let target = value.as_str().filter(|v| !is_template_path(v))?;
+    (!prefix.contains('*')).then_some((prefix, target))
 }
 
-/// True when the glob `prefix*` matches the exact key `key` first (a
-/// null exact key is a deletion, not an entry).
-pub fn shadows(prefix: &str, key: &str, value: &Node) -> bool {
+/// True when the glob (`prefix*` mapped to `target`) matches the exact key
+/// `key` first. Heat's glob never matches its own target (no
+/// self-recursion), a glob whose prefix is the whole type loses to the exact
+/// key, and a null exact key is a deletion, not an entry.
+pub fn shadows(glob: (&str, &str), key: &Node, value: &Node) -> bool {
+    let (prefix, target) = glob;
+    let Some(key) = key.as_str() else {
+        return false;
+    };
     !key.contains('*')
         && key.starts_with(prefix)
         && key != prefix
+        && key != target
+        && !super::is_data_key_name(key)
         && !matches!(value.value, Value::Null)
 }
 
@@ -81,13 +89,15 @@ impl EnvRule for ShadowedEntry {
             .map(|(k, v, _)| (k, v))
             .collect();
         for (gk, gv) in &top {
-            let glob = gk.value.key_text();
-            let Some(prefix) = type_glob(&glob, gv) else {
+            let Some(glob_key) = gk.as_str() else {
+                continue;
+            };
+            let Some(glob) = type_glob(glob_key, gv) else {
                 continue;
             };
             for (k, v) in &top {
-                if shadows(prefix, &k.value.key_text(), v) {
-                    out.push(finding(&cx.file.path, k, &glob, &cx.file.path, gk.span));
+                if shadows(glob, k, v) {
+                    out.push(finding(&cx.file.path, k, glob_key, &cx.file.path, gk.span));
                 }
             }
         }

@@ -229,9 +229,23 @@ fn make_url(args: &Node, shape: &Shape<'_>) -> Option<String> {
                     .then(|| "The \"query\" argument to \"make_url\" must be a map".to_owned())
             }
             "port" => {
+                // Python's int(): booleans and integral floats convert, and
+                // strings may have `_` between digits.
                 let port = match &v.value {
                     Value::Int(i) => Some(*i),
-                    Value::Str(t) => t.trim().parse::<i64>().ok(),
+                    Value::Bool(b) => Some(i64::from(*b)),
+                    #[allow(clippy::cast_possible_truncation)]
+                    Value::Float(f) if f.is_finite() => Some(f.trunc() as i64),
+                    Value::Str(t) => {
+                        let t = t.trim();
+                        let digits = t.strip_prefix(['+', '-']).unwrap_or(t);
+                        let well_placed = !digits.starts_with('_')
+                            && !digits.ends_with('_')
+                            && !digits.contains("__");
+                        well_placed
+                            .then(|| t.replace('_', "").parse::<i64>().ok())
+                            .flatten()
+                    }
                     _ => None,
                 };
                 match port {

@@ -126,25 +126,38 @@ impl Tables {
             Format::Hot => ("resources", "outputs", "conditions", "condition"),
             Format::Cfn => ("Resources", "Outputs", "Conditions", "Condition"),
         };
+        // Keys Heat does not parse for functions.
+        let unparsed: [&str; 2] = match format {
+            Format::Hot => ["description", "depends_on"],
+            Format::Cfn => ["Description", "DependsOn"],
+        };
+        // Without condition functions the version has no conditions (the
+        // section and key are E1002 and E3002 findings).
+        let has_conditions = !self.conditions.is_empty();
+        let entries = |v: &'a Node| v.as_map().map_or(&[][..], |m| m.entries.as_slice());
         let mut out = Vec::new();
         for (k, v) in &root.entries {
             let section = k.value.as_str();
-            if section == Some(conditions) {
-                self.walk(v, Parse::Conditions, &mut out);
+            if section == Some(conditions) && has_conditions {
+                // Each condition is parsed on its own.
+                for (_, definition) in entries(v) {
+                    self.walk(definition, Parse::Conditions, &mut out);
+                }
             } else if section == Some(resources) || section == Some(outputs) {
-                for (_, body) in v.as_map().map_or(&[][..], |m| m.entries.as_slice()) {
-                    match body.as_map() {
-                        Some(b) => {
-                            for (bk, bv) in &b.entries {
-                                let parse = if bk.value.as_str() == Some(condition) {
-                                    Parse::Conditions
-                                } else {
-                                    Parse::Functions
-                                };
-                                self.walk(bv, parse, &mut out);
+                for (_, body) in entries(v) {
+                    let Some(b) = body.as_map() else {
+                        self.walk(body, Parse::Functions, &mut out);
+                        continue;
+                    };
+                    for (bk, bv) in &b.entries {
+                        let key = bk.value.as_str().unwrap_or_default();
+                        if key == condition {
+                            if has_conditions {
+                                self.walk(bv, Parse::Conditions, &mut out);
                             }
+                        } else if !unparsed.contains(&key) {
+                            self.walk(bv, Parse::Functions, &mut out);
                         }
-                        None => self.walk(body, Parse::Functions, &mut out),
                     }
                 }
             }
@@ -170,6 +183,14 @@ impl Tables {
                     });
                     if invalid_here {
                         // Heat stops at the invalid function.
+                        return;
+                    }
+                    // `if` reads its first argument as a condition.
+                    if let ("if" | "Fn::If", Some([first, rest @ ..])) = (name, args.as_seq()) {
+                        self.walk(first, Parse::Conditions, out);
+                        for r in rest {
+                            self.walk(r, parse, out);
+                        }
                         return;
                     }
                 }

@@ -28,14 +28,14 @@ impl OnapRule for MissingDescription {
         if !(cx.kind.is_template()) {
             return;
         }
-        if let Some(root) = cx.root {
-            if !root.contains_key("description") {
-                out.push(cx.finding(
-                    &META,
-                    None,
-                    format!("the {} has no `description` section", cx.kind.as_str()),
-                ));
-            }
+        // An empty document, or one that is not a mapping, has no sections.
+        let parsed = cx.file.tree.is_some();
+        if parsed && !cx.root.is_some_and(|r| r.contains_key("description")) {
+            out.push(cx.finding(
+                &META,
+                None,
+                format!("the {} has no `description` section", cx.kind.as_str()),
+            ));
         }
     }
 }

@@ -30,17 +30,21 @@ impl OnapRule for MissingTemplateVersion {
         if !(cx.kind.is_template()) {
             return;
         }
-        if let Some(root) = cx.root {
-            if !root.contains_key("heat_template_version") {
-                out.push(cx.finding(
-                    &META,
-                    None,
-                    format!(
-                        "the {} has no `heat_template_version` section",
-                        cx.kind.as_str()
-                    ),
-                ));
-            }
+        // An empty document, or one that is not a mapping, has no sections.
+        let parsed = cx.file.tree.is_some();
+        if parsed
+            && !cx
+                .root
+                .is_some_and(|r| r.contains_key("heat_template_version"))
+        {
+            out.push(cx.finding(
+                &META,
+                None,
+                format!(
+                    "the {} has no `heat_template_version` section",
+                    cx.kind.as_str()
+                ),
+            ));
         }
     }
 }

@@ -22,6 +22,7 @@ pub mod missing_template_version;
 pub mod module_without_resources;
 pub mod nested_get_param;
 pub mod nested_parameter_constraints;
+pub mod orphan_environment_file;
 pub mod parameter_default;
 pub mod parameter_name;
 pub mod parameter_type;
@@ -36,7 +37,7 @@ pub mod unused_parameter;
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;
 
-use crate::diag::{Diagnostic, Span};
+use crate::diag::{codes, Code, Diagnostic, Span};
 use crate::model::{FileRecord, Mapping, Node};
 use crate::validate::RuleMeta;
 use crate::walk::normalize;
@@ -97,6 +98,8 @@ pub struct Package<'a> {
     pub resource_ids: BTreeMap<String, Vec<(usize, Span)>>,
     /// The stems of the package's `.env` files.
     pub env_stems: BTreeSet<String>,
+    /// The kind of each YAML template, by stem (the first of a stem wins).
+    pub template_stems: BTreeMap<String, ModuleKind>,
 }
 
 /// What an ONAP rule sees: one file of a package, and the package.
@@ -142,9 +145,33 @@ pub trait OnapRule: Sync {
     /// Codes of HOT-profile rules this rule replaces: on the files the ONAP
     /// profile checks, their findings give way to this rule's, which check
     /// the same thing with ONAP's severity and exemptions.
-    fn replaces(&self) -> &'static [crate::diag::Code] {
+    fn replaces(&self) -> &'static [Code] {
         &[]
     }
+}
+
+/// The HOT-profile codes that give way on this file: those every ONAP
+/// rule replacing them is selected for, where those rules read the file
+/// (duplicate keys in any template or environment; the rest in HOT
+/// templates, since the ONAP rules read HOT sections only).
+pub fn replaced_codes(cx: &OnapContext<'_>, selection: &crate::validate::Selection) -> Vec<Code> {
+    let rules = crate::validate::registry::ONAP_RULES;
+    let hot = cx
+        .root
+        .is_some_and(|r| r.contains_key("heat_template_version"));
+    let applies = cx.kind == ModuleKind::Environment || cx.kind.is_template();
+    let mut out: Vec<Code> = Vec::new();
+    for code in rules.iter().flat_map(|r| r.replaces().iter().copied()) {
+        let all_selected = rules
+            .iter()
+            .filter(|r| r.replaces().contains(&code))
+            .all(|r| selection.includes(r.meta().code));
+        let reads = applies && (code == codes::DUPLICATE_KEY || hot);
+        if all_selected && reads && !out.contains(&code) {
+            out.push(code);
+        }
+    }
+    out
 }
 
 fn extension(path: &str) -> String {
@@ -229,6 +256,7 @@ impl<'a> Package<'a> {
         let mut files = Vec::with_capacity(records.len());
         let mut resource_ids: BTreeMap<String, Vec<(usize, Span)>> = BTreeMap::new();
         let mut env_stems = BTreeSet::new();
+        let mut template_stems = BTreeMap::new();
         for (i, (r, root)) in records.iter().zip(&roots).enumerate() {
             let stem = stem(&r.path);
             let kind = if extension(&r.path) == "env" {
@@ -246,6 +274,7 @@ impl<'a> Package<'a> {
                 ModuleKind::Incremental
             };
             if kind.is_template() {
+                template_stems.entry(stem.clone()).or_insert(kind);
                 if let Some(res) = root.and_then(|m| m.get("resources")).and_then(Node::as_map) {
                     for (k, _) in &res.entries {
                         resource_ids
@@ -265,6 +294,7 @@ impl<'a> Package<'a> {
             files,
             resource_ids,
             env_stems,
+            template_stems,
         }
     }
 

@@ -29,14 +29,14 @@ impl OnapRule for ModuleWithoutResources {
         if !(matches!(cx.kind, ModuleKind::Incremental | ModuleKind::Volume)) {
             return;
         }
-        if let Some(root) = cx.root {
-            if !root.contains_key("resources") {
-                out.push(cx.finding(
-                    &META,
-                    None,
-                    format!("the {} has no `resources` section", cx.kind.as_str()),
-                ));
-            }
+        // An empty document, or one that is not a mapping, has no sections.
+        let parsed = cx.file.tree.is_some();
+        if parsed && !cx.root.is_some_and(|r| r.contains_key("resources")) {
+            out.push(cx.finding(
+                &META,
+                None,
+                format!("the {} has no `resources` section", cx.kind.as_str()),
+            ));
         }
     }
 }

@@ -37,9 +37,8 @@ impl OnapRule for ParameterName {
         else {
             return;
         };
-        for (key, body) in &declared.entries {
+        for (key, _) in &declared.entries {
             let name = key.value.key_text();
-            let _ = body;
             if !is_word(&name) {
                 out.push(cx.finding(
                     &META,

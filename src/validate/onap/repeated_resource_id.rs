@@ -41,9 +41,8 @@ impl OnapRule for RepeatedResourceId {
         else {
             return;
         };
-        for (key, body) in &resources.entries {
+        for (key, _) in &resources.entries {
             let id = key.value.key_text();
-            let _ = body;
             let Some(declared) = cx.package.resource_ids.get(&id) else {
                 continue;
             };

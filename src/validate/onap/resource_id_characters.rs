@@ -36,9 +36,8 @@ impl OnapRule for ResourceIdCharacters {
         else {
             return;
         };
-        for (key, body) in &resources.entries {
+        for (key, _) in &resources.entries {
             let id = key.value.key_text();
-            let _ = body;
             if !is_word(&id) {
                 out.push(cx.finding(
                     &META,

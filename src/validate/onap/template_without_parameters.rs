@@ -28,7 +28,7 @@ impl OnapRule for TemplateWithoutParameters {
     }
 
     fn check(&self, cx: &OnapContext<'_>, out: &mut Vec<Diagnostic>) {
-        if !cx.kind.is_template() || cx.kind == ModuleKind::Base || cx.root.is_none() {
+        if !cx.kind.is_template() || cx.kind == ModuleKind::Base || cx.file.tree.is_none() {
             return;
         }
         let declared = cx.section("parameters");
