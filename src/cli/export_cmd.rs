@@ -132,17 +132,7 @@ fn registry_templates(
     diagnostics: &mut Vec<Diagnostic>,
 ) -> Vec<String> {
     let mut files = Vec::new();
-    let lookups = registry
-        .keys()
-        .into_iter()
-        .map(|k| registry.lookup(&k, None, None))
-        .chain(
-            registry
-                .resource_keys()
-                .into_iter()
-                .map(|(n, t)| registry.lookup(&t, Some(&n), None)),
-        );
-    for r in lookups {
+    for r in registry.lookup_all() {
         match (&r.implementation, r.diagnostic(fallback)) {
             (_, Some(d)) => diagnostics.push(d),
             (Some(Implementation::Template(p)), None) => files.push(p.clone()),

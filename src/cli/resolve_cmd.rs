@@ -114,18 +114,7 @@ pub(super) fn run(
         diagnostics.extend(c.diagnostics);
         (c.resolutions, Some(c.root))
     } else {
-        let mut rs: Vec<_> = registry
-            .keys()
-            .iter()
-            .map(|k| registry.lookup(k, None, None))
-            .collect();
-        rs.extend(
-            registry
-                .resource_keys()
-                .iter()
-                .map(|(n, t)| registry.lookup(t, Some(n), None)),
-        );
-        (rs, None)
+        (registry.lookup_all(), None)
     };
     if tree.is_none() {
         // The composition walk reports its own, at the resource that failed.

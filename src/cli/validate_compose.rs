@@ -67,17 +67,7 @@ pub(super) fn composition(
         .collect();
     out.extend(shadowed(&merged, &env_paths, &env_checked));
     let fallback = env_paths.last().copied().unwrap_or("-");
-    let lookups = registry
-        .keys()
-        .into_iter()
-        .map(|k| registry.lookup(&k, None, None))
-        .chain(
-            registry
-                .resource_keys()
-                .into_iter()
-                .map(|(n, t)| registry.lookup(&t, Some(&n), None)),
-        );
-    for r in lookups {
+    for r in registry.lookup_all() {
         out.extend(r.diagnostic(fallback));
         out.extend(unselectable(&r));
     }

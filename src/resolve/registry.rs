@@ -214,6 +214,17 @@ impl<'a> Registry<'a> {
         self.top.keys().cloned().collect()
     }
 
+    /// Every entry looked up: the top-level keys, then the per-resource
+    /// (name, type) pairs.
+    pub fn lookup_all(&self) -> Vec<super::Resolution> {
+        let top = self.keys().into_iter().map(|k| self.lookup(&k, None, None));
+        let per = self
+            .resource_keys()
+            .into_iter()
+            .map(|(n, t)| self.lookup(&t, Some(&n), None));
+        top.chain(per).collect()
+    }
+
     /// Every per-resource (name, type) pair. Nested maps (entries for the
     /// resources of a nested stack, applied by drill-down) and hooks are
     /// not type mappings.

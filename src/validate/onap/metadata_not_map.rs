@@ -8,7 +8,7 @@
 //! Example: `metadata: [vnf_id]`.
 
 use crate::diag::{Code, Diagnostic};
-use crate::model::{Node, Value};
+use crate::model::Value;
 use crate::validate::onap::{OnapContext, OnapRule};
 use crate::validate::RuleMeta;
 
@@ -27,17 +27,7 @@ impl OnapRule for MetadataNotMap {
     }
 
     fn check(&self, cx: &OnapContext<'_>, out: &mut Vec<Diagnostic>) {
-        if !cx.kind.is_template() {
-            return;
-        }
-        let Some(resources) = cx
-            .root
-            .and_then(|r| r.get("resources"))
-            .and_then(Node::as_map)
-        else {
-            return;
-        };
-        for (key, body) in &resources.entries {
+        for (key, body) in cx.resources() {
             let id = key.value.key_text();
             let Some(m) = body.as_map().and_then(|b| b.get("metadata")) else {
                 continue;

@@ -112,7 +112,7 @@ pub struct OnapContext<'a> {
     pub package: &'a Package<'a>,
 }
 
-impl OnapContext<'_> {
+impl<'a> OnapContext<'a> {
     /// A finding at `span`, or at the start of the document.
     pub fn finding(
         &self,
@@ -129,6 +129,26 @@ impl OnapContext<'_> {
         self.file.tree.as_ref().map_or(Span::point(1, 1), |t| {
             Span::point(t.span.start.line, t.span.start.column)
         })
+    }
+
+    /// The entries of a template's `parameters` (none for other files).
+    pub fn parameters(&self) -> &'a [(Node, Node)] {
+        self.template_section("parameters")
+    }
+
+    /// The entries of a template's `resources` (none for other files).
+    pub fn resources(&self) -> &'a [(Node, Node)] {
+        self.template_section("resources")
+    }
+
+    fn template_section(&self, name: &str) -> &'a [(Node, Node)] {
+        if !self.kind.is_template() {
+            return &[];
+        }
+        self.root
+            .and_then(|r| r.get(name))
+            .and_then(Node::as_map)
+            .map_or(&[], |m| m.entries.as_slice())
     }
 
     /// A top-level section's mapping, with its key.

@@ -8,7 +8,6 @@
 //! Example: a nested `server.yaml` whose `flavor` has `allowed_values`.
 
 use crate::diag::{Code, Diagnostic};
-use crate::model::Node;
 use crate::validate::onap::{ModuleKind, OnapContext, OnapRule};
 use crate::validate::RuleMeta;
 
@@ -30,14 +29,7 @@ impl OnapRule for NestedParameterConstraints {
         if !(cx.kind == ModuleKind::Nested) {
             return;
         }
-        let Some(declared) = cx
-            .root
-            .and_then(|r| r.get("parameters"))
-            .and_then(Node::as_map)
-        else {
-            return;
-        };
-        for (key, body) in &declared.entries {
+        for (key, body) in cx.parameters() {
             let name = key.value.key_text();
             if let Some((k, _)) = body.as_map().and_then(|m| m.entry("constraints")) {
                 out.push(cx.finding(

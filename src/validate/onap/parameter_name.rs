@@ -8,7 +8,6 @@
 //! Example: a parameter named `vnf-name`.
 
 use crate::diag::{Code, Diagnostic};
-use crate::model::Node;
 use crate::validate::onap::{is_word, OnapContext, OnapRule};
 use crate::validate::RuleMeta;
 
@@ -27,17 +26,7 @@ impl OnapRule for ParameterName {
     }
 
     fn check(&self, cx: &OnapContext<'_>, out: &mut Vec<Diagnostic>) {
-        if !(cx.kind.is_template()) {
-            return;
-        }
-        let Some(declared) = cx
-            .root
-            .and_then(|r| r.get("parameters"))
-            .and_then(Node::as_map)
-        else {
-            return;
-        };
-        for (key, _) in &declared.entries {
+        for (key, _) in cx.parameters() {
             let name = key.value.key_text();
             if !is_word(&name) {
                 out.push(cx.finding(

@@ -9,7 +9,6 @@
 //! Example: `type: String`.
 
 use crate::diag::{Code, Diagnostic};
-use crate::model::Node;
 use crate::validate::onap::{OnapContext, OnapRule};
 use crate::validate::RuleMeta;
 
@@ -32,17 +31,7 @@ impl OnapRule for ParameterType {
     }
 
     fn check(&self, cx: &OnapContext<'_>, out: &mut Vec<Diagnostic>) {
-        if !(cx.kind.is_template()) {
-            return;
-        }
-        let Some(declared) = cx
-            .root
-            .and_then(|r| r.get("parameters"))
-            .and_then(Node::as_map)
-        else {
-            return;
-        };
-        for (key, body) in &declared.entries {
+        for (key, body) in cx.parameters() {
             let name = key.value.key_text();
             let Some(t) = body.as_map().and_then(|m| m.get("type")) else {
                 continue;

@@ -8,7 +8,6 @@
 //! Example: `vnf_name: {type: string}`.
 
 use crate::diag::{Code, Diagnostic};
-use crate::model::Node;
 use crate::validate::onap::{OnapContext, OnapRule};
 use crate::validate::RuleMeta;
 
@@ -27,17 +26,7 @@ impl OnapRule for ParameterWithoutDescription {
     }
 
     fn check(&self, cx: &OnapContext<'_>, out: &mut Vec<Diagnostic>) {
-        if !(cx.kind.is_template()) {
-            return;
-        }
-        let Some(declared) = cx
-            .root
-            .and_then(|r| r.get("parameters"))
-            .and_then(Node::as_map)
-        else {
-            return;
-        };
-        for (key, body) in &declared.entries {
+        for (key, body) in cx.parameters() {
             let name = key.value.key_text();
             if body
                 .as_map()

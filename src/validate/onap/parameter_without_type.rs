@@ -7,7 +7,6 @@
 //! Example: `vnf_name: {description: name}`.
 
 use crate::diag::{Code, Diagnostic};
-use crate::model::Node;
 use crate::validate::onap::{OnapContext, OnapRule};
 use crate::validate::RuleMeta;
 
@@ -30,17 +29,7 @@ impl OnapRule for ParameterWithoutType {
     }
 
     fn check(&self, cx: &OnapContext<'_>, out: &mut Vec<Diagnostic>) {
-        if !(cx.kind.is_template()) {
-            return;
-        }
-        let Some(declared) = cx
-            .root
-            .and_then(|r| r.get("parameters"))
-            .and_then(Node::as_map)
-        else {
-            return;
-        };
-        for (key, body) in &declared.entries {
+        for (key, body) in cx.parameters() {
             let name = key.value.key_text();
             if !body.as_map().is_some_and(|m| m.contains_key("type")) {
                 out.push(cx.finding(

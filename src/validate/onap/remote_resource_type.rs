@@ -28,17 +28,7 @@ impl OnapRule for RemoteResourceType {
     }
 
     fn check(&self, cx: &OnapContext<'_>, out: &mut Vec<Diagnostic>) {
-        if !cx.kind.is_template() {
-            return;
-        }
-        let Some(resources) = cx
-            .root
-            .and_then(|r| r.get("resources"))
-            .and_then(Node::as_map)
-        else {
-            return;
-        };
-        for (key, body) in &resources.entries {
+        for (key, body) in cx.resources() {
             let id = key.value.key_text();
             let Some(body) = body.as_map() else {
                 continue;

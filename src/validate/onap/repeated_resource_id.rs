@@ -9,7 +9,6 @@
 //! Example: `oam_port` in both `base_vnf.yaml` and `module_1.yaml`.
 
 use crate::diag::{Code, Diagnostic, Related, Span};
-use crate::model::Node;
 use crate::validate::onap::{OnapContext, OnapRule};
 use crate::validate::RuleMeta;
 
@@ -31,17 +30,7 @@ impl OnapRule for RepeatedResourceId {
     }
 
     fn check(&self, cx: &OnapContext<'_>, out: &mut Vec<Diagnostic>) {
-        if !cx.kind.is_template() {
-            return;
-        }
-        let Some(resources) = cx
-            .root
-            .and_then(|r| r.get("resources"))
-            .and_then(Node::as_map)
-        else {
-            return;
-        };
-        for (key, _) in &resources.entries {
+        for (key, _) in cx.resources() {
             let id = key.value.key_text();
             let Some(declared) = cx.package.resource_ids.get(&id) else {
                 continue;

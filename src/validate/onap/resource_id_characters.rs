@@ -7,7 +7,6 @@
 //! Example: a resource named `vm-1`.
 
 use crate::diag::{Code, Diagnostic};
-use crate::model::Node;
 use crate::validate::onap::{is_word, OnapContext, OnapRule};
 use crate::validate::RuleMeta;
 
@@ -26,17 +25,7 @@ impl OnapRule for ResourceIdCharacters {
     }
 
     fn check(&self, cx: &OnapContext<'_>, out: &mut Vec<Diagnostic>) {
-        if !cx.kind.is_template() {
-            return;
-        }
-        let Some(resources) = cx
-            .root
-            .and_then(|r| r.get("resources"))
-            .and_then(Node::as_map)
-        else {
-            return;
-        };
-        for (key, _) in &resources.entries {
+        for (key, _) in cx.resources() {
             let id = key.value.key_text();
             if !is_word(&id) {
                 out.push(cx.finding(
