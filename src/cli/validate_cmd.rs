@@ -13,6 +13,7 @@ use crate::error::{Error, Exit};
 use crate::load;
 use crate::model::FileRecord;
 use crate::report;
+use crate::validate::onap::{ModuleKind, Package};
 use crate::validate::{check_file, check_package, Profile, Selection};
 use crate::walk::{self, Source};
 
@@ -45,8 +46,15 @@ pub(super) fn run(
     let files = per_file.len();
     let mut templates: Vec<String> = Vec::new();
     let mut checked: Vec<String> = Vec::new();
+    let mut modules: Vec<report::Module> = Vec::new();
     let mut findings: Vec<Diagnostic> = walked.diagnostics;
     for c in per_file {
+        if let Some(kind) = c.module {
+            modules.push(report::Module {
+                file: c.path.clone(),
+                kind,
+            });
+        }
         if c.template {
             templates.push(c.path.clone());
         }
@@ -74,6 +82,7 @@ pub(super) fn run(
                     warnings,
                     notes,
                 },
+                modules: &modules,
                 diagnostics: &findings,
             },
         )?,
@@ -171,6 +180,8 @@ fn selection(a: &ValidateArgs) -> Result<Selection, Error> {
 struct Checked {
     path: String,
     template: bool,
+    /// Under the ONAP profile, what the file is in its package.
+    module: Option<ModuleKind>,
     found: Vec<Diagnostic>,
 }
 
@@ -179,6 +190,7 @@ impl Checked {
         Checked {
             path: record.path.clone(),
             template: record.template().is_some(),
+            module: None,
             found,
         }
     }
@@ -203,11 +215,17 @@ fn by_package(sources: &[Source], opts: &load::LoadOptions, selection: &Selectio
             group.extend(siblings(dir, &group));
             let records = load::load_all(&group, opts, |l| FileRecord::from_loaded(l, true));
             let found = check_package(&records, selection, Profile::Onap);
+            let package = Package::new(&records);
             members
                 .iter()
                 .zip(&records)
                 .zip(found)
-                .map(|(((i, _), record), found)| (*i, Checked::new(record, found)))
+                .zip(&package.files)
+                .map(|((((i, _), record), found), file)| {
+                    let mut c = Checked::new(record, found);
+                    c.module = Some(file.kind);
+                    (*i, c)
+                })
                 .collect::<Vec<_>>()
         })
         .collect();

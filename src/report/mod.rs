@@ -50,7 +50,17 @@ pub fn write_data(
 pub struct ValidateReport<'a> {
     pub files: usize,
     pub summary: Summary,
+    /// `--profile onap`: what each file is in its VNF package.
+    #[serde(skip_serializing_if = "<[_]>::is_empty")]
+    pub modules: &'a [Module],
     pub diagnostics: &'a [crate::diag::Diagnostic],
+}
+
+/// One file's kind in its VNF package.
+#[derive(Debug, serde::Serialize)]
+pub struct Module {
+    pub file: String,
+    pub kind: crate::validate::onap::ModuleKind,
 }
 
 /// Findings by severity.

@@ -47,7 +47,8 @@ use crate::walk::normalize;
 pub const OPENSTACK_COMPLIANCE: &str = "R-92635";
 
 /// What a file of a VNF package is, as ONAP tells it.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "kebab-case")]
 pub enum ModuleKind {
     Base,
     Incremental,
