@@ -87,23 +87,7 @@ pub(super) fn run(
             },
         )?,
         ValidateFormat::Sarif => report::sarif::write(out, &findings)?,
-        ValidateFormat::Table => {
-            let mut t = report::table(&["Path", "Line", "Code", "Severity", "Message"]);
-            for d in &findings {
-                let line = d
-                    .span
-                    .map(|s| format!("{}:{}", s.start.line, s.start.column))
-                    .unwrap_or_default();
-                t.add_row(vec![
-                    d.file.clone(),
-                    line,
-                    d.code.to_string(),
-                    d.severity.to_string(),
-                    d.message.clone(),
-                ]);
-            }
-            writeln!(out, "{t}")?;
-        }
+        ValidateFormat::Table => report::write_findings_table(out, &findings)?,
     }
     if !a.quiet {
         writeln!(

@@ -16,7 +16,7 @@ pub use introspect::{render_by_type, render_find, render_index, render_summary};
 pub use options::render_options;
 pub use parameters::{render_parameters, render_parameters_diff};
 pub use resolve::render_resolve;
-pub use text::write_diagnostics;
+pub use text::{write_diagnostics, write_findings_table};
 
 /// Output formats every command takes (`--format`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
