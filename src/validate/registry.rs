@@ -32,6 +32,7 @@ pub static RULES: &[&dyn Rule] = &[
     &hot::resource_name::SlashInResourceName,
     &hot::output_value::OutputWithoutValue,
     &hot::capability_value::CapabilityNeverMatches,
+    &hot::unmappable_resource_type::UnmappableResourceType,
 ];
 
 /// Every environment rule, in code order.

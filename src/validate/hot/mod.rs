@@ -22,6 +22,7 @@ pub mod undeclared_parameter;
 pub mod unknown_condition;
 pub mod unknown_resource_key;
 pub mod unknown_section;
+pub mod unmappable_resource_type;
 pub mod unsupported_function;
 pub mod unused_parameter;
 
