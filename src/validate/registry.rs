@@ -37,13 +37,13 @@ pub static RULES: &[&dyn Rule] = &[
 
 /// Every environment rule, in code order.
 pub static ENV_RULES: &[&dyn EnvRule] = &[
-    &env::heat_errors::InvalidHook,
-    &env::heat_errors::WrongEnvironmentSection,
-    &env::heat_errors::EmptyEnvironmentSection,
-    &env::registry_keys::TemplateExtensionIgnored,
-    &env::registry_keys::GlobToTemplate,
-    &env::registry_keys::LiteralStar,
-    &env::registry_keys::GlobInResources,
+    &env::invalid_hook::InvalidHook,
+    &env::wrong_environment_section::WrongEnvironmentSection,
+    &env::empty_environment_section::EmptyEnvironmentSection,
+    &env::template_extension_ignored::TemplateExtensionIgnored,
+    &env::glob_to_template::GlobToTemplate,
+    &env::literal_star::LiteralStar,
+    &env::glob_in_resources::GlobInResources,
     &env::shadowed_entry::ShadowedEntry,
     &env::missing_target::MissingRegistryTarget,
 ];
