@@ -12,7 +12,13 @@
 //! three from 2021-04-16); `and`, `or` at least two conditions; `not` one;
 //! `make_url` a map of URL parts with a port in 1–65535. An argument that
 //! is itself a function call counts as neither a list nor a map, as in Heat
-//! (`list_join: {get_param: x}` fails). CFN functions are not checked.
+//! (`list_join: {get_param: x}` fails). CFN functions get Heat's checks
+//! too: `Fn::GetAtt` and `Fn::Select` two items, `Fn::FindInMap` three,
+//! `Fn::Join`, `Fn::Split` and `Fn::Replace` a delimiter or mapping and
+//! one more item, `Fn::MemberListToMap` three with string names,
+//! `Fn::ResourceFacade` one of `Metadata`, `DeletionPolicy`,
+//! `UpdatePolicy`, `Fn::If` three, `Fn::Equals` two, `Fn::Not` one,
+//! `Fn::And` and `Fn::Or` at least two.
 //!
 //! Why: Heat refuses the template with the messages quoted in each finding.
 //!
@@ -187,6 +193,80 @@ fn problem(call: &Call<'_>, shape: &Shape<'_>, date: &str) -> Option<String> {
             _ => None,
         },
         "make_url" => make_url(args, shape),
+        _ => cfn_problem(f, args, shape),
+    }
+}
+
+/// Python's `a, b, ... = args` with `n` names: a list, string or mapping
+/// of exactly `n` items (a function call cannot be unpacked).
+fn unpacks(args: &Node, n: usize, shape: &Shape<'_>) -> bool {
+    match &args.value {
+        Value::Seq(items) => items.len() == n,
+        Value::Str(t) => t.chars().count() == n,
+        Value::Map(m) => !shape.is_call(args) && m.len() == n,
+        _ => false,
+    }
+}
+
+/// The CFN functions' checks (heat/engine/cfn/functions.py).
+fn cfn_problem(f: &str, args: &Node, shape: &Shape<'_>) -> Option<String> {
+    let string_or_map = args.as_str().is_some() || shape.map(args).is_some();
+    match f {
+        "Fn::FindInMap" => (!unpacks(args, 3, shape)).then(|| {
+            format!("Arguments to \"{f}\" must be of the form [map_name, top_level_key, second_level_key]")
+        }),
+        "Fn::GetAtt" => (!unpacks(args, 2, shape)).then(|| {
+            format!("Arguments to \"{f}\" must be of the form [resource_name, attribute]")
+        }),
+        "Fn::Select" => (!unpacks(args, 2, shape))
+            .then(|| format!("Arguments to \"{f}\" must be of the form [index, collection]")),
+        "Fn::Join" => (args.as_seq().map(<[Node]>::len) != Some(2)).then(|| {
+            format!("Incorrect arguments to \"{f}\" should be: \"{f}\" : [ \" \", [ \"str1\", \"str2\"]]")
+        }),
+        "Fn::Split" => (string_or_map || !unpacks(args, 2, shape)).then(|| {
+            format!("Incorrect arguments to \"{f}\" should be: \"{f}\" : [ \",\", \"str1,str2\"]]")
+        }),
+        "Fn::Replace" => {
+            if string_or_map || !unpacks(args, 2, shape) {
+                return Some(format!("Incorrect arguments to \"{f}\" should be: {{\"{f}\": [ {{\"$var1\": \"foo\"}}, \"$var1 is here\"]}}"));
+            }
+            let mapping = args.as_seq().and_then(<[Node]>::first)?;
+            (shape.map(mapping).is_none() && !shape.is_call(mapping))
+                .then(|| format!("\"{f}\" parameters must be a mapping"))
+        }
+        "Fn::MemberListToMap" => {
+            if !unpacks(args, 3, shape) {
+                return Some(format!("Wrong Arguments try: {{\"{f}\": [\"Name\", \"Value\", [\".member.0.Name=key\", \".member.0.Value=door\"]]}}"));
+            }
+            let items = args.as_seq()?;
+            if items[0].as_str().is_none() {
+                Some(format!("{f} Key Name must be a string"))
+            } else if items[1].as_str().is_none() {
+                Some(format!("{f} Value Name must be a string"))
+            } else {
+                None
+            }
+        }
+        "Fn::ResourceFacade" => {
+            let ok = args
+                .as_str()
+                .is_some_and(|t| matches!(t, "Metadata" | "DeletionPolicy" | "UpdatePolicy"));
+            (!ok).then(|| format!("Incorrect arguments to \"{f}\" should be one of: Metadata, DeletionPolicy, UpdatePolicy"))
+        }
+        "Fn::If" => (args.as_seq().map(<[Node]>::len) != Some(3)).then(|| {
+            format!("Arguments to \"{f}\" must be of the form: [condition_name, value_if_true, value_if_false]")
+        }),
+        "Fn::Equals" => (args.as_seq().map(<[Node]>::len) != Some(2))
+            .then(|| format!("Arguments to \"{f}\" must be of the form: [value_1, value_2]")),
+        "Fn::Not" => (args.as_seq().map(<[Node]>::len) != Some(1))
+            .then(|| format!("Arguments to \"{f}\" must be of the form: [condition]")),
+        "Fn::And" | "Fn::Or" => match args.as_seq().map(<[Node]>::len) {
+            None => Some(format!("Arguments to \"{f}\" must be a list of conditions")),
+            Some(n) if n < 2 => Some(format!(
+                "The minimum number of condition arguments to \"{f}\" is 2."
+            )),
+            _ => None,
+        },
         _ => None,
     }
 }
@@ -280,7 +360,8 @@ impl Rule for InvalidFunctionArguments {
 
     fn check(&self, cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
         let Some(tables) = Tables::of(cx) else { return };
-        let Some(date) = tables.date else { return };
+        // CFN functions do not change with a version.
+        let date = tables.date.unwrap_or_default();
         for call in tables.calls(cx.root, cx.template.format) {
             if call.invalid_here {
                 continue;
