@@ -45,7 +45,21 @@ pub fn locate(from: &str, target: &str) -> Option<(PathBuf, String)> {
             .unwrap_or_else(|| shown_dir.to_path_buf())
     };
     let read = real_dir.join(target);
-    let mut shown = normalize(&shown_dir.join(target));
+    // A linked file elsewhere: show where the target really is, since
+    // that is where it is read from and how other paths reach it.
+    let linked_away = !from.is_empty()
+        && std::fs::canonicalize(if shown_dir.as_os_str().is_empty() {
+            Path::new(".")
+        } else {
+            shown_dir
+        })
+        .is_ok_and(|d| d != real_dir);
+    let shown_base = if linked_away {
+        real_dir.as_path()
+    } else {
+        shown_dir
+    };
+    let mut shown = normalize(&shown_base.join(target));
     if from.starts_with("./") && !shown.starts_with('/') && !shown.starts_with("../") {
         shown = format!("./{shown}");
     }

@@ -62,7 +62,7 @@ pub(super) fn run(
         findings.extend(c.found);
     }
     if !a.environments.is_empty() {
-        let composed = composition(a, (&templates, &checked), &findings, &opts, &selection);
+        let composed = composition(a, (&templates, &checked), &opts, &selection);
         findings.extend(composed);
     }
     let count = |s: Severity| findings.iter().filter(|d| d.severity == s).count();
@@ -106,38 +106,15 @@ pub(super) fn run(
     })
 }
 
-/// `-e`: the composition findings, selected, less the missing registry
-/// targets already reported for their own file (E6012).
+/// `-e`: the composition findings, selected.
 fn composition(
     a: &ValidateArgs,
     (templates, checked): (&[String], &[String]),
-    findings: &[Diagnostic],
     opts: &load::LoadOptions,
     selection: &Selection,
 ) -> Vec<Diagnostic> {
     let mut composed = validate_compose::composition(&a.environments, templates, checked, opts);
-    let at = |d: &Diagnostic| {
-        (
-            walk::normalize(Path::new(&d.file)),
-            d.span.map(|s| s.start.line),
-        )
-    };
-    let missing: Vec<(String, Option<u32>)> = findings
-        .iter()
-        .filter(|d| d.code == crate::validate::env::missing_target::CODE)
-        .map(at)
-        .collect();
-    // E6012 points at the value, E7001 at the key: the same line, or the
-    // next one when the value is written below its key.
-    let reported = |d: &Diagnostic| {
-        let (file, line) = at(d);
-        let next = line.map(|l| l + 1);
-        missing.contains(&(file.clone(), line)) || missing.contains(&(file, next))
-    };
-    composed.retain(|d| {
-        selection.includes(d.code)
-            && !(d.code == crate::resolve::compose::MISSING_TEMPLATE && reported(d))
-    });
+    composed.retain(|d| selection.includes(d.code));
     composed
 }
 

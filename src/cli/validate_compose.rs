@@ -17,7 +17,7 @@ use super::resolve_cmd::{env_inputs, environment_diagnostics, load_environments}
 use crate::diag::{codes, Diagnostic};
 use crate::load::LoadOptions;
 use crate::resolve::choose::unselectable;
-use crate::resolve::compose::{compose, Composition, TreeNode};
+use crate::resolve::compose::{compose, Composition, TreeNode, MAX_NESTED_DEPTH};
 use crate::resolve::merge::merge;
 use crate::resolve::registry::Registry;
 use crate::validate::env::shadowed_entry;
@@ -45,6 +45,11 @@ pub(super) fn composition(
         .into_iter()
         .filter(|d| !walked.contains(&identity(&d.file)))
         .collect();
+    // Composing without one of the environments would report what it
+    // maps as missing: its own problem is the finding.
+    if env_records.iter().any(|f| f.environment().is_none()) {
+        return dedup(out);
+    }
     let inputs = env_inputs(&env_records);
     let merged = merge(&inputs);
     out.extend(merged.diagnostics.iter().cloned());
@@ -60,11 +65,16 @@ pub(super) fn composition(
         out.extend(f.diagnostics.iter().filter(|d| !missing(d)).cloned());
     }
     let registry = Registry::new(&inputs, &merged, &catalog);
-    out.extend(registry.missing_targets());
     let env_checked: Vec<bool> = env_paths
         .iter()
         .map(|p| walked.contains(&identity(p)))
         .collect();
+    // An absent target of a checked environment is its E6012 already.
+    for (d, absent) in registry.missing_target_entries() {
+        if !(absent && walked.contains(&identity(&d.file))) {
+            out.push(d);
+        }
+    }
     out.extend(shadowed(&merged, &env_paths, &env_checked));
     let fallback = env_paths.last().copied().unwrap_or("-");
     for r in registry.lookup_all() {
@@ -115,10 +125,12 @@ fn shadowed(
     out
 }
 
-/// Every template a composition tree nests (not its root), by identity.
+/// Every template a composition tree nests and walks into (not its root,
+/// nor a template beyond the depth limit, which is not walked), by
+/// identity.
 fn nested(node: &TreeNode, out: &mut HashSet<PathBuf>) {
     for c in &node.children {
-        if let Some(t) = &c.template {
+        if let (Some(t), true) = (&c.template, c.depth <= MAX_NESTED_DEPTH) {
             out.insert(identity(t));
         }
         nested(c, out);
@@ -162,12 +174,17 @@ fn choose_roots(composed: &[(PathBuf, Composition)]) -> Vec<usize> {
     roots
 }
 
-/// Each finding once, first occurrence kept.
+/// Each finding once, first occurrence kept: the same code at the same
+/// place of the same file, with the same message once paths in it are
+/// spelled alike (a template reached as `./x.yaml` and as `x.yaml`).
 fn dedup(found: Vec<Diagnostic>) -> Vec<Diagnostic> {
     let mut seen = HashSet::new();
     found
         .into_iter()
-        .filter(|d| seen.insert((d.code, d.file.clone(), d.span, d.message.clone())))
+        .filter(|d| {
+            let message = d.message.replace("`./", "`").replace(" ./", " ");
+            seen.insert((d.code, identity(&d.file), d.span, message))
+        })
         .collect()
 }
 

@@ -18,11 +18,25 @@ pub fn unselectable(r: &super::Resolution) -> Vec<crate::diag::Diagnostic> {
     let mut out = Vec::new();
     for step in &r.chain {
         let Some(sel) = &step.selection else { continue };
-        if sel.candidates.len() < 2 {
+        // Only candidates still in the running compete (rule 1 excludes the
+        // rest); a lone one is chosen by elimination.
+        let in_running = sel
+            .candidates
+            .iter()
+            .filter(|c| !c.excluded && c.problem.is_none())
+            .count();
+        if in_running < 2 {
             continue;
         }
+        // `resource_type` is the annotation rule 1 reads, not a capability
+        // `requires` can name.
+        let declares_nothing = |c: &super::Candidate| {
+            c.capabilities
+                .as_ref()
+                .is_none_or(|caps| caps.keys().all(|k| k == "resource_type"))
+        };
         for c in &sel.candidates {
-            if c.path.is_some() && c.problem.is_none() && !c.excluded && c.capabilities.is_none() {
+            if c.path.is_some() && c.problem.is_none() && !c.excluded && declares_nothing(c) {
                 let mut d = crate::diag::Diagnostic::new(
                     UNSELECTABLE,
                     step.environment.clone().unwrap_or_default(),
@@ -30,7 +44,7 @@ pub fn unselectable(r: &super::Resolution) -> Vec<crate::diag::Diagnostic> {
                         "candidate `{}` of `{}` declares no capabilities, so no `requires` can select it among {} candidates",
                         c.name,
                         step.key,
-                        sel.candidates.len()
+                        in_running
                     ),
                 );
                 if let Some(sp) = step.span {

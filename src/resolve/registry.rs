@@ -184,6 +184,15 @@ impl<'a> Registry<'a> {
     /// python-heatclient fetches every template the registry names, so each
     /// is an error even when no resource uses it (heat-semantics §2.12).
     pub fn missing_targets(&self) -> Vec<crate::diag::Diagnostic> {
+        self.missing_target_entries()
+            .into_iter()
+            .map(|(d, _)| d)
+            .collect()
+    }
+
+    /// [`Self::missing_targets`], each with whether the file is absent (not
+    /// a readable file at all, rather than a file that is not a template).
+    pub fn missing_target_entries(&self) -> Vec<(crate::diag::Diagnostic, bool)> {
         let top = self.top.values().copied();
         let per = self.resources.values().flat_map(IndexMap::values);
         top.chain(per)
@@ -194,17 +203,17 @@ impl<'a> Registry<'a> {
                 let from = self.env_path(e);
                 let found = self.catalog.template(from, target);
                 let problem = found.problem?;
-                Some(
-                    crate::diag::Diagnostic::new(
-                        super::compose::MISSING_TEMPLATE,
-                        from,
-                        format!(
-                            "registry entry `{}` names `{}`: {problem}",
-                            e.key, found.display
-                        ),
-                    )
-                    .at(e.origin.span),
+                let absent = self.catalog.file_problem(from, target).is_some();
+                let d = crate::diag::Diagnostic::new(
+                    super::compose::MISSING_TEMPLATE,
+                    from,
+                    format!(
+                        "registry entry `{}` names `{}`: {problem}",
+                        e.key, found.display
+                    ),
                 )
+                .at(e.origin.span);
+                Some((d, absent))
             })
             .collect()
     }

@@ -30,7 +30,7 @@ pub const CODE: Code = Code("E6012");
 static META: RuleMeta = RuleMeta {
     code: CODE,
     name: "MissingRegistryTarget",
-    summary: "a template the registry names does not exist",
+    summary: "a file the registry names does not exist",
     source: "heat-semantics §2.12 (python-heatclient fetches every registry template)",
 };
 
@@ -96,13 +96,13 @@ impl EnvRule for MissingRegistryTarget {
                 let Some(target) = t.value.as_str().and_then(local_target) else {
                     continue;
                 };
-                if !dir.join(target).exists() {
+                if !dir.join(target).is_file() {
                     out.push(
                         Diagnostic::new(
                             META.code,
                             cx.file.path.clone(),
                             format!(
-                                "`{target}` does not exist (relative to this environment file)"
+                                "`{target}` does not exist or is not a file (relative to this environment file)"
                             ),
                         )
                         .at(t.span),
@@ -149,7 +149,7 @@ mod tests {
         let messages: Vec<&str> = found.iter().map(|d| d.message.as_str()).collect();
         assert_eq!(
             messages,
-            ["`y.yaml` does not exist (relative to this environment file)"]
+            ["`y.yaml` does not exist or is not a file (relative to this environment file)"]
         );
     }
 }

@@ -3,7 +3,7 @@
 //! What it checks: a condition named anywhere is defined in `conditions`:
 //! a resource's or output's `condition` that is a name (a boolean or a
 //! function is also allowed), the first argument of `if` (`Fn::If`), and a
-//! name given to `not`, `and` or `or`.
+//! name given to `not`, `and` or `or` (`Fn::Not`, `Fn::And`, `Fn::Or`).
 //!
 //! Why: Heat refuses the template ('resources.r.condition: Invalid condition
 //! "x"').
@@ -64,10 +64,16 @@ impl Rule for UnknownCondition {
             return;
         };
         for call in tables.calls(cx.root, cx.template.format) {
+            if call.invalid_here {
+                // Heat stops at the invalid function (E1007).
+                continue;
+            }
             let items: Vec<&Node> = match (call.name, &call.args.value) {
                 ("if" | "Fn::If", Value::Seq(items)) => items.iter().take(1).collect(),
                 ("not", Value::Str(_)) => vec![call.args],
-                ("and" | "or", Value::Seq(items)) => items.iter().collect(),
+                ("and" | "or" | "Fn::And" | "Fn::Or" | "Fn::Not", Value::Seq(items)) => {
+                    items.iter().collect()
+                }
                 _ => continue,
             };
             for item in items {
