@@ -64,7 +64,7 @@ fn findings(path: &Path, code: &str) -> Positions {
     };
     check_package(&records, &selection, profile)
         .into_iter()
-        .flatten()
+        .flat_map(|(found, _)| found)
         .filter(|d| d.code.0 == code)
         .map(|d| {
             let (line, col) = d.span.map_or((0, 0), |s| (s.start.line, s.start.column));

@@ -13,7 +13,7 @@ use crate::error::{Error, Exit};
 use crate::load;
 use crate::model::FileRecord;
 use crate::report;
-use crate::validate::onap::{ModuleKind, Package};
+use crate::validate::onap::ModuleKind;
 use crate::validate::{check_file, check_package, Profile, Selection};
 use crate::walk::{self, Source};
 
@@ -176,15 +176,13 @@ fn by_package(sources: &[Source], opts: &load::LoadOptions, selection: &Selectio
             group.extend(siblings(dir, &group));
             let records = load::load_all(&group, opts, |l| FileRecord::from_loaded(l, true));
             let found = check_package(&records, selection, Profile::Onap);
-            let package = Package::new(&records);
             members
                 .iter()
                 .zip(&records)
                 .zip(found)
-                .zip(&package.files)
-                .map(|((((i, _), record), found), file)| {
+                .map(|(((i, _), record), (found, module))| {
                     let mut c = Checked::new(record, found);
-                    c.module = Some(file.kind);
+                    c.module = module;
                     (*i, c)
                 })
                 .collect::<Vec<_>>()

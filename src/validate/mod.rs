@@ -195,7 +195,8 @@ pub enum Profile {
 
 /// Runs the selected rules over the files of one directory (one VNF
 /// package under [`Profile::Onap`]): per file, in the order given, its load
-/// diagnostics, then the findings in document order.
+/// diagnostics, then the findings in document order, and (under the ONAP
+/// profile) what the file is in its package.
 ///
 /// Under the ONAP profile every error counts against R-92635 (compliance
 /// with the OpenStack Template Guide) and says so, ONAP findings carry their
@@ -206,7 +207,7 @@ pub fn check_package(
     records: &[FileRecord],
     selection: &Selection,
     profile: Profile,
-) -> Vec<Vec<Diagnostic>> {
+) -> Vec<(Vec<Diagnostic>, Option<onap::ModuleKind>)> {
     let package = (profile == Profile::Onap).then(|| onap::Package::new(records));
     (0..records.len())
         .into_par_iter()
@@ -240,7 +241,7 @@ pub fn check_package(
             }
             found.extend(rules);
             found.retain(|d| selection.includes(d.code));
-            found
+            (found, package.as_ref().map(|p| p.files[i].kind))
         })
         .collect()
 }

@@ -25,12 +25,10 @@ impl OnapRule for MissingDescription {
     }
 
     fn check(&self, cx: &OnapContext<'_>, out: &mut Vec<Diagnostic>) {
-        if !(cx.kind.is_template()) {
+        if !cx.kind.is_template() {
             return;
         }
-        // An empty document, or one that is not a mapping, has no sections.
-        let parsed = cx.file.tree.is_some();
-        if parsed && !cx.root.is_some_and(|r| r.contains_key("description")) {
+        if cx.lacks_section("description") {
             out.push(cx.finding(
                 &META,
                 None,

@@ -152,6 +152,12 @@ impl<'a> OnapContext<'a> {
             .map_or(&[], |m| m.entries.as_slice())
     }
 
+    /// True when the file parsed but has no top-level `name` (an empty
+    /// document, or one that is not a mapping, has no sections).
+    pub fn lacks_section(&self, name: &str) -> bool {
+        self.file.tree.is_some() && !self.root.is_some_and(|r| r.contains_key(name))
+    }
+
     /// A top-level section's mapping, with its key.
     pub fn section(&self, name: &str) -> Option<&(Node, Node)> {
         self.root?.entry(name)

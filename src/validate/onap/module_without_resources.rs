@@ -26,12 +26,10 @@ impl OnapRule for ModuleWithoutResources {
     }
 
     fn check(&self, cx: &OnapContext<'_>, out: &mut Vec<Diagnostic>) {
-        if !(matches!(cx.kind, ModuleKind::Incremental | ModuleKind::Volume)) {
+        if !matches!(cx.kind, ModuleKind::Incremental | ModuleKind::Volume) {
             return;
         }
-        // An empty document, or one that is not a mapping, has no sections.
-        let parsed = cx.file.tree.is_some();
-        if parsed && !cx.root.is_some_and(|r| r.contains_key("resources")) {
+        if cx.lacks_section("resources") {
             out.push(cx.finding(
                 &META,
                 None,

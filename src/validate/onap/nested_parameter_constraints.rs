@@ -26,7 +26,7 @@ impl OnapRule for NestedParameterConstraints {
     }
 
     fn check(&self, cx: &OnapContext<'_>, out: &mut Vec<Diagnostic>) {
-        if !(cx.kind == ModuleKind::Nested) {
+        if cx.kind != ModuleKind::Nested {
             return;
         }
         for (key, body) in cx.parameters() {
