@@ -238,6 +238,20 @@ mod tests {
     }
 
     #[test]
+    fn a_template_beyond_the_depth_limit_is_a_root_of_its_own() {
+        let mut deep = comp("root.yaml", &["near.yaml"]);
+        deep.1.root.children[0].children.push(TreeNode {
+            resource: Some("next".into()),
+            type_name: "T".into(),
+            template: Some("far.yaml".to_owned()),
+            depth: MAX_NESTED_DEPTH + 1,
+            children: Vec::new(),
+        });
+        let composed = vec![deep, comp("near.yaml", &[]), comp("far.yaml", &[])];
+        assert_eq!(choose_roots(&composed), vec![0, 2]);
+    }
+
+    #[test]
     fn dedup_keeps_the_first_of_identical_findings() {
         let d = Diagnostic::new(Code("E7007"), "a.yaml", "m").at(Span::point(1, 1));
         let other = Diagnostic::new(Code("E7007"), "a.yaml", "m").at(Span::point(2, 1));
