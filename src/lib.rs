@@ -20,6 +20,7 @@ pub mod error;
 pub mod index;
 pub mod load;
 pub mod model;
+pub mod node;
 pub mod query;
 pub mod report;
 pub mod resolve;

@@ -3,7 +3,7 @@
 
 use serde::Serialize;
 
-use crate::model::node::{Node, Value};
+use crate::node::{Node, Value};
 
 /// What a loaded file is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]

@@ -15,7 +15,7 @@ use rayon::prelude::*;
 use serde::Serialize;
 
 use crate::diag::{codes, Diagnostic, Span};
-use crate::model::node::Node;
+use crate::node::Node;
 use crate::walk::{io_message, Source};
 pub use classify::FileKind;
 use tree::{Dialect, Fatal, TreeLimits};
@@ -385,7 +385,7 @@ fn strip_position(msg: &str) -> &str {
 
 fn json_fallback(text: &str) -> Option<Node> {
     let value: serde_json::Value = serde_json::from_str(text).ok()?;
-    Some(crate::model::node::from_json(&value, Span::point(1, 1)))
+    Some(crate::node::from_json(&value, Span::point(1, 1)))
 }
 
 #[cfg(test)]

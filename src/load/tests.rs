@@ -5,7 +5,7 @@ use std::fmt::Write as _;
 
 use super::*;
 use crate::diag::Pos;
-use crate::model::node::Value;
+use crate::node::Value;
 
 fn parse(text: &str) -> Parsed {
     parse_text(text, "t.yaml", &ParseOptions::default())

@@ -6,8 +6,8 @@
 
 use serde::ser::{Serialize, Serializer};
 
-use super::node::{Node, Value};
-use crate::load::tree::resolve_plain;
+use crate::node::scalar::resolve_plain;
+use crate::node::{Node, Value};
 
 /// A scalar with its canonical text and the value as written.
 #[derive(Debug, Clone, PartialEq)]
@@ -117,7 +117,7 @@ impl Requirement {
 mod tests {
     use super::*;
     use crate::diag::Span;
-    use crate::model::node::Mapping;
+    use crate::node::Mapping;
 
     fn node(v: Value) -> Node {
         Node::new(v, Span::point(1, 1))

@@ -5,7 +5,7 @@ use indexmap::IndexMap;
 use serde::Serialize;
 
 use super::capability::{CapValue, Requirement};
-use super::node::{Mapping, Node, Value};
+use crate::node::{Mapping, Node, Value};
 
 /// The value of one `resource_registry` entry.
 #[derive(Debug, Clone, PartialEq, Serialize)]

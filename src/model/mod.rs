@@ -3,15 +3,15 @@
 
 pub mod capability;
 pub mod environment;
-pub mod node;
+
 pub mod template;
 
 use serde::Serialize;
 
 use crate::diag::{codes, Diagnostic};
 use crate::load::{FileKind, Loaded, Status};
+pub use crate::node::{Mapping, Node, Value};
 pub use environment::{Environment, RegistryValue};
-pub use node::{Mapping, Node, Value};
 pub use template::{Format, Template};
 
 /// What a file holds, once classified.

@@ -5,8 +5,8 @@ use indexmap::IndexMap;
 use serde::Serialize;
 
 use super::capability::CapValue;
-use super::node::{Mapping, Node, Value};
 use crate::diag::{Code, Diagnostic, Span};
+use crate::node::{Mapping, Node, Value};
 
 /// `capabilities` is present but is not a mapping.
 pub const CAPABILITIES_NOT_MAPPING: Code = Code("W5001");

@@ -6,8 +6,8 @@ use std::io::{self, Write};
 
 use libyaml_safer::{Emitter, Event, MappingStyle, ScalarStyle, SequenceStyle};
 
-use crate::load::tree::resolve_plain;
-use crate::model::node::Value;
+use crate::node::scalar::resolve_plain;
+use crate::node::Value;
 
 /// Writes `value` as one YAML document.
 pub fn write(out: &mut dyn Write, value: &serde_json::Value) -> io::Result<()> {

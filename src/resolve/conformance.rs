@@ -9,8 +9,8 @@ use super::merge::{merge, EnvInput};
 use super::registry::Registry;
 use super::{Catalog, Implementation, ResolveError, StepKind, TemplateRef};
 use crate::load::{parse_text, ParseOptions};
-use crate::model::node::Node;
 use crate::model::{Format, Template};
+use crate::node::Node;
 
 /// In-memory templates keyed by normalized path.
 struct Mem(HashMap<String, Template>);

@@ -9,7 +9,7 @@ use super::choose::is_template_path;
 use super::merge::{EnvInput, Merged};
 use super::registry::Registry;
 use super::{Implementation, StepKind};
-use crate::model::node::{Node, Value};
+use crate::node::{Node, Value};
 
 /// Removes the top-level `key` section from a block-style document's text,
 /// keeping every other line (comments and layout included). `None` when the

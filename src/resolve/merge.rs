@@ -9,7 +9,7 @@ use indexmap::IndexMap;
 
 use crate::diag::{Code, Diagnostic, Span};
 use crate::model::capability::{CapValue, Requirement};
-use crate::model::node::{Mapping, Node, Value};
+use crate::node::{Mapping, Node, Value};
 
 /// A later null that Heat ignores (it cannot undo an earlier mapping).
 pub const LATER_NULL_IGNORED: Code = Code("W6001");

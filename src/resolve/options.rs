@@ -9,8 +9,8 @@ use super::choose::{candidate, decide, locate, selectors, Requires};
 use super::merge::{EnvInput, Merged};
 use super::{Catalog, Selection};
 use crate::diag::Span;
-use crate::model::node::Value;
 use crate::model::Template;
+use crate::node::Value;
 
 /// One choice a user can make.
 #[derive(Debug, Clone, Serialize)]

@@ -12,8 +12,8 @@ use serde_json::Value as J;
 use super::compose::TreeNode;
 use super::merge::EnvInput;
 use super::Catalog;
-use crate::model::node::Node;
 use crate::model::template::{Parameter, ResourceUse};
+use crate::node::Node;
 
 /// Where a parameter's value comes from.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]

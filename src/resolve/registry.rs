@@ -25,7 +25,7 @@ use super::merge::Entry;
 use super::merge::{EnvInput, Merged};
 use super::plugins::{is_plugin, DEFAULT_GLOBAL_ENVIRONMENT};
 use super::{Catalog, Implementation, Resolution, ResolveError, Step, StepKind, Unresolved};
-use crate::model::node::{Node, Value};
+use crate::node::{Node, Value};
 
 /// A registry entry's key path: `[TYPE]` or `[resources, NAME, TYPE]`.
 pub type KeyPath = Vec<String>;

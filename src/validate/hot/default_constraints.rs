@@ -47,9 +47,7 @@ fn violation(kind: &str, spec: &Node, default: &Value) -> Option<String> {
     };
     let shown = |b: Option<f64>| {
         b.map_or("None".to_owned(), |x| {
-            crate::model::node::float_text(x)
-                .trim_end_matches(".0")
-                .to_owned()
+            crate::node::float_text(x).trim_end_matches(".0").to_owned()
         })
     };
     match kind {

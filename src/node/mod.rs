@@ -3,6 +3,8 @@
 
 use crate::diag::Span;
 
+pub(crate) mod scalar;
+
 /// One value of a document with its position.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Node {
