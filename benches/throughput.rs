@@ -32,13 +32,8 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Instant;
 
 use clap::Parser;
-use heatcap::cli::catalog::FsCatalog;
 use heatcap::cli::{run, Cli};
-use heatcap::load::{FileKind, LoadOptions};
-use heatcap::model::FileRecord;
-use heatcap::resolve::compose::compose;
-use heatcap::resolve::merge::{merge, EnvInput};
-use heatcap::resolve::registry::Registry;
+use heatcap::Workspace;
 use rayon::prelude::*;
 
 struct Counting;
@@ -253,26 +248,16 @@ fn bare_parse(dir: &Path) -> usize {
         .sum()
 }
 
-/// Merge, lookups and the composition walk on already-loaded data.
+/// Lookups and the composition walk on an opened workspace (files loaded,
+/// environments merged).
 fn resolution_only(root: &str, env: &str) -> (f64, usize) {
-    let opts = LoadOptions::default();
-    let src = heatcap::walk::Source {
-        display: env.to_owned(),
-        path: PathBuf::from(env),
-        explicit: true,
-        jinja: false,
-    };
-    let rec = FileRecord::from_loaded(heatcap::load::load_one(&src, &opts), true);
-    assert_eq!(rec.kind, Some(FileKind::Environment));
-    let inputs = [EnvInput {
-        path: &rec.path,
-        root: rec.tree.as_ref().unwrap(),
-    }];
-    let merged = merge(&inputs);
-    let catalog = FsCatalog::preload(&[root], &[env], &merged, &opts);
+    let ws = Workspace::builder()
+        .environments(&[PathBuf::from(env)])
+        .roots(&[root])
+        .open();
+    assert_eq!(ws.environments().len(), 1);
     let start = Instant::now();
-    let registry = Registry::new(&inputs, &merged, &catalog);
-    let c = compose(root, &registry, &catalog);
+    let c = ws.compose(root);
     (start.elapsed().as_secs_f64(), c.resolutions.len())
 }
 

@@ -14,6 +14,13 @@
 //! ```
 #![warn(clippy::print_stdout, clippy::print_stderr, clippy::dbg_macro)]
 
+pub use workspace::Workspace;
+
+/// The whole catalogue of codes, in code order (see [`diag::CodeInfo`]).
+pub fn catalogue() -> Vec<&'static diag::CodeInfo> {
+    validate::registry::catalogue()
+}
+
 pub mod cli;
 pub mod diag;
 pub mod error;
@@ -21,8 +28,10 @@ pub mod index;
 pub mod load;
 pub mod model;
 pub mod node;
+pub mod product;
 pub mod query;
 pub mod report;
 pub mod resolve;
 pub mod validate;
 pub mod walk;
+pub mod workspace;

@@ -10,10 +10,32 @@ use std::path::{Component, Path, PathBuf};
 use globset::GlobSet;
 use walkdir::WalkDir;
 
-use crate::diag::{codes, Code, Diagnostic};
+use crate::diag::{codes, Diagnostic};
 
-/// Directories given without `-r`.
-pub const DIRECTORY_SKIPPED: Code = Code("W0016");
+pub use crate::diag::codes::DIRECTORY_SKIPPED;
+
+/// Files Heat reads, by default.
+pub const DEFAULT_INCLUDE: [&str; 4] = ["*.yaml", "*.yml", "*.json", "*.template"];
+
+/// Compiles glob patterns; the error names the flag they came from.
+pub fn globs(patterns: &[String], flag: &str) -> Result<GlobSet, String> {
+    let mut b = globset::GlobSetBuilder::new();
+    for p in patterns {
+        let g = globset::Glob::new(p)
+            .map_err(|e| format!("invalid {flag} glob `{p}`: {}", e.kind()))?;
+        b.add(g);
+    }
+    b.build().map_err(|e| format!("invalid {flag} globs: {e}"))
+}
+
+/// The default include globs, compiled.
+///
+/// # Panics
+/// Never: the default globs are constants that compile.
+pub fn default_include() -> GlobSet {
+    let patterns: Vec<String> = DEFAULT_INCLUDE.iter().map(|s| (*s).to_owned()).collect();
+    globs(&patterns, "--include").expect("the default globs compile")
+}
 
 /// What to walk.
 #[derive(Debug, Clone)]

@@ -2,9 +2,39 @@
 
 use std::path::PathBuf;
 
+use clap::builder::{PossibleValue, PossibleValuesParser, TypedValueParser};
 use clap::{Args, Parser, Subcommand};
 
 use crate::report::Format;
+
+/// The formats of the query commands (find, summary, index, resolve, options).
+pub const QUERY_FORMATS: &[Format] = &[Format::Plain, Format::Json, Format::Yaml, Format::Table];
+/// `parameters`' formats.
+pub const PARAMETERS_FORMATS: &[Format] = &[
+    Format::Table,
+    Format::Plain,
+    Format::Json,
+    Format::Yaml,
+    Format::Heat,
+];
+/// `export`'s formats.
+pub const EXPORT_FORMATS: &[Format] = &[Format::Plain, Format::Json, Format::HeatApi];
+/// `validate`'s formats.
+pub const VALIDATE_FORMATS: &[Format] =
+    &[Format::Plain, Format::Json, Format::Table, Format::Sarif];
+
+/// A `--format` parser that takes the formats `allowed` (and their aliases).
+///
+/// # Panics
+/// Never: clap passes only the possible values, and each names a format.
+pub fn format_parser(allowed: &'static [Format]) -> impl TypedValueParser<Value = Format> {
+    PossibleValuesParser::new(allowed.iter().map(|f| {
+        PossibleValue::new(f.name())
+            .aliases(f.aliases())
+            .help(f.help())
+    }))
+    .map(|name| Format::from_name(&name).expect("clap only passes the possible values"))
+}
 
 const EXIT_CODES: &str = "\
 Exit status:
@@ -66,7 +96,7 @@ pub struct WalkArgs {
 #[derive(Debug, Clone, Args)]
 pub struct OutputArgs {
     /// Output format.
-    #[arg(long, value_enum)]
+    #[arg(long, value_parser = format_parser(QUERY_FORMATS))]
     pub format: Option<Format>,
     /// Print no diagnostics on stderr.
     #[arg(short = 'q', long, conflicts_with = "verbose")]
@@ -169,18 +199,6 @@ pub struct OptionsArgs {
     pub output: OutputArgs,
 }
 
-/// What `export` produces.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
-pub enum ExportFormat {
-    /// Write the tree to --out and list the files written.
-    Plain,
-    /// Write the tree to --out and print the list of files as JSON.
-    Json,
-    /// Write nothing; print the JSON body python-heatclient would send to
-    /// create the stack (template, files, environment, environment_files).
-    HeatApi,
-}
-
 #[derive(Debug, Args)]
 pub struct ExportArgs {
     /// The root template.
@@ -195,9 +213,11 @@ pub struct ExportArgs {
     /// Write into a directory that is not empty.
     #[arg(long)]
     pub force: bool,
-    /// What to produce.
-    #[arg(long, value_enum, default_value_t = ExportFormat::Plain)]
-    pub format: ExportFormat,
+    /// What to produce: `plain` writes the tree to --out and lists the
+    /// files written, `json` lists them as JSON, `heat-api` writes nothing
+    /// and prints the body python-heatclient would send.
+    #[arg(long, value_parser = format_parser(EXPORT_FORMATS), default_value = "plain")]
+    pub format: Format,
     #[command(flatten)]
     pub output: QuietArgs,
 }
@@ -227,39 +247,11 @@ pub struct ParametersArgs {
     /// Show what switching TYPE from template PATH_A to PATH_B changes.
     #[arg(long, value_name = "TYPE=PATH_A,PATH_B")]
     pub diff: Option<String>,
-    /// Output format.
-    #[arg(long, value_enum)]
-    pub format: Option<ParametersFormat>,
+    /// Output format (`heat`: the document Heat's validate API returns).
+    #[arg(long, value_parser = format_parser(PARAMETERS_FORMATS))]
+    pub format: Option<Format>,
     #[command(flatten)]
     pub output: QuietArgs,
-}
-
-/// What `parameters` prints.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
-pub enum ParametersFormat {
-    /// A table for people.
-    Table,
-    /// Plain lines for shell pipelines.
-    Plain,
-    /// The UI-ready document (one line).
-    Json,
-    /// The same as YAML.
-    Yaml,
-    /// The document Heat's validate API returns with show_nested.
-    Heat,
-}
-
-/// What `validate` prints.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
-pub enum ValidateFormat {
-    /// `path:line:col: CODE severity: message` lines.
-    Text,
-    /// One JSON document: every finding, and counts.
-    Json,
-    /// A table for people.
-    Table,
-    /// SARIF 2.1.0, for code scanning (findings shown inline).
-    Sarif,
 }
 
 /// The lowest severity that fails the run.
@@ -300,9 +292,10 @@ pub struct ValidateArgs {
     /// Exit 1 when a finding is at least this severe.
     #[arg(long, value_enum, default_value_t = FailOn::Error)]
     pub fail_on: FailOn,
-    /// Output format.
-    #[arg(long, value_enum, default_value_t = ValidateFormat::Text)]
-    pub format: ValidateFormat,
+    /// Output format (`plain`, also called `text`: `path:line:col: CODE
+    /// severity: message` lines).
+    #[arg(long, value_parser = format_parser(VALIDATE_FORMATS), default_value = "plain")]
+    pub format: Format,
     #[command(flatten)]
     pub walk: WalkArgs,
     /// Print no summary on stderr.

@@ -3,7 +3,7 @@
 
 use std::path::PathBuf;
 
-use globset::{Glob, GlobSet, GlobSetBuilder};
+use globset::GlobSet;
 
 use super::args::{OutputArgs, WalkArgs};
 use crate::diag::Severity;
@@ -13,27 +13,10 @@ use crate::query::Condition;
 use crate::report::Format;
 use crate::walk::WalkOptions;
 
-/// Files Heat reads, by default.
-pub const DEFAULT_INCLUDE: [&str; 4] = ["*.yaml", "*.yml", "*.json", "*.template"];
+pub use crate::walk::{default_include, DEFAULT_INCLUDE};
 
 fn globs(patterns: &[String], flag: &str) -> Result<GlobSet, Error> {
-    let mut b = GlobSetBuilder::new();
-    for p in patterns {
-        let g = Glob::new(p)
-            .map_err(|e| Error::Usage(format!("invalid {flag} glob `{p}`: {}", e.kind())))?;
-        b.add(g);
-    }
-    b.build()
-        .map_err(|e| Error::Usage(format!("invalid {flag} globs: {e}")))
-}
-
-/// The default include globs, compiled.
-///
-/// # Panics
-/// Never: the default globs are constants that compile.
-pub fn default_include() -> GlobSet {
-    let patterns: Vec<String> = DEFAULT_INCLUDE.iter().map(|s| (*s).to_owned()).collect();
-    globs(&patterns, "--include").expect("the default globs compile")
+    crate::walk::globs(patterns, flag).map_err(Error::Usage)
 }
 
 /// Walk options from the flags.

@@ -1,151 +1,282 @@
-//! The environment view: registry entries (single or candidate lists),
-//! per-resource overrides, `requires`, and the parameter names it sets.
+//! The environment view: its registry entries ([`RegistryEntry`], classified
+//! once), `requires`, the `parameters` and `parameter_defaults` it sets,
+//! and the problems Heat finds when it loads the file (heat-semantics §2.1,
+//! §2.3), with Heat's messages.
 
 use indexmap::IndexMap;
-use serde::Serialize;
+use serde::ser::{Serialize, SerializeMap, Serializer};
+use serde_json::Value as J;
 
 use super::capability::{CapValue, Requirement};
+use super::registry::{entries, RegistryEntry, Scope};
+use crate::diag::{codes, Diagnostic, Span};
 use crate::node::{Mapping, Node, Value};
 
-/// The value of one `resource_registry` entry.
-#[derive(Debug, Clone, PartialEq, Serialize)]
-#[serde(untagged)]
-pub enum RegistryValue {
-    /// A template path or a type name.
-    Single(String),
-    /// heatcap's list form: candidate implementations.
-    Candidates(Vec<String>),
-    /// `null`: deletes the mapping (Heat, first file only).
-    Null(()),
-    /// Anything else (hooks, restricted actions, nested maps, numbers).
-    Other(serde_json::Value),
-}
+/// Environment sections Heat knows (heat-semantics §2.1), plus heatcap's
+/// `requires`.
+pub use crate::load::classify::ENVIRONMENT_SECTIONS;
 
-impl RegistryValue {
-    pub fn from_node(node: &Node) -> RegistryValue {
-        match &node.value {
-            Value::Str(s) => RegistryValue::Single(s.clone()),
-            Value::Null => RegistryValue::Null(()),
-            Value::Seq(items) => {
-                let names: Option<Vec<String>> = items
-                    .iter()
-                    .map(|i| i.value.as_str().map(str::to_owned))
-                    .collect();
-                names.map_or_else(
-                    || RegistryValue::Other(node.value.to_json()),
-                    RegistryValue::Candidates,
-                )
-            }
-            other => RegistryValue::Other(other.to_json()),
-        }
-    }
-
-    /// The template paths and types this entry names.
-    pub fn targets(&self) -> &[String] {
-        match self {
-            RegistryValue::Single(s) => std::slice::from_ref(s),
-            RegistryValue::Candidates(c) => c,
-            RegistryValue::Null(()) | RegistryValue::Other(_) => &[],
-        }
-    }
+/// One `requires` entry.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Require {
+    /// The value as written.
+    pub value: CapValue,
+    /// What it asks for; `None` when the value is not a scalar or a list
+    /// of scalars (it then asks for nothing).
+    pub requirement: Option<Requirement>,
+    /// The key's position.
+    pub span: Span,
 }
 
 /// One environment file.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct Environment {
-    /// Reported by the file entry that holds the environment.
-    #[serde(skip)]
+    /// The path as the user gave it.
     pub path: String,
-    /// Top-level registry entries, `resources` excluded, in file order.
-    pub resource_registry: IndexMap<String, RegistryValue>,
-    /// `resource_registry.resources`: resource name → entries.
-    pub resources: IndexMap<String, IndexMap<String, RegistryValue>>,
-    /// `requires`: key → the value as written (a scalar or a list).
-    #[serde(serialize_with = "serialize_requires")]
-    pub requires: IndexMap<String, (CapValue, Option<Requirement>)>,
-    pub parameters: Vec<String>,
-    pub parameter_defaults: Vec<String>,
-}
-
-fn serialize_requires<S: serde::Serializer>(
-    requires: &IndexMap<String, (CapValue, Option<Requirement>)>,
-    s: S,
-) -> Result<S::Ok, S::Error> {
-    use serde::ser::SerializeMap;
-    let mut m = s.serialize_map(Some(requires.len()))?;
-    for (k, (v, _)) in requires {
-        m.serialize_entry(k, v)?;
-    }
-    m.end()
+    /// Every registry entry, in file order (top level, and each resource's
+    /// entries where `resources:` stands).
+    pub entries: Vec<RegistryEntry>,
+    /// `resource_registry` is a mapping with at least one key (Heat skips a
+    /// falsy section when it merges files).
+    pub has_registry: bool,
+    /// The key of `resource_registry.resources`, when it is a mapping (a
+    /// later file's replaces an earlier one's wholesale).
+    pub resources_key: Option<Span>,
+    /// `requires`: key → requirement.
+    pub requires: IndexMap<String, Require>,
+    /// `parameters`, as written.
+    pub parameters: IndexMap<String, J>,
+    /// `parameter_defaults`, as written.
+    pub parameter_defaults: IndexMap<String, J>,
+    /// `event_sinks` and `encrypted_param_names` when not null, as written.
+    pub other_sections: IndexMap<String, J>,
+    /// What Heat refuses when it loads the file: unknown sections (E6005),
+    /// null sections (E6006), invalid hooks (E6004), and sections that are
+    /// not mappings (E6003).
+    pub problems: Vec<Diagnostic>,
 }
 
 impl Environment {
+    /// The view of an environment document.
     pub fn from_node(path: &str, root: &Mapping) -> Environment {
-        let mut resource_registry = IndexMap::new();
-        let mut resources = IndexMap::new();
-        if let Some(reg) = root.get("resource_registry").and_then(Node::as_map) {
-            for (k, v) in &reg.entries {
-                let key = k.value.key_text();
-                match (&*key, v.as_map()) {
-                    ("resources", Some(per_resource)) => {
-                        for (name, entries) in &per_resource.entries {
-                            let entries = entries.as_map().map_or_else(IndexMap::new, |m| {
-                                m.entries
-                                    .iter()
-                                    .map(|(t, v)| (t.value.key_text(), RegistryValue::from_node(v)))
-                                    .collect()
-                            });
-                            resources.insert(name.value.key_text(), entries);
-                        }
-                    }
-                    _ => {
-                        resource_registry.insert(key, RegistryValue::from_node(v));
-                    }
-                }
-            }
+        let mut problems = Vec::new();
+        check_sections(path, root, &mut problems);
+        let registry = section(path, root, "resource_registry", &mut problems);
+        if let Some(node) = root.get("resource_registry") {
+            check_hooks(path, node, &mut problems);
         }
-        let requires = root
-            .get("requires")
-            .and_then(Node::as_map)
+        let requires = section(path, root, "requires", &mut problems)
             .map(|m| {
                 m.entries
                     .iter()
                     .map(|(k, v)| {
-                        (
-                            k.value.key_text(),
-                            (CapValue::from_node(v), Requirement::from_node(v)),
-                        )
+                        let r = Require {
+                            value: CapValue::from_node(v),
+                            requirement: Requirement::from_node(v),
+                            span: k.span,
+                        };
+                        (k.value.key_text(), r)
                     })
                     .collect()
             })
             .unwrap_or_default();
-        let names = |section: &str| -> Vec<String> {
-            root.get(section)
+        let values = |name: &str| -> IndexMap<String, J> {
+            root.get(name)
                 .and_then(Node::as_map)
-                .map(|m| m.entries.iter().map(|(k, _)| k.value.key_text()).collect())
+                .map(|m| {
+                    m.entries
+                        .iter()
+                        .map(|(k, v)| (k.value.key_text(), v.value.to_json()))
+                        .collect()
+                })
                 .unwrap_or_default()
         };
+        let other_sections = ["event_sinks", "encrypted_param_names"]
+            .into_iter()
+            .filter_map(|s| {
+                let n = root.get(s)?;
+                (n.value != Value::Null).then(|| (s.to_owned(), n.value.to_json()))
+            })
+            .collect();
         Environment {
             path: path.to_owned(),
-            resource_registry,
-            resources,
+            entries: registry.map(entries).unwrap_or_default(),
+            has_registry: registry.is_some_and(|m| !m.is_empty()),
+            resources_key: registry
+                .and_then(|m| m.entry("resources"))
+                .filter(|(_, v)| v.as_map().is_some())
+                .map(|(k, _)| k.span),
             requires,
-            parameters: names("parameters"),
-            parameter_defaults: names("parameter_defaults"),
+            parameters: values("parameters"),
+            parameter_defaults: values("parameter_defaults"),
+            other_sections,
+            problems,
         }
     }
 
-    /// Every template path the registry names (top level and per resource,
-    /// single and candidate entries), in file order. Type names (with `::`)
-    /// are left out, as python-heatclient leaves them.
-    pub fn template_paths(&self) -> Vec<&str> {
-        let top = self.resource_registry.iter();
-        let per_resource = self.resources.values().flat_map(|m| m.iter());
-        top.chain(per_resource)
-            .filter(|(k, _)| !matches!(k.as_str(), "hooks" | "restricted_actions" | "base_url"))
-            .flat_map(|(_, v)| v.targets())
-            .map(String::as_str)
-            .filter(|t| !t.contains("::"))
+    /// The top-level entries, in file order.
+    pub fn top(&self) -> impl Iterator<Item = &RegistryEntry> {
+        self.entries.iter().filter(|e| e.scope == Scope::Top)
+    }
+
+    /// The per-resource entries, in file order.
+    pub fn per_resource(&self) -> impl Iterator<Item = &RegistryEntry> {
+        self.entries.iter().filter(|e| e.scope != Scope::Top)
+    }
+
+    /// Every template Heat may instantiate through this registry (as
+    /// written, relative to the file), in file order.
+    pub fn templates(&self) -> Vec<&str> {
+        self.entries
+            .iter()
+            .flat_map(RegistryEntry::templates)
+            .map(|(p, _)| p)
             .collect()
+    }
+}
+
+/// The index's JSON shape: `resource_registry` (top-level entries, values
+/// as written), `resources` (name → type → value), `requires`, and the
+/// names `parameters` and `parameter_defaults` set.
+impl Serialize for Environment {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        let mut registry = serde_json::Map::new();
+        let mut resources: IndexMap<&str, serde_json::Map<String, J>> = IndexMap::new();
+        for e in &self.entries {
+            match &e.scope {
+                Scope::Top => {
+                    registry.insert(e.key.clone(), e.node.value.to_json());
+                }
+                Scope::Resource(name) => {
+                    resources
+                        .entry(name.as_str())
+                        .or_default()
+                        .insert(e.key.clone(), e.node.value.to_json());
+                }
+            }
+        }
+        let requires: IndexMap<&str, &CapValue> = self
+            .requires
+            .iter()
+            .map(|(k, r)| (k.as_str(), &r.value))
+            .collect();
+        let mut m = s.serialize_map(Some(5))?;
+        m.serialize_entry("resource_registry", &registry)?;
+        m.serialize_entry("resources", &resources)?;
+        m.serialize_entry("requires", &requires)?;
+        m.serialize_entry("parameters", &self.parameters.keys().collect::<Vec<_>>())?;
+        m.serialize_entry(
+            "parameter_defaults",
+            &self.parameter_defaults.keys().collect::<Vec<_>>(),
+        )?;
+        m.end()
+    }
+}
+
+/// Checks the top-level sections as Heat's `environment_format.validate`
+/// does (heat-semantics §2.1), with Heat's messages.
+fn check_sections(path: &str, root: &Mapping, out: &mut Vec<Diagnostic>) {
+    for (k, v) in &root.entries {
+        let key = k.value.key_text();
+        if !ENVIRONMENT_SECTIONS.contains(&key.as_str()) {
+            out.push(
+                Diagnostic::new(
+                    codes::WRONG_SECTION,
+                    path,
+                    format!("environment has wrong section \"{key}\""),
+                )
+                .at(k.span),
+            );
+        } else if v.value == Value::Null {
+            out.push(
+                Diagnostic::new(
+                    codes::EMPTY_SECTION,
+                    path,
+                    format!("environment has empty section \"{key}\""),
+                )
+                .at(k.span),
+            );
+        }
+    }
+}
+
+/// Heat's breakpoint hooks (heat-semantics §2.3).
+const HOOKS: [&str; 6] = [
+    "pre-create",
+    "pre-update",
+    "pre-delete",
+    "post-create",
+    "post-update",
+    "post-delete",
+];
+/// Heat's restricted actions.
+const RESTRICTED: [&str; 2] = ["update", "replace"];
+
+/// Checks every `hooks` and `restricted_actions` value at any depth of a
+/// registry, as Heat does when it loads it, with Heat's message.
+fn check_hooks(path: &str, node: &Node, out: &mut Vec<Diagnostic>) {
+    let Some(map) = node.as_map() else { return };
+    for (k, v) in &map.entries {
+        let key = k.value.key_text();
+        let (allowed, what): (&[&str], &str) = match key.as_str() {
+            "hooks" => (&HOOKS, "hook type \"{}\" for resource breakpoint, acceptable hook types are: ({})"),
+            "restricted_actions" => (&RESTRICTED, "restricted_action type \"{}\" for resource, acceptable restricted_action types are: ({})"),
+            _ => {
+                check_hooks(path, v, out);
+                continue;
+            }
+        };
+        let values: Vec<&Node> = match &v.value {
+            Value::Seq(items) => items.iter().collect(),
+            _ => vec![v],
+        };
+        for item in values {
+            let ok = item.value.as_str().is_some_and(|s| allowed.contains(&s));
+            if !ok {
+                let shown = item
+                    .value
+                    .scalar_text()
+                    .unwrap_or_else(|| item.value.to_json().to_string());
+                let list = allowed
+                    .iter()
+                    .map(|a| format!("'{a}'"))
+                    .collect::<Vec<_>>()
+                    .join(", ");
+                let msg = what.replacen("{}", &shown, 1).replacen("{}", &list, 1);
+                out.push(
+                    Diagnostic::new(codes::INVALID_HOOK, path, format!("invalid {msg}"))
+                        .at(item.span),
+                );
+            }
+        }
+    }
+}
+
+/// The mapping under `name`, or a problem when it is not one (null is
+/// Heat's E6006, reported by [`check_sections`]).
+fn section<'a>(
+    path: &str,
+    root: &'a Mapping,
+    name: &str,
+    out: &mut Vec<Diagnostic>,
+) -> Option<&'a Mapping> {
+    let node = root.get(name)?;
+    match &node.value {
+        Value::Map(m) => Some(m),
+        Value::Null => None,
+        other => {
+            out.push(
+                Diagnostic::new(
+                    codes::SECTION_NOT_MAPPING,
+                    path,
+                    format!(
+                        "`{name}` is {}, not a mapping; it is ignored",
+                        other.kind_name()
+                    ),
+                )
+                .at(node.span),
+            );
+            None
+        }
     }
 }

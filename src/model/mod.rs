@@ -3,6 +3,8 @@
 
 pub mod capability;
 pub mod environment;
+pub mod package;
+pub mod registry;
 
 pub mod template;
 
@@ -11,7 +13,7 @@ use serde::Serialize;
 use crate::diag::{codes, Diagnostic};
 use crate::load::{FileKind, Loaded, Status};
 pub use crate::node::{Mapping, Node, Value};
-pub use environment::{Environment, RegistryValue};
+pub use environment::Environment;
 pub use template::{Format, Template};
 
 /// What a file holds, once classified.

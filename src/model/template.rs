@@ -5,13 +5,10 @@ use indexmap::IndexMap;
 use serde::Serialize;
 
 use super::capability::CapValue;
-use crate::diag::{Code, Diagnostic, Span};
+use crate::diag::{Diagnostic, Span};
 use crate::node::{Mapping, Node, Value};
 
-/// `capabilities` is present but is not a mapping.
-pub const CAPABILITIES_NOT_MAPPING: Code = Code("W5001");
-/// `capabilities.resource_type` is not a string or a list of strings.
-pub const RESOURCE_TYPE_NOT_STRINGS: Code = Code("W5002");
+use crate::diag::codes::{CAPABILITIES_NOT_MAPPING, RESOURCE_TYPE_NOT_STRINGS};
 
 /// Heat's pseudo parameters: always declared, never listed.
 pub const PSEUDO_PARAMETERS: [&str; 7] = [

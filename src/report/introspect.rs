@@ -47,7 +47,7 @@ pub fn render_find(out: &mut dyn Write, matches: &[Match<'_>], format: Format) -
             }
             writeln!(out, "{t}")
         }
-        Format::Json | Format::Yaml => {
+        _ => {
             let v = serde_json::to_value(matches).map_err(io::Error::other)?;
             write_data(out, &v, format)
         }
@@ -106,7 +106,7 @@ fn render_map(
             }
             writeln!(out, "{t}")
         }
-        Format::Json | Format::Yaml => write_data(out, &data()?, format),
+        _ => write_data(out, &data()?, format),
     }
 }
 
@@ -120,8 +120,7 @@ pub fn render_index(
     let detail = |f: &crate::query::FileEntry<'_>| match f.content {
         Content::Template(t) => t.capabilities.as_ref().map(caps_inline).unwrap_or_default(),
         Content::Environment(e) => {
-            let entries =
-                e.resource_registry.len() + e.resources.values().map(IndexMap::len).sum::<usize>();
+            let entries = e.entries.len();
             let plural = |n: usize, one: &str, many: &str| {
                 format!("{n} {}", if n == 1 { one } else { many })
             };
@@ -172,10 +171,10 @@ pub fn render_index(
             )
         }
         // JSON streams straight from the structs: no intermediate tree.
-        Format::Json => json::write_line(out, doc),
         Format::Yaml => {
             let v = serde_json::to_value(doc).map_err(io::Error::other)?;
             write_data(out, &v, format)
         }
+        _ => json::write_line(out, doc),
     }
 }

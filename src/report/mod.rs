@@ -18,8 +18,10 @@ pub use parameters::{render_parameters, render_parameters_diff};
 pub use resolve::render_resolve;
 pub use text::{write_diagnostics, write_findings_table};
 
-/// Output formats every command takes (`--format`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+/// Every output format (`--format`). Each command takes a subset of them
+/// (see the CLI reference); the renderers take the ones their command does.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum Format {
     /// One JSON document on one line (Python `json.dumps` spacing).
     Json,
@@ -27,8 +29,69 @@ pub enum Format {
     Yaml,
     /// A table for people.
     Table,
-    /// Plain lines for shell pipelines.
+    /// Plain lines for shell pipelines and editors (`path:line:col: ...`
+    /// for findings); `text` is another name for it.
     Plain,
+    /// SARIF 2.1.0 (`validate`).
+    Sarif,
+    /// The document Heat's validate API returns (`parameters`).
+    Heat,
+    /// python-heatclient's stack-create body (`export`).
+    HeatApi,
+}
+
+impl Format {
+    /// Every format, in the order help lists them.
+    pub const ALL: [Format; 7] = [
+        Format::Plain,
+        Format::Json,
+        Format::Yaml,
+        Format::Table,
+        Format::Sarif,
+        Format::Heat,
+        Format::HeatApi,
+    ];
+
+    /// The name `--format` takes.
+    pub fn name(self) -> &'static str {
+        match self {
+            Format::Json => "json",
+            Format::Yaml => "yaml",
+            Format::Table => "table",
+            Format::Plain => "plain",
+            Format::Sarif => "sarif",
+            Format::Heat => "heat",
+            Format::HeatApi => "heat-api",
+        }
+    }
+
+    /// Other names a format answers to.
+    pub fn aliases(self) -> &'static [&'static str] {
+        match self {
+            Format::Plain => &["text"],
+            _ => &[],
+        }
+    }
+
+    /// The format a name (or an alias) stands for.
+    pub fn from_name(name: &str) -> Option<Format> {
+        Format::ALL
+            .into_iter()
+            .find(|f| f.name() == name || f.aliases().contains(&name))
+    }
+
+    /// What the format is, for `--help`.
+    pub fn help(self) -> &'static str {
+        match self {
+            Format::Json => "one JSON document on one line",
+            Format::Yaml => "the same document as YAML",
+            Format::Table => "a table for people",
+            Format::Plain => "plain lines for shell pipelines (alias: text)",
+            Format::Sarif => "SARIF 2.1.0, for code scanning",
+            Format::Heat => "the document Heat's validate API returns with show_nested",
+            Format::HeatApi => "python-heatclient's stack-create body (nothing written)",
+        }
+    }
 }
 
 /// Writes `value` as JSON or YAML.
@@ -60,7 +123,7 @@ pub struct ValidateReport<'a> {
 #[derive(Debug, serde::Serialize)]
 pub struct Module {
     pub file: String,
-    pub kind: crate::validate::onap::ModuleKind,
+    pub kind: crate::model::package::ModuleKind,
 }
 
 /// Findings by severity.

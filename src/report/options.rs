@@ -4,7 +4,7 @@ use std::fmt::Write as _;
 use std::io::{self, Write};
 
 use super::{json, table, write_data, Format};
-use crate::resolve::options::OptionsReport;
+use crate::product::options::OptionsReport;
 use crate::resolve::Candidate;
 
 fn caps(c: &Candidate) -> String {
@@ -121,7 +121,7 @@ pub fn render_options(
                 "{n} {noun}, {undecided} undecided by the current requires"
             )
         }
-        Format::Json | Format::Yaml => {
+        _ => {
             let v = serde_json::to_value(report).map_err(io::Error::other)?;
             write_data(out, &v, format)
         }

@@ -3,7 +3,7 @@
 use std::io::{self, Write};
 
 use super::{json, table, write_data, Format};
-use crate::resolve::parameters::{ChoiceDiff, ParameterInfo, ParametersReport, Source};
+use crate::product::parameters::{ChoiceDiff, ParameterInfo, ParametersReport, Source};
 
 fn source(s: Source) -> &'static str {
     match s {
@@ -81,11 +81,11 @@ pub fn render_parameters(
                 report.required.join(", ")
             )
         }
-        Format::Json => json::write_line(out, report),
         Format::Yaml => {
             let v = serde_json::to_value(report).map_err(io::Error::other)?;
             write_data(out, &v, format)
         }
+        _ => json::write_line(out, report),
     }
 }
 
@@ -156,10 +156,10 @@ pub fn render_parameters_diff(
                 d.no_longer_required.join(", ")
             )
         }
-        Format::Json => json::write_line(out, d),
         Format::Yaml => {
             let v = serde_json::to_value(d).map_err(io::Error::other)?;
             write_data(out, &v, format)
         }
+        _ => json::write_line(out, d),
     }
 }

@@ -127,7 +127,7 @@ pub fn render_resolve(
                 report.resolutions.len()
             )
         }
-        Format::Json | Format::Yaml => {
+        _ => {
             let v = serde_json::to_value(report).map_err(io::Error::other)?;
             write_data(out, &v, format)
         }

@@ -6,8 +6,7 @@ use std::io::{self, Write};
 
 use serde_json::json;
 
-use crate::diag::{Diagnostic, Severity};
-use crate::validate::registry::all;
+use crate::diag::{CodeInfo, Diagnostic, Severity};
 
 fn level(s: Severity) -> &'static str {
     match s {
@@ -17,10 +16,15 @@ fn level(s: Severity) -> &'static str {
     }
 }
 
-/// One SARIF log with one run: every rule of the table (plus the load codes
-/// that occur), and every finding with its location.
-pub fn write(out: &mut dyn Write, findings: &[Diagnostic]) -> io::Result<()> {
-    let metas = all();
+/// One SARIF log with one run: every code of the catalogue as a rule, with
+/// its full entry (what it checks, why, an example, the source), and every
+/// finding with its location.
+pub fn write(
+    out: &mut dyn Write,
+    findings: &[Diagnostic],
+    catalogue: &[&CodeInfo],
+) -> io::Result<()> {
+    let metas = catalogue;
     let mut rules: Vec<serde_json::Value> = metas
         .iter()
         .map(|m| {
@@ -33,6 +37,11 @@ pub fn write(out: &mut dyn Write, findings: &[Diagnostic]) -> io::Result<()> {
                 "id": m.code.0,
                 "name": m.name,
                 "shortDescription": {"text": m.summary},
+                "fullDescription": {"text": m.what},
+                "help": {
+                    "text": format!("{} Why: {} Example: {}", m.what, m.why, m.example),
+                    "markdown": format!("{}\n\n**Why:** {}\n\n**Example:** {}", m.what, m.why, m.example),
+                },
                 "defaultConfiguration": {"level": level(m.severity())},
                 "properties": properties,
             })

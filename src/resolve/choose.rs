@@ -9,7 +9,7 @@ use crate::model::Template;
 
 /// A candidate template no `requires` can select: it declares no
 /// capabilities while it shares a list with others.
-pub const UNSELECTABLE: crate::diag::Code = crate::diag::Code("W7010");
+pub use crate::diag::codes::UNSELECTABLE;
 
 /// The candidates of `r`'s list-valued entries that declare no
 /// capabilities beside others (rule 2 makes them unselectable: any relevant
@@ -57,13 +57,7 @@ pub fn unselectable(r: &super::Resolution) -> Vec<crate::diag::Diagnostic> {
     out
 }
 
-/// A type name rather than a template path (heat-semantics §2.3: a value is
-/// a template when it ends in `.yaml` or `.template`).
-// Heat's test is a case-sensitive suffix test: `.YAML` is not a template.
-#[allow(clippy::case_sensitive_file_extension_comparisons)]
-pub fn is_template_path(s: &str) -> bool {
-    s.ends_with(".yaml") || s.ends_with(".template")
-}
+pub use crate::model::registry::is_template_path;
 
 /// The merged `requires`: key → requirement.
 pub type Requires = IndexMap<String, (Requirement, CapValue, super::merge::Origin)>;

@@ -8,30 +8,16 @@ use serde::Serialize;
 
 use super::registry::{KeyPath, Registry};
 use super::{Catalog, Implementation, Resolution, Step, StepKind};
-use crate::diag::{Code, Diagnostic};
+use crate::diag::Diagnostic;
 use crate::model::Template;
 
 /// Heat's `max_nested_stack_depth`.
 pub const MAX_NESTED_DEPTH: usize = 5;
 
-/// A resource type maps to a template that does not exist or is not a template.
-pub const MISSING_TEMPLATE: Code = Code("E7001");
-/// A template includes itself through its resources.
-pub const CYCLE: Code = Code("E7002");
-/// Nested stacks deeper than Heat allows.
-pub const TOO_DEEP: Code = Code("E7003");
-/// A type could not be resolved (not found, alias loop, unresolved choice).
-pub const UNRESOLVED: Code = Code("E7004");
-/// A `get_file` target that cannot be read.
-pub const MISSING_FILE: Code = Code("E7006");
-/// A parent passes a property its provider template does not declare.
-pub const UNKNOWN_PROPERTY: Code = Code("E7007");
-/// A provider template's required parameter that nothing sets (a warning:
-/// an environment given at deploy time may still set it in
-/// `parameter_defaults`).
-pub const PROPERTY_UNSET: Code = Code("W7008");
-/// A type maps to a template whose `resource_type` annotation leaves it out.
-pub const ANNOTATION_MISMATCH: Code = Code("W7009");
+pub use crate::diag::codes::{
+    ANNOTATION_MISMATCH, CYCLE, MISSING_FILE, MISSING_TEMPLATE, NESTED_TOO_DEEP as TOO_DEEP,
+    PROPERTY_UNSET, UNKNOWN_PROPERTY, UNRESOLVED,
+};
 
 /// One node of the composition tree.
 #[derive(Debug, Clone, Serialize)]

@@ -5,10 +5,11 @@
 
 use std::collections::HashMap;
 
-use super::merge::{merge, EnvInput};
+use super::merge::merge;
 use super::registry::Registry;
 use super::{Catalog, Implementation, ResolveError, StepKind, TemplateRef};
 use crate::load::{parse_text, ParseOptions};
+use crate::model::Environment;
 use crate::model::{Format, Template};
 use crate::node::Node;
 
@@ -84,10 +85,10 @@ fn run(
 ) -> super::Resolution {
     let roots: Vec<Node> = envs.iter().map(|e| node(e)).collect();
     let names: Vec<String> = (0..envs.len()).map(|i| format!("env{i}.yaml")).collect();
-    let inputs: Vec<EnvInput<'_>> = roots
+    let inputs: Vec<Environment> = roots
         .iter()
         .zip(&names)
-        .map(|(root, path)| EnvInput { path, root })
+        .map(|(root, path)| Environment::from_node(path, root.as_map().unwrap()))
         .collect();
     let merged = merge(&inputs);
     let cat = catalog(templates);
@@ -529,10 +530,10 @@ fn relative_paths_are_relative_to_their_environment() {
     // §2.12: the client resolves each file's paths against that file.
     let r = {
         let roots = [node("resource_registry: {OS::A: ../t/a.yaml}")];
-        let inputs = [EnvInput {
-            path: "envs/e.yaml",
-            root: &roots[0],
-        }];
+        let inputs = [Environment::from_node(
+            "envs/e.yaml",
+            roots[0].as_map().unwrap(),
+        )];
         let merged = merge(&inputs);
         let cat = catalog(&[]);
         Registry::new(&inputs, &merged, &cat).lookup("OS::A", None, None)
@@ -550,10 +551,10 @@ fn nested_stack_does_not_see_the_entry_that_produced_it() {
     let roots = [node(
         "resource_registry: {OS::Heat::RandomString: nested.yaml}",
     )];
-    let inputs = [EnvInput {
-        path: "env0.yaml",
-        root: &roots[0],
-    }];
+    let inputs = [Environment::from_node(
+        "env0.yaml",
+        roots[0].as_map().unwrap(),
+    )];
     let merged = merge(&inputs);
     let cat = catalog(&[]);
     let root = Registry::new(&inputs, &merged, &cat);
@@ -576,10 +577,10 @@ fn nested_stack_does_not_see_the_entry_that_produced_it() {
 fn per_resource_entries_drill_down_with_exact_name_last() {
     let env = "resource_registry:\n  resources:\n    group:\n      \"0\": {OS::A: zero.yaml}\n    'gr*':\n      \"0\": {OS::A: glob.yaml}\n      \"1\": {OS::A: one.yaml}\n";
     let roots = [node(env)];
-    let inputs = [EnvInput {
-        path: "env0.yaml",
-        root: &roots[0],
-    }];
+    let inputs = [Environment::from_node(
+        "env0.yaml",
+        roots[0].as_map().unwrap(),
+    )];
     let merged = merge(&inputs);
     let cat = catalog(&[]);
     let child = Registry::new(&inputs, &merged, &cat).child("group", None);
@@ -811,10 +812,10 @@ fn unresolved_errors_carry_every_candidate_and_the_requirement() {
 fn invalid_hooks_and_restricted_actions_are_reported_as_heat_does() {
     let env = "resource_registry:\n  resources:\n    r1:\n      hooks: [pre-create, pre-launch]\n      restricted_actions: delete\n    r2:\n      hooks: post-update\n      restricted_actions: [update, replace]\n";
     let roots = [node(env)];
-    let inputs = [EnvInput {
-        path: "env0.yaml",
-        root: &roots[0],
-    }];
+    let inputs = [Environment::from_node(
+        "env0.yaml",
+        roots[0].as_map().unwrap(),
+    )];
     let merged = merge(&inputs);
     let msgs: Vec<String> = merged
         .diagnostics
@@ -837,10 +838,10 @@ fn wrong_and_empty_sections_are_reported_as_heat_does() {
     let roots = [node(
         "requires: {a: b}\nresource_registry: {}\nparameter_defaults:\nextra: 1\n",
     )];
-    let inputs = [EnvInput {
-        path: "env0.yaml",
-        root: &roots[0],
-    }];
+    let inputs = [Environment::from_node(
+        "env0.yaml",
+        roots[0].as_map().unwrap(),
+    )];
     let merged = merge(&inputs);
     let msgs: Vec<String> = merged
         .diagnostics

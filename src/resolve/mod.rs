@@ -10,11 +10,7 @@ pub mod choose;
 pub mod compose;
 #[cfg(test)]
 mod conformance;
-pub mod export;
-pub mod heat_validate;
 pub mod merge;
-pub mod options;
-pub mod parameters;
 pub(crate) mod plugins;
 pub mod registry;
 

@@ -20,12 +20,12 @@
 
 use indexmap::IndexMap;
 
-use super::choose::{choose, is_template_path};
-use super::merge::Entry;
-use super::merge::{EnvInput, Merged};
+use super::choose::choose;
+use super::merge::{Entry, Merged};
 use super::plugins::{is_plugin, DEFAULT_GLOBAL_ENVIRONMENT};
 use super::{Catalog, Implementation, Resolution, ResolveError, Step, StepKind, Unresolved};
-use crate::node::{Node, Value};
+use crate::model::registry::{is_template_path, EntryValue, RegistryEntry, Scope};
+use crate::model::Environment;
 
 /// A registry entry's key path: `[TYPE]` or `[resources, NAME, TYPE]`.
 pub type KeyPath = Vec<String>;
@@ -34,7 +34,7 @@ pub type KeyPath = Vec<String>;
 /// its child-environment rules applied).
 #[derive(Clone)]
 pub struct Registry<'a> {
-    envs: &'a [EnvInput<'a>],
+    envs: &'a [Environment],
     merged: &'a Merged,
     catalog: &'a dyn Catalog,
     /// Top-level entries after null deletions, in order.
@@ -47,55 +47,17 @@ pub struct Registry<'a> {
     choices: IndexMap<String, String>,
 }
 
-enum Kind<'e> {
-    Template(&'e str),
-    Alias(&'e str),
-    Glob { prefix: &'e str, value: &'e str },
-    Candidates(Vec<String>),
-    Invalid(&'static str),
-    Data,
-}
-
-fn classify<'e>(key: &'e str, value: &'e Node) -> Kind<'e> {
-    if matches!(key, "hooks" | "restricted_actions" | "base_url") {
-        return Kind::Data;
-    }
-    if is_template_path(key) {
-        return Kind::Template(key);
-    }
-    match &value.value {
-        Value::Str(v) if is_template_path(v) => Kind::Template(v),
-        Value::Str(v) => match key.strip_suffix('*') {
-            Some(prefix) => Kind::Glob { prefix, value: v },
-            None => Kind::Alias(v),
-        },
-        Value::Seq(items) => {
-            let names: Option<Vec<String>> = items
-                .iter()
-                .map(|i| i.value.as_str().map(str::to_owned))
-                .collect();
-            names.map_or(
-                Kind::Invalid("a list with non-string items"),
-                Kind::Candidates,
-            )
-        }
-        Value::Map(_) => Kind::Invalid("a mapping"),
-        Value::Null => Kind::Data,
-        other => Kind::Invalid(other.kind_name()),
-    }
-}
-
 impl<'a> Registry<'a> {
     /// The root stack's registry: the merged entries, with nulls applied
     /// as deletions (a glob null deletes every earlier entry it matches).
     pub fn new(
-        envs: &'a [EnvInput<'a>],
+        envs: &'a [Environment],
         merged: &'a Merged,
         catalog: &'a dyn Catalog,
     ) -> Registry<'a> {
         let mut top: IndexMap<String, &'a Entry> = IndexMap::new();
         for (key, entry) in &merged.entries {
-            if entry.value.value == Value::Null {
+            if entry.value == EntryValue::Null {
                 match key.strip_suffix('*') {
                     Some(prefix) => top.retain(|k, _| !k.starts_with(prefix)),
                     None => {
@@ -119,9 +81,7 @@ impl<'a> Registry<'a> {
 
     /// The names the environments' `parameter_defaults` set, merged.
     pub fn parameter_default_names(&self) -> Vec<String> {
-        super::parameters::env_section(self.envs, "parameter_defaults")
-            .into_keys()
-            .collect()
+        self.merged.parameter_defaults.keys().cloned().collect()
     }
 
     /// The same registry with a UI's selections applied.
@@ -157,21 +117,14 @@ impl<'a> Registry<'a> {
         child.resources = contents
             .into_iter()
             .filter_map(|(inner, e)| {
-                let map = e.value.as_map()?;
+                let map = e.node.as_map()?;
+                let scope = Scope::Resource(inner.clone());
                 let entries = map
                     .entries
                     .iter()
                     .map(|(k, v)| {
-                        let key = k.value.key_text();
-                        let entry = Entry {
-                            key: key.clone(),
-                            value: v.clone(),
-                            origin: super::merge::Origin {
-                                env: e.origin.env,
-                                span: k.span,
-                            },
-                        };
-                        (key, entry)
+                        let entry = RegistryEntry::new(scope.clone(), k, v);
+                        (entry.key.clone(), Entry::from_model(&entry, e.origin.env))
                     })
                     .collect();
                 Some((inner, entries))
@@ -197,7 +150,7 @@ impl<'a> Registry<'a> {
         let per = self.resources.values().flat_map(IndexMap::values);
         top.chain(per)
             .filter_map(|e| {
-                let Kind::Template(target) = classify(&e.key, &e.value) else {
+                let EntryValue::Template(target) = &e.value else {
                     return None;
                 };
                 let from = self.env_path(e);
@@ -243,7 +196,7 @@ impl<'a> Registry<'a> {
             .flat_map(|(n, m)| {
                 m.iter()
                     .filter(|(t, e)| {
-                        e.value.as_map().is_none()
+                        e.value != EntryValue::Data
                             && !matches!(t.as_str(), "hooks" | "restricted_actions")
                     })
                     .map(move |(t, _)| (n.clone(), t.clone()))
@@ -283,7 +236,7 @@ impl<'a> Registry<'a> {
     }
 
     fn env_path(&self, entry: &Entry) -> &'a str {
-        self.envs[entry.origin.env].path
+        &self.envs[entry.origin.env].path
     }
 
     fn step(&self, kind: StepKind, entry: &Entry) -> Step {
@@ -291,7 +244,7 @@ impl<'a> Registry<'a> {
             kind,
             environment: Some(self.env_path(entry).to_owned()),
             key: entry.key.clone(),
-            value: entry.value.value.to_json(),
+            value: entry.node.value.to_json(),
             span: Some(entry.origin.span),
             selection: None,
             reason: None,
@@ -334,7 +287,7 @@ impl<'a> Registry<'a> {
             found.push((vec![t.to_owned()], StepKind::Entry, e));
         }
         for (key, e) in &self.top {
-            if let Kind::Glob { prefix, value } = classify(key, &e.value) {
+            if let EntryValue::Glob { prefix, value } = &e.value {
                 if key != t && t.starts_with(prefix) && t != value {
                     found.push((vec![key.clone()], StepKind::Glob, e));
                 }
@@ -370,41 +323,40 @@ impl<'a> Registry<'a> {
         for (kind, entry) in candidates {
             let mut step = self.step(kind.clone(), entry);
             let from_env = self.env_path(entry);
-            let target: Result<Implementation, ResolveError> =
-                match classify(&entry.key, &entry.value) {
-                    Kind::Template(p) => {
-                        chain.push(step);
-                        return Ok(Implementation::Template(
-                            self.catalog.template(from_env, p).display,
-                        ));
-                    }
-                    Kind::Alias(v) => {
-                        chain.push(step);
-                        self.find(v, resource, None, chain, visiting)
-                    }
-                    Kind::Glob { prefix, value } => {
-                        let rewritten = match value.strip_suffix('*') {
-                            Some(vp) => format!("{vp}{}", &t[prefix.len()..]),
-                            None => value.to_owned(),
-                        };
-                        step.reason = Some(format!("`{t}` becomes `{rewritten}`"));
-                        chain.push(step);
-                        self.find(&rewritten, resource, None, chain, visiting)
-                    }
-                    Kind::Candidates(names) => {
-                        return self
-                            .decide(t, resource, &names, &kind, entry, step, chain, visiting);
-                    }
-                    Kind::Invalid(found) => {
-                        chain.push(step);
-                        return Err(ResolveError::InvalidValue {
-                            type_name: t.to_owned(),
-                            environment: from_env.to_owned(),
-                            found: found.to_owned(),
-                        });
-                    }
-                    Kind::Data => continue,
-                };
+            let target: Result<Implementation, ResolveError> = match &entry.value {
+                EntryValue::Template(p) => {
+                    chain.push(step);
+                    return Ok(Implementation::Template(
+                        self.catalog.template(from_env, p).display,
+                    ));
+                }
+                EntryValue::Alias(v) => {
+                    chain.push(step);
+                    self.find(v, resource, None, chain, visiting)
+                }
+                EntryValue::Glob { prefix, value } => {
+                    let rewritten = match value.strip_suffix('*') {
+                        Some(vp) => format!("{vp}{}", &t[prefix.len()..]),
+                        None => value.to_owned(),
+                    };
+                    step.reason = Some(format!("`{t}` becomes `{rewritten}`"));
+                    chain.push(step);
+                    self.find(&rewritten, resource, None, chain, visiting)
+                }
+                EntryValue::Candidates(cs) => {
+                    let names: Vec<String> = cs.iter().map(|c| c.name.clone()).collect();
+                    return self.decide(t, resource, &names, &kind, entry, step, chain, visiting);
+                }
+                EntryValue::Invalid(found) => {
+                    chain.push(step);
+                    return Err(ResolveError::InvalidValue {
+                        type_name: t.to_owned(),
+                        environment: from_env.to_owned(),
+                        found: (*found).to_owned(),
+                    });
+                }
+                EntryValue::Data | EntryValue::Null => continue,
+            };
             match target {
                 Err(ResolveError::NotFound { .. }) => {
                     // Heat falls through to the next candidate.
@@ -412,7 +364,7 @@ impl<'a> Registry<'a> {
                         kind: StepKind::FellThrough,
                         environment: Some(from_env.to_owned()),
                         key: entry.key.clone(),
-                        value: entry.value.value.to_json(),
+                        value: entry.node.value.to_json(),
                         span: Some(entry.origin.span),
                         selection: None,
                         reason: Some(

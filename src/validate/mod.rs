@@ -11,36 +11,10 @@ pub mod registry;
 use rayon::prelude::*;
 
 use crate::diag::{Code, Diagnostic, Severity};
-use crate::model::{FileRecord, Mapping, Node, Template};
+use crate::model::{Environment, FileRecord, Mapping, Node, Template};
 
-/// A rule's metadata.
-#[derive(Debug, Clone, Copy)]
-pub struct RuleMeta {
-    pub code: Code,
-    /// Names the pattern the rule flags (`allow <name>` reads well).
-    pub name: &'static str,
-    pub summary: &'static str,
-    /// Where the behaviour is defined (heat-semantics section, HOT spec).
-    pub source: &'static str,
-}
-
-impl RuleMeta {
-    pub fn severity(&self) -> Severity {
-        self.code.severity()
-    }
-
-    /// The ONAP requirement IDs (`R-92635`) the rule's source names.
-    pub fn requirements(&self) -> Vec<&'static str> {
-        let s: &'static str = self.source;
-        s.match_indices("R-")
-            .filter_map(|(i, _)| {
-                let digits = s[i + 2..].bytes().take_while(u8::is_ascii_digit).count();
-                let starts_word = i == 0 || !s.as_bytes()[i - 1].is_ascii_alphanumeric();
-                (digits > 0 && starts_word).then(|| &s[i..i + 2 + digits])
-            })
-            .collect()
-    }
-}
+/// A rule's metadata: its entry in the catalogue of codes.
+pub use crate::diag::CodeInfo as RuleMeta;
 
 /// What a rule sees: one loaded template, its tree and its view.
 pub struct Context<'a> {
@@ -128,7 +102,7 @@ pub trait Rule: Sync {
 /// What an environment rule sees.
 pub struct EnvContext<'a> {
     pub file: &'a FileRecord,
-    pub root: &'a Node,
+    pub env: &'a Environment,
 }
 
 /// One environment rule.
@@ -155,8 +129,15 @@ impl Selection {
 /// Runs the selected rules over one file (templates and environments).
 pub fn check_file(file: &FileRecord, selection: &Selection) -> Vec<Diagnostic> {
     let mut out = Vec::new();
-    if let (Some(_), Some(root)) = (file.environment(), file.tree.as_ref()) {
-        let cx = EnvContext { file, root };
+    if let Some(env) = file.environment() {
+        // What Heat refuses when it loads the file is the model's own.
+        out.extend(
+            env.problems
+                .iter()
+                .filter(|d| selection.includes(d.code))
+                .cloned(),
+        );
+        let cx = EnvContext { file, env };
         for rule in registry::ENV_RULES {
             if selection.includes(rule.meta().code) {
                 rule.check(&cx, &mut out);

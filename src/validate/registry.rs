@@ -37,9 +37,6 @@ pub static RULES: &[&dyn Rule] = &[
 
 /// Every environment rule, in code order.
 pub static ENV_RULES: &[&dyn EnvRule] = &[
-    &env::invalid_hook::InvalidHook,
-    &env::wrong_environment_section::WrongEnvironmentSection,
-    &env::empty_environment_section::EmptyEnvironmentSection,
     &env::template_extension_ignored::TemplateExtensionIgnored,
     &env::glob_to_template::GlobToTemplate,
     &env::literal_star::LiteralStar,
@@ -86,12 +83,23 @@ pub fn all() -> Vec<&'static RuleMeta> {
     v
 }
 
-/// docs/rules.md, rendered from [`RULES`] and [`ENV_RULES`].
+/// The whole catalogue of codes, in code order: every rule's entry and
+/// every code no rule owns ([`crate::diag::codes::CODES`]). Each code has
+/// exactly one entry.
+pub fn catalogue() -> Vec<&'static RuleMeta> {
+    let mut v = all();
+    v.extend(crate::diag::codes::CODES.iter());
+    v.sort_by_key(|m| (&m.code.0[1..], m.code.0.as_bytes()[0]));
+    v
+}
+
+/// docs/rules.md, rendered from the catalogue ([`catalogue`]).
 pub fn markdown() -> String {
     let mut s = String::from(
-        "# heatcap rules\n\nGenerated from `src/validate/registry.rs`; do not edit (refresh with\n`HEATCAP_UPDATE_DOCS=1 cargo test --test rules`). The letter of a code is\nits severity (E error, W warning, I note); the first digit its area (1\ntemplate and version, 2 parameters, 3 resources, 4 outputs, 5 the `capabilities`\nannotation, 6 environments, 8 the ONAP profile: `validate --profile onap`, with\nthe ONAP requirement ID in the source and in every finding).\n\n| code | severity | name | summary | source |\n|---|---|---|---|---|\n",
+        "# heatcap codes\n\nGenerated from the catalogue of codes (`src/diag/codes.rs` and every rule's\nentry, listed in `src/validate/registry.rs`); do not edit (refresh with\n`HEATCAP_UPDATE_DOCS=1 cargo test --test rules`). `heatcap rules CODE` prints\none entry. The letter of a code is its severity (E error, W warning, I note);\nthe first digit its area (0 loading, 1 template and version, 2 parameters, 3\nresources, 4 outputs, 5 the `capabilities` annotation, 6 environments, 7\ncomposition, 8 the ONAP profile: `validate --profile onap`, with the ONAP\nrequirement ID in the source and in every finding).\n\n| code | severity | name | summary | source |\n|---|---|---|---|---|\n",
     );
-    for m in all() {
+    let all = catalogue();
+    for m in &all {
         let _ = writeln!(
             s,
             "| {} | {} | {} | {} | {} |",
@@ -99,6 +107,21 @@ pub fn markdown() -> String {
             m.severity(),
             m.name,
             m.summary,
+            m.source
+        );
+    }
+    s.push_str("\n## Every code\n");
+    for m in &all {
+        let _ = write!(
+            s,
+            "\n### {} {}\n\n{} ({})\n\n**What it checks.** {}\n\n**Why.** {}\n\n**Example.** {}\n\n**Source.** {}\n",
+            m.code,
+            m.name,
+            m.summary,
+            m.severity(),
+            m.what,
+            m.why,
+            m.example,
             m.source
         );
     }

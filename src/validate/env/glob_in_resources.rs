@@ -1,16 +1,12 @@
 //! W6010 `GlobInResources`.
 //!
-//! What it checks: no glob type key sits under `resources:`.
-//!
-//! Why: per-resource entries are looked up by exact type only; the glob is
-//! ignored.
-//!
-//! Example: `resources: {web: {OS::TripleO::*: OS::Heat::None}}`.
+//! Its catalogue entry (`META`) says what it checks, why, and gives an
+//! example; `docs/rules.md` and `heatcap rules` print it.
 
 use crate::diag::{Code, Diagnostic};
 use crate::validate::{EnvContext, EnvRule, RuleMeta};
 
-use super::{finding, registry_entries};
+use super::{finding, mappings};
 
 pub struct GlobInResources;
 
@@ -18,6 +14,9 @@ static META: RuleMeta = RuleMeta {
     code: Code("W6010"),
     name: "GlobInResources",
     summary: "a glob key under `resources:` is ignored for type mapping",
+    what: "No glob type key sits under `resources:`.",
+    why: "Per-resource entries are looked up by exact type only; the glob is ignored.",
+    example: "`resources: {web: {OS::TripleO::*: OS::Heat::None}}`.",
     source: "heat-semantics §2.5",
 };
 
@@ -27,10 +26,10 @@ impl EnvRule for GlobInResources {
     }
 
     fn check(&self, cx: &EnvContext<'_>, out: &mut Vec<Diagnostic>) {
-        for (k, _, nested) in registry_entries(cx.root) {
-            let key = k.value.key_text();
-            if nested && key.ends_with('*') && key.contains("::") {
-                out.push(finding(&META, cx, k.span, format!("`{key}` under `resources:` is not a wildcard: per-resource entries match exact types only")));
+        for e in mappings(cx.env) {
+            let key = &e.key;
+            if e.resource().is_some() && key.ends_with('*') && key.contains("::") {
+                out.push(finding(&META, cx, e.span, format!("`{key}` under `resources:` is not a wildcard: per-resource entries match exact types only")));
             }
         }
     }

@@ -1,17 +1,13 @@
 //! W6008 `GlobToTemplate`.
 //!
-//! What it checks: no glob key is mapped to a template.
-//!
-//! Why: a glob mapped to a template becomes a template entry that matches only
-//! the literal type with the `*`, never the types it looks like it covers.
-//!
-//! Example: `OS::TripleO::Services::*: noop.yaml`.
+//! Its catalogue entry (`META`) says what it checks, why, and gives an
+//! example; `docs/rules.md` and `heatcap rules` print it.
 
 use crate::diag::{Code, Diagnostic};
-use crate::resolve::choose::is_template_path;
+use crate::model::registry::{EntryValue, Scope};
 use crate::validate::{EnvContext, EnvRule, RuleMeta};
 
-use super::{finding, registry_entries};
+use super::{finding, mappings};
 
 pub struct GlobToTemplate;
 
@@ -19,6 +15,9 @@ static META: RuleMeta = RuleMeta {
     code: Code("W6008"),
     name: "GlobToTemplate",
     summary: "a glob key mapped to a template never matches any type",
+    what: "No glob key is mapped to a template.",
+    why: "A glob mapped to a template becomes a template entry that matches only the literal type with the `*`, never the types it looks like it covers.",
+    example: "`OS::TripleO::Services::*: noop.yaml`.",
     source: "heat-semantics §2.5",
 };
 
@@ -28,13 +27,14 @@ impl EnvRule for GlobToTemplate {
     }
 
     fn check(&self, cx: &EnvContext<'_>, out: &mut Vec<Diagnostic>) {
-        for (k, v, nested) in registry_entries(cx.root) {
-            let key = k.value.key_text();
-            if !nested && key.ends_with('*') && v.value.as_str().is_some_and(is_template_path) {
+        for e in mappings(cx.env) {
+            let key = &e.key;
+            let to_template = matches!(&e.value, EntryValue::Template(p) if p != key);
+            if e.scope == Scope::Top && key.ends_with('*') && to_template {
                 out.push(finding(
                     &META,
                     cx,
-                    k.span,
+                    e.span,
                     format!(
                         "`{key}` maps to a template, so it matches only the literal type `{key}`"
                     ),

@@ -1,16 +1,12 @@
 //! W6009 `LiteralStar`.
 //!
-//! What it checks: a `*` in a registry key is its last character.
-//!
-//! Why: only a trailing `*` is a wildcard; one elsewhere is a literal
-//! character no resource type has.
-//!
-//! Example: `OS::*::Server: OS::Heat::None`.
+//! Its catalogue entry (`META`) says what it checks, why, and gives an
+//! example; `docs/rules.md` and `heatcap rules` print it.
 
 use crate::diag::{Code, Diagnostic};
 use crate::validate::{EnvContext, EnvRule, RuleMeta};
 
-use super::{finding, registry_entries};
+use super::{finding, mappings};
 
 pub struct LiteralStar;
 
@@ -18,6 +14,9 @@ static META: RuleMeta = RuleMeta {
     code: Code("W6009"),
     name: "LiteralStar",
     summary: "a `*` that is not the last character of a key is literal, not a wildcard",
+    what: "A `*` in a registry key is its last character.",
+    why: "Only a trailing `*` is a wildcard; one elsewhere is a literal character no resource type has.",
+    example: "`OS::*::Server: OS::Heat::None`.",
     source: "heat-semantics §2.5",
 };
 
@@ -27,13 +26,13 @@ impl EnvRule for LiteralStar {
     }
 
     fn check(&self, cx: &EnvContext<'_>, out: &mut Vec<Diagnostic>) {
-        for (k, _, _) in registry_entries(cx.root) {
-            let key = k.value.key_text();
+        for e in mappings(cx.env) {
+            let key = &e.key;
             if key.trim_end_matches('*').contains('*') {
                 out.push(finding(
                     &META,
                     cx,
-                    k.span,
+                    e.span,
                     format!("the `*` in `{key}` is literal; only a trailing `*` is a wildcard"),
                 ));
             }

@@ -1,25 +1,13 @@
 //! E6012 `MissingRegistryTarget`.
 //!
-//! What it checks: every file a `resource_registry` entry names exists,
-//! relative to the environment file as python-heatclient resolves it: a
-//! value without `::` (whatever its extension: the client fetches `x.yml`
-//! too), top level or per resource, or a candidate of a list. Remote
-//! (`http://`, `https://`) targets are not fetched, and a registry with a
-//! `base_url` is not checked.
-//!
-//! Why: python-heatclient reads every template the registry names before it
-//! calls Heat, so one missing file fails the whole deployment, even when no
-//! resource uses that type (heat-semantics §2.12).
-//!
-//! Example: `OS::TripleO::Compute: puppet/compute.yaml` with no such file.
+//! Its catalogue entry (`META`) says what it checks, why, and gives an
+//! example; `docs/rules.md` and `heatcap rules` print it.
 
 use std::path::Path;
 
 use crate::diag::{Code, Diagnostic};
-use crate::model::{Node, Value};
+use crate::model::registry::RegistryEntry;
 use crate::validate::{EnvContext, EnvRule, RuleMeta};
-
-use super::is_data_key;
 
 pub struct MissingRegistryTarget;
 
@@ -31,21 +19,11 @@ static META: RuleMeta = RuleMeta {
     code: CODE,
     name: "MissingRegistryTarget",
     summary: "a file the registry names does not exist",
+    what: "Every file a `resource_registry` entry names exists, relative to the environment file as python-heatclient resolves it: a value without `::` (whatever its extension: the client fetches `x.yml` too), top level or per resource, or a candidate of a list. Remote (`http://`, `https://`) targets are not fetched, and a registry with a `base_url` is not checked.",
+    why: "Python-heatclient reads every template the registry names before it calls Heat, so one missing file fails the whole deployment, even when no resource uses that type (heat-semantics §2.12).",
+    example: "`OS::TripleO::Compute: puppet/compute.yaml` with no such file.",
     source: "heat-semantics §2.12 (python-heatclient fetches every registry template)",
 };
-
-/// The local file a registry value names, if it names one (the client's
-/// test: a string without `::`).
-fn local_target(value: &str) -> Option<&str> {
-    if value.contains("::") || value.is_empty() {
-        return None;
-    }
-    match value.split_once("://") {
-        Some(("file", rest)) => Some(rest),
-        Some(_) => None,
-        None => Some(value),
-    }
-}
 
 impl EnvRule for MissingRegistryTarget {
     fn meta(&self) -> &'static RuleMeta {
@@ -53,12 +31,17 @@ impl EnvRule for MissingRegistryTarget {
     }
 
     fn check(&self, cx: &EnvContext<'_>, out: &mut Vec<Diagnostic>) {
-        let Some(registry) = super::registry(cx.root) else {
-            return;
-        };
-        if registry.contains_key("base_url") {
+        // A `base_url` moves the targets (of the registry, or of one
+        // resource's entries) somewhere heatcap does not look.
+        if cx.env.top().any(|e| e.key == "base_url") {
             return;
         }
+        let moved: Vec<&str> = cx
+            .env
+            .per_resource()
+            .filter(|e| e.key == "base_url")
+            .filter_map(RegistryEntry::resource)
+            .collect();
         // python-heatclient resolves against the real directory of the file
         // (a symbolic link's target's).
         let shown = Path::new(&cx.file.path);
@@ -66,36 +49,11 @@ impl EnvRule for MissingRegistryTarget {
             .ok()
             .and_then(|p| p.parent().map(Path::to_path_buf))
             .unwrap_or_else(|| shown.parent().unwrap_or(Path::new("")).to_path_buf());
-        let mut values: Vec<&Node> = Vec::new();
-        for (k, v) in &registry.entries {
-            match k.value.as_str() {
-                Some("resources") => {
-                    for (_, body) in v.as_map().map_or(&[][..], |m| m.entries.as_slice()) {
-                        // A per-resource base_url moves that resource's targets.
-                        let Some(b) = body.as_map().filter(|b| !b.contains_key("base_url")) else {
-                            continue;
-                        };
-                        values.extend(
-                            b.entries
-                                .iter()
-                                .filter(|(k, _)| !is_data_key(k))
-                                .map(|(_, v)| v),
-                        );
-                    }
-                }
-                _ if is_data_key(k) => {}
-                _ => values.push(v),
+        for e in &cx.env.entries {
+            if e.resource().is_some_and(|r| moved.contains(&r)) {
+                continue;
             }
-        }
-        for v in values {
-            let targets: Vec<&Node> = match &v.value {
-                Value::Seq(items) => items.iter().collect(),
-                _ => vec![v],
-            };
-            for t in targets {
-                let Some(target) = t.value.as_str().and_then(local_target) else {
-                    continue;
-                };
+            for (target, span) in e.client_files() {
                 if !dir.join(target).is_file() {
                     out.push(
                         Diagnostic::new(
@@ -105,7 +63,7 @@ impl EnvRule for MissingRegistryTarget {
                                 "`{target}` does not exist or is not a file (relative to this environment file)"
                             ),
                         )
-                        .at(t.span),
+                        .at(span),
                     );
                 }
             }

@@ -1,23 +1,11 @@
 //! W6011 `ShadowedEntry`.
 //!
-//! What it checks: no exact `resource_registry` key is matched by a glob
-//! key of the same registry (`OS::Nova::*: X::*` beside
-//! `OS::Nova::Server: my_server.yaml`).
-//!
-//! Why: Heat tries the matching globs before the exact key, so the exact
-//! entry is used only if the glob's target turns out not to exist. The
-//! exact key wins only when the glob's prefix is the whole type
-//! (`OS::Nova::Server*`).
-//!
-//! Example: `OS::TripleO::*: OS::Heat::None` above
-//! `OS::TripleO::Controller: controller.yaml`.
+//! Its catalogue entry (`META`) says what it checks, why, and gives an
+//! example; `docs/rules.md` and `heatcap rules` print it.
 
 use crate::diag::{Code, Diagnostic, Related};
-use crate::model::{Node, Value};
-use crate::resolve::choose::is_template_path;
+use crate::model::registry::{EntryValue, RegistryEntry};
 use crate::validate::{EnvContext, EnvRule, RuleMeta};
-
-use super::registry_entries;
 
 pub struct ShadowedEntry;
 
@@ -25,55 +13,57 @@ static META: RuleMeta = RuleMeta {
     code: Code("W6011"),
     name: "ShadowedEntry",
     summary: "an exact registry key is matched by a glob key, which Heat tries first",
+    what: "No exact `resource_registry` key is matched by a glob key of the same registry (`OS::Nova::*: X::*` beside `OS::Nova::Server: my_server.yaml`).",
+    why: "Heat tries the matching globs before the exact key, so the exact entry is used only if the glob's target turns out not to exist. The exact key wins only when the glob's prefix is the whole type (`OS::Nova::Server*`).",
+    example: "`OS::TripleO::*: OS::Heat::None` above `OS::TripleO::Controller: controller.yaml`.",
     source: "heat-semantics §2.4 (a matching glob beats an exact key)",
 };
 
-/// A glob key that maps types to types (`OS::Nova::*: X::*`): its prefix
-/// and its target. `None` for other keys (a `*` elsewhere is literal, a glob
-/// mapped to a template never matches, a null glob deletes).
-pub fn type_glob<'k>(key: &'k str, value: &'k Node) -> Option<(&'k str, &'k str)> {
-    let prefix = key.strip_suffix('*')?;
-    let target = value.as_str().filter(|v| !is_template_path(v))?;
-    (!prefix.contains('*')).then_some((prefix, target))
+/// A glob entry that maps types to types (`OS::Nova::*: X::*`): its prefix
+/// and its target. `None` for other entries (a `*` elsewhere is literal, a
+/// glob mapped to a template never matches, a null glob deletes).
+pub fn type_glob(entry: &RegistryEntry) -> Option<(&str, &str)> {
+    match &entry.value {
+        EntryValue::Glob { prefix, value } if !prefix.contains('*') => Some((prefix, value)),
+        _ => None,
+    }
 }
 
-/// True when the glob (`prefix*` mapped to `target`) matches the exact key
-/// `key` first. Heat's glob never matches its own target (no
+/// True when the glob (`prefix*` mapped to `target`) matches the exact
+/// entry `exact` first. Heat's glob never matches its own target (no
 /// self-recursion), a glob whose prefix is the whole type loses to the exact
 /// key, and a null exact key is a deletion, not an entry.
-pub fn shadows(glob: (&str, &str), key: &Node, value: &Node) -> bool {
+pub fn shadows(glob: (&str, &str), exact: &RegistryEntry) -> bool {
     let (prefix, target) = glob;
-    let Some(key) = key.as_str() else {
-        return false;
-    };
+    let key = exact.key.as_str();
     !key.contains('*')
         && key.starts_with(prefix)
         && key != prefix
         && key != target
-        && !super::is_data_key_name(key)
-        && !matches!(value.value, Value::Null)
+        && exact.is_mapping()
 }
 
-/// The finding for an exact key `exact` shadowed by `glob` (declared at
-/// `glob_file`, `glob_span`).
+/// The finding for an exact entry `exact` (in `file`) shadowed by the
+/// glob entry `glob` (in `glob_file`).
 pub fn finding(
     file: &str,
-    exact: &Node,
-    glob: &str,
+    exact: &RegistryEntry,
     glob_file: &str,
-    glob_span: crate::diag::Span,
+    glob: &RegistryEntry,
 ) -> Diagnostic {
-    let key = exact.value.key_text();
     Diagnostic::new(
         META.code,
         file,
-        format!("`{key}` is shadowed by the glob `{glob}`, which Heat tries first"),
+        format!(
+            "`{}` is shadowed by the glob `{}`, which Heat tries first",
+            exact.key, glob.key
+        ),
     )
     .at(exact.span)
     .with_related(Related {
         file: glob_file.to_owned(),
-        span: Some(glob_span),
-        message: format!("the glob `{glob}`"),
+        span: Some(glob.span),
+        message: format!("the glob `{}`", glob.key),
     })
 }
 
@@ -83,21 +73,12 @@ impl EnvRule for ShadowedEntry {
     }
 
     fn check(&self, cx: &EnvContext<'_>, out: &mut Vec<Diagnostic>) {
-        let top: Vec<(&Node, &Node)> = registry_entries(cx.root)
-            .into_iter()
-            .filter(|(_, _, nested)| !nested)
-            .map(|(k, v, _)| (k, v))
-            .collect();
-        for (gk, gv) in &top {
-            let Some(glob_key) = gk.as_str() else {
-                continue;
-            };
-            let Some(glob) = type_glob(glob_key, gv) else {
-                continue;
-            };
-            for (k, v) in &top {
-                if shadows(glob, k, v) {
-                    out.push(finding(&cx.file.path, k, glob_key, &cx.file.path, gk.span));
+        let top: Vec<&RegistryEntry> = cx.env.top().collect();
+        for g in &top {
+            let Some(glob) = type_glob(g) else { continue };
+            for e in &top {
+                if shadows(glob, e) {
+                    out.push(finding(&cx.file.path, e, &cx.file.path, g));
                 }
             }
         }

@@ -1,18 +1,13 @@
 //! W6007 `TemplateExtensionIgnored`.
 //!
-//! What it checks: a registry target that looks like a template ends in `.yaml` or
-//! `.template` (Heat's test is case-sensitive: `.yml` and `.YAML` are types
-//! to Heat).
-//!
-//! Why: Heat looks such a target up as a type alias, which is not found.
-//!
-//! Example: `OS::TripleO::Controller: controller.yml`.
+//! Its catalogue entry (`META`) says what it checks, why, and gives an
+//! example; `docs/rules.md` and `heatcap rules` print it.
 
 use crate::diag::{Code, Diagnostic};
 use crate::model::Value;
 use crate::validate::{EnvContext, EnvRule, RuleMeta};
 
-use super::{finding, looks_like_template, registry_entries};
+use super::{finding, looks_like_template, mappings};
 
 pub struct TemplateExtensionIgnored;
 
@@ -20,6 +15,9 @@ static META: RuleMeta = RuleMeta {
     code: Code("W6007"),
     name: "TemplateExtensionIgnored",
     summary: "a registry target looks like a template but does not end in `.yaml` or `.template` (Heat takes it for a type)",
+    what: "A registry target that looks like a template ends in `.yaml` or `.template` (Heat's test is case-sensitive: `.yml` and `.YAML` are types to Heat).",
+    why: "Heat looks such a target up as a type alias, which is not found.",
+    example: "`OS::TripleO::Controller: controller.yml`.",
     source: "heat-semantics §2.3 (case-sensitive suffix test)",
 };
 
@@ -29,10 +27,10 @@ impl EnvRule for TemplateExtensionIgnored {
     }
 
     fn check(&self, cx: &EnvContext<'_>, out: &mut Vec<Diagnostic>) {
-        for (_, v, _) in registry_entries(cx.root) {
-            let targets: Vec<&crate::model::Node> = match &v.value {
+        for e in mappings(cx.env) {
+            let targets: Vec<&crate::node::Node> = match &e.node.value {
                 Value::Seq(items) => items.iter().collect(),
-                _ => vec![v],
+                _ => vec![&e.node],
             };
             for t in targets {
                 if let Some(s) = t.value.as_str().filter(|s| looks_like_template(s)) {

@@ -1,12 +1,7 @@
 //! W5003 `CapabilityNeverMatches`.
 //!
-//! What it checks: every `capabilities` value is a scalar or a list of
-//! scalars; a mapping, a null, or a list with a non-scalar item is kept and
-//! reported but never matches a query or a `requires` (capabilities.md §1).
-//!
-//! Why: such a template can never be chosen by that key.
-//!
-//! Example: `capabilities: {deployment: {tool: puppet}}`.
+//! Its catalogue entry (`META`) says what it checks, why, and gives an
+//! example; `docs/rules.md` and `heatcap rules` print it.
 
 use crate::diag::{Code, Diagnostic};
 use crate::model::capability::CapValue;
@@ -18,6 +13,9 @@ static META: RuleMeta = RuleMeta {
     code: Code("W5003"),
     name: "CapabilityNeverMatches",
     summary: "a capability value that is not a scalar or a list of scalars never matches",
+    what: "Every `capabilities` value is a scalar or a list of scalars; a mapping, a null, or a list with a non-scalar item is kept and reported but never matches a query or a `requires` (capabilities.md §1).",
+    why: "Such a template can never be chosen by that key.",
+    example: "`capabilities: {deployment: {tool: puppet}}`.",
     source: "capabilities.md §1",
 };
 

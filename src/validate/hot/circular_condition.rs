@@ -1,12 +1,7 @@
 //! E1006 `CircularCondition`.
 //!
-//! What it checks: conditions that refer to other conditions by name (a
-//! bare name, or a name under `not`, `and`, `or`) do not form a cycle.
-//!
-//! Why: Heat refuses the template ('Condition validation error: Circular
-//! definition for condition "x"').
-//!
-//! Example: `a: {not: b}` and `b: {not: a}`.
+//! Its catalogue entry (`META`) says what it checks, why, and gives an
+//! example; `docs/rules.md` and `heatcap rules` print it.
 
 use crate::diag::{Code, Diagnostic};
 use crate::model::{Format, Mapping, Node, Value};
@@ -18,6 +13,9 @@ static META: RuleMeta = RuleMeta {
     code: Code("E1006"),
     name: "CircularCondition",
     summary: "conditions refer to each other in a cycle",
+    what: "Conditions that refer to other conditions by name (a bare name, or a name under `not`, `and`, `or`) do not form a cycle.",
+    why: r#"Heat refuses the template ('Condition validation error: Circular definition for condition "x"')."#,
+    example: "`a: {not: b}` and `b: {not: a}`.",
     source: "heat-semantics §1.11 (conditions)",
 };
 

@@ -1,16 +1,7 @@
 //! E1007 `FunctionInCondition`.
 //!
-//! What it checks: the `conditions` section and `condition` keys use only
-//! condition functions: `get_param`, `equals`, `not`, `and`, `or` (HOT from
-//! 2016-10-14), plus `yaql` and `contains` (from 2017-09-01); in CFN
-//! `Fn::Equals`, `Ref`, `Fn::FindInMap`, `Fn::Not`, `Fn::And`, `Fn::Or`.
-//!
-//! Why: Heat parses conditions with its condition-function table, where
-//! every other template function is `Invalid` ('The function "get_attr" is
-//! invalid in this context'): a condition is decided before any resource
-//! exists.
-//!
-//! Example: `is_big: {equals: [{get_attr: [server, flavor]}, large]}`.
+//! Its catalogue entry (`META`) says what it checks, why, and gives an
+//! example; `docs/rules.md` and `heatcap rules` print it.
 
 use super::functions::Tables;
 use crate::diag::{Code, Diagnostic};
@@ -22,6 +13,9 @@ static META: RuleMeta = RuleMeta {
     code: Code("E1007"),
     name: "FunctionInCondition",
     summary: "a template function that is not a condition function is used in a condition",
+    what: "The `conditions` section and `condition` keys use only condition functions: `get_param`, `equals`, `not`, `and`, `or` (HOT from 2016-10-14), plus `yaql` and `contains` (from 2017-09-01); in CFN `Fn::Equals`, `Ref`, `Fn::FindInMap`, `Fn::Not`, `Fn::And`, `Fn::Or`.",
+    why: r#"Heat parses conditions with its condition-function table, where every other template function is `Invalid` ('The function "get_attr" is invalid in this context'): a condition is decided before any resource exists."#,
+    example: "`is_big: {equals: [{get_attr: [server, flavor]}, large]}`.",
     source: "heat-semantics §1.4 (condition-function tables)",
 };
 

@@ -1,14 +1,7 @@
 //! E2005 `ConstraintInvalidForType`.
 //!
-//! What it checks: each HOT parameter constraint applies to the
-//! parameter's type: `range` and `modulo` to numbers; `length` to strings,
-//! lists and json; `allowed_values` and `custom_constraint` to all but json;
-//! `allowed_pattern` to strings only.
-//!
-//! Why: Heat refuses the template ("Parameter 'p' is invalid:
-//! AllowedValues constraint invalid for Json").
-//!
-//! Example: `allowed_pattern` on a `number` parameter.
+//! Its catalogue entry (`META`) says what it checks, why, and gives an
+//! example; `docs/rules.md` and `heatcap rules` print it.
 
 use crate::diag::{Code, Diagnostic};
 use crate::model::{Format, Value};
@@ -20,6 +13,9 @@ static META: RuleMeta = RuleMeta {
     code: Code("E2005"),
     name: "ConstraintInvalidForType",
     summary: "a parameter constraint that does not apply to the parameter's type",
+    what: "Each HOT parameter constraint applies to the parameter's type: `range` and `modulo` to numbers; `length` to strings, lists and json; `allowed_values` and `custom_constraint` to all but json; `allowed_pattern` to strings only.",
+    why: r#"Heat refuses the template ("Parameter 'p' is invalid: AllowedValues constraint invalid for Json")."#,
+    example: "`allowed_pattern` on a `number` parameter.",
     source: "heat-semantics §1.7 (constraint applicability)",
 };
 

@@ -1,13 +1,7 @@
 //! E2006 `DefaultViolatesConstraint`.
 //!
-//! What it checks: a HOT parameter's default meets its own constraints
-//! (`allowed_values`, `range`, `length`, `modulo`, `allowed_pattern`;
-//! custom constraints are skipped, as Heat skips them for defaults).
-//!
-//! Why: Heat refuses the template ("Parameter 'x' is invalid: Invalid
-//! default …").
-//!
-//! Example: `default: 0` with `range: {min: 1}`.
+//! Its catalogue entry (`META`) says what it checks, why, and gives an
+//! example; `docs/rules.md` and `heatcap rules` print it.
 
 use crate::diag::{Code, Diagnostic};
 use crate::model::{Format, Node, Value};
@@ -19,6 +13,9 @@ static META: RuleMeta = RuleMeta {
     code: Code("E2006"),
     name: "DefaultViolatesConstraint",
     summary: "a parameter's default does not meet its own constraints",
+    what: "A HOT parameter's default meets its own constraints (`allowed_values`, `range`, `length`, `modulo`, `allowed_pattern`; custom constraints are skipped, as Heat skips them for defaults).",
+    why: r#"Heat refuses the template ("Parameter 'x' is invalid: Invalid default …")."#,
+    example: "`default: 0` with `range: {min: 1}`.",
     source: "heat-semantics §1.7 (defaults are checked against constraints)",
 };
 

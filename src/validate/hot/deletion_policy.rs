@@ -1,12 +1,7 @@
 //! E3005 `InvalidDeletionPolicy`.
 //!
-//! What it checks: a literal `deletion_policy` (`DeletionPolicy` in CFN) is
-//! `Delete`, `Retain` or `Snapshot`, or their lower-case forms from HOT
-//! 2016-10-14.
-//!
-//! Why: Heat refuses the template ('Invalid deletion policy "X"').
-//!
-//! Example: `deletion_policy: retain` in a 2015-10-15 template.
+//! Its catalogue entry (`META`) says what it checks, why, and gives an
+//! example; `docs/rules.md` and `heatcap rules` print it.
 
 use crate::diag::{Code, Diagnostic};
 use crate::model::Format;
@@ -18,6 +13,9 @@ static META: RuleMeta = RuleMeta {
     code: Code("E3005"),
     name: "InvalidDeletionPolicy",
     summary: "a deletion policy Heat does not know for the template's version",
+    what: "A literal `deletion_policy` (`DeletionPolicy` in CFN) is `Delete`, `Retain` or `Snapshot`, or their lower-case forms from HOT 2016-10-14.",
+    why: r#"Heat refuses the template ('Invalid deletion policy "X"')."#,
+    example: "`deletion_policy: retain` in a 2015-10-15 template.",
     source: "heat-semantics §1.6 (deletion_policy)",
 };
 

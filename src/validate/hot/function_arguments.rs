@@ -1,28 +1,7 @@
 //! E1008 `InvalidFunctionArguments`.
 //!
-//! What it checks: the arguments of HOT functions have the shape Heat
-//! checks when it builds the function, before anything is evaluated:
-//! `get_attr` a list of a resource and an attribute (one item is enough
-//! from 2015-10-15); `list_join` a delimiter and one list (several from
-//! 2015-10-15); `str_replace` (and its strict forms) and `repeat` maps with
-//! their required keys, `repeat`'s `for_each` a map and `permutations` a
-//! boolean; `resource_facade` one of `metadata`, `deletion_policy`,
-//! `update_policy`; `str_split` a list; `yaql` a map of `expression` (and
-//! `data`); `equals`, `contains` and `filter` two items; `if` three (two or
-//! three from 2021-04-16); `and`, `or` at least two conditions; `not` one;
-//! `make_url` a map of URL parts with a port in 1–65535. An argument that
-//! is itself a function call counts as neither a list nor a map, as in Heat
-//! (`list_join: {get_param: x}` fails). CFN functions get Heat's checks
-//! too: `Fn::GetAtt` and `Fn::Select` two items, `Fn::FindInMap` three,
-//! `Fn::Join`, `Fn::Split` and `Fn::Replace` a delimiter or mapping and
-//! one more item, `Fn::MemberListToMap` three with string names,
-//! `Fn::ResourceFacade` one of `Metadata`, `DeletionPolicy`,
-//! `UpdatePolicy`, `Fn::If` three, `Fn::Equals` two, `Fn::Not` one,
-//! `Fn::And` and `Fn::Or` at least two.
-//!
-//! Why: Heat refuses the template with the messages quoted in each finding.
-//!
-//! Example: `{get_attr: server}`, `{list_join: [',']}`.
+//! Its catalogue entry (`META`) says what it checks, why, and gives an
+//! example; `docs/rules.md` and `heatcap rules` print it.
 
 use super::functions::{Call, Parse, Tables};
 use crate::diag::{Code, Diagnostic};
@@ -35,6 +14,9 @@ static META: RuleMeta = RuleMeta {
     code: Code("E1008"),
     name: "InvalidFunctionArguments",
     summary: "a function's arguments do not have the shape Heat requires",
+    what: "The arguments of HOT functions have the shape Heat checks when it builds the function, before anything is evaluated: `get_attr` a list of a resource and an attribute (one item is enough from 2015-10-15); `list_join` a delimiter and one list (several from 2015-10-15); `str_replace` (and its strict forms) and `repeat` maps with their required keys, `repeat`'s `for_each` a map and `permutations` a boolean; `resource_facade` one of `metadata`, `deletion_policy`, `update_policy`; `str_split` a list; `yaql` a map of `expression` (and `data`); `equals`, `contains` and `filter` two items; `if` three (two or three from 2021-04-16); `and`, `or` at least two conditions; `not` one; `make_url` a map of URL parts with a port in 1–65535. An argument that is itself a function call counts as neither a list nor a map, as in Heat (`list_join: {get_param: x}` fails). CFN functions get Heat's checks too: `Fn::GetAtt` and `Fn::Select` two items, `Fn::FindInMap` three, `Fn::Join`, `Fn::Split` and `Fn::Replace` a delimiter or mapping and one more item, `Fn::MemberListToMap` three with string names, `Fn::ResourceFacade` one of `Metadata`, `DeletionPolicy`, `UpdatePolicy`, `Fn::If` three, `Fn::Equals` two, `Fn::Not` one, `Fn::And` and `Fn::Or` at least two.",
+    why: "Heat refuses the template with the messages quoted in each finding.",
+    example: "`{get_attr: server}`, `{list_join: [',']}`.",
     source: "heat-semantics §1.4; Heat's hot/functions.py argument checks",
 };
 

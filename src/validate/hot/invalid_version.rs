@@ -1,12 +1,7 @@
 //! E1001 `InvalidTemplateVersion`.
 //!
-//! What it checks: the version key's value is a string Heat knows (HOT
-//! dates and aliases; CFN `2010-09-09`, Heat `2012-12-12`), and only one
-//! version key is present.
-//!
-//! Why: Heat refuses the template ("The template version is invalid: …").
-//!
-//! Example: `heat_template_version: 2099-01-01`.
+//! Its catalogue entry (`META`) says what it checks, why, and gives an
+//! example; `docs/rules.md` and `heatcap rules` print it.
 
 use super::HOT_VERSIONS;
 use crate::diag::{Code, Diagnostic};
@@ -19,6 +14,9 @@ static META: RuleMeta = RuleMeta {
     code: Code("E1001"),
     name: "InvalidTemplateVersion",
     summary: "the template version is missing, not a string, unknown, or ambiguous",
+    what: "The version key's value is a string Heat knows (HOT dates and aliases; CFN `2010-09-09`, Heat `2012-12-12`), and only one version key is present.",
+    why: r#"Heat refuses the template ("The template version is invalid: …")."#,
+    example: "`heat_template_version: 2099-01-01`.",
     source: "heat-semantics §1.4 (heat/engine/template.py get_version)",
 };
 

@@ -1,12 +1,7 @@
 //! E3003 `DependsOnMissingResource`.
 //!
-//! What it checks: every name in a HOT resource's `depends_on` (a string or
-//! a list) is a resource of the same template.
-//!
-//! Why: Heat refuses the template ('The specified reference "x" (in r) is
-//! incorrect.').
-//!
-//! Example: `depends_on: [Networks, Netwroks]`.
+//! Its catalogue entry (`META`) says what it checks, why, and gives an
+//! example; `docs/rules.md` and `heatcap rules` print it.
 
 use crate::diag::{Code, Diagnostic};
 use crate::model::{Format, Value};
@@ -18,6 +13,9 @@ static META: RuleMeta = RuleMeta {
     code: Code("E3003"),
     name: "DependsOnMissingResource",
     summary: "`depends_on` names a resource the template does not have",
+    what: "Every name in a HOT resource's `depends_on` (a string or a list) is a resource of the same template.",
+    why: r#"Heat refuses the template ('The specified reference "x" (in r) is incorrect.')."#,
+    example: "`depends_on: [Networks, Netwroks]`.",
     source: "heat-semantics §1.6 (dependency references)",
 };
 

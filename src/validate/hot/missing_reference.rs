@@ -1,12 +1,7 @@
 //! E3004 `MissingResourceReference`.
 //!
-//! What it checks: every `get_resource` and `get_attr` (CFN `Fn::GetAtt`)
-//! names a resource of the template.
-//!
-//! Why: Heat refuses the template ('The specified reference "x" (in r) is
-//! incorrect.').
-//!
-//! Example: `{get_attr: [Controlr, ip_address]}`.
+//! Its catalogue entry (`META`) says what it checks, why, and gives an
+//! example; `docs/rules.md` and `heatcap rules` print it.
 
 use super::{body_sections, declared_sections};
 use crate::diag::{Code, Diagnostic};
@@ -19,6 +14,9 @@ static META: RuleMeta = RuleMeta {
     code: Code("E3004"),
     name: "MissingResourceReference",
     summary: "`get_resource` or `get_attr` (CFN `Fn::GetAtt`) names a resource the template does not have",
+    what: "Every `get_resource` and `get_attr` (CFN `Fn::GetAtt`) names a resource of the template.",
+    why: r#"Heat refuses the template ('The specified reference "x" (in r) is incorrect.')."#,
+    example: "`{get_attr: [Controlr, ip_address]}`.",
     source: "heat-semantics §1.6 (references)",
 };
 

@@ -1,12 +1,7 @@
 //! E1004 `NullConditions`.
 //!
-//! What it checks: a HOT `conditions:` section is not null (every other
-//! null section is treated as empty by Heat, this one is not).
-//!
-//! Why: Heat refuses the template ("Conditions validation error: Condition
-//! definitions must be a map. Found a NoneType instead").
-//!
-//! Example: `conditions:` with nothing under it.
+//! Its catalogue entry (`META`) says what it checks, why, and gives an
+//! example; `docs/rules.md` and `heatcap rules` print it.
 
 use crate::diag::{Code, Diagnostic};
 use crate::model::{Format, Value};
@@ -18,6 +13,9 @@ static META: RuleMeta = RuleMeta {
     code: Code("E1004"),
     name: "NullConditions",
     summary: "the `conditions` section is null or not a mapping",
+    what: "A HOT `conditions:` section is not null (every other null section is treated as empty by Heat, this one is not).",
+    why: r#"Heat refuses the template ("Conditions validation error: Condition definitions must be a map. Found a NoneType instead")."#,
+    example: "`conditions:` with nothing under it.",
     source: "heat-semantics §1.5, §1.11",
 };
 

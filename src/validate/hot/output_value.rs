@@ -1,12 +1,7 @@
 //! E4001 `OutputWithoutValue`.
 //!
-//! What it checks: every output is a mapping with a `value` (`Value` in CFN).
-//!
-//! Why: Heat refuses the template ("Output validation error: outputs.x:
-//! Each output definition must contain a value key.", or "Output
-//! definitions must be a map").
-//!
-//! Example: an output with only a `description`.
+//! Its catalogue entry (`META`) says what it checks, why, and gives an
+//! example; `docs/rules.md` and `heatcap rules` print it.
 
 use crate::diag::{Code, Diagnostic};
 use crate::model::{Format, Value};
@@ -18,6 +13,9 @@ static META: RuleMeta = RuleMeta {
     code: Code("E4001"),
     name: "OutputWithoutValue",
     summary: "an output is not a mapping, or has no value",
+    what: "Every output is a mapping with a `value` (`Value` in CFN).",
+    why: r#"Heat refuses the template ("Output validation error: outputs.x: Each output definition must contain a value key.", or "Output definitions must be a map")."#,
+    example: "An output with only a `description`.",
     source: "heat-semantics §1.10 (outputs)",
 };
 

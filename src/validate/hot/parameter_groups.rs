@@ -1,12 +1,7 @@
 //! E2007 `InvalidParameterGroups`.
 //!
-//! What it checks: HOT `parameter_groups` is a list of groups, each with a
-//! `parameters` list naming declared parameters (pseudo parameters count),
-//! each parameter in one group only.
-//!
-//! Why: Heat refuses the template ("Parameter Groups error: …").
-//!
-//! Example: a group listing `KeyNmae`.
+//! Its catalogue entry (`META`) says what it checks, why, and gives an
+//! example; `docs/rules.md` and `heatcap rules` print it.
 
 use crate::diag::{Code, Diagnostic};
 use crate::model::{Format, Value};
@@ -18,6 +13,9 @@ static META: RuleMeta = RuleMeta {
     code: Code("E2007"),
     name: "InvalidParameterGroups",
     summary: "`parameter_groups` is malformed, names an undeclared parameter, or names one twice",
+    what: "HOT `parameter_groups` is a list of groups, each with a `parameters` list naming declared parameters (pseudo parameters count), each parameter in one group only.",
+    why: r#"Heat refuses the template ("Parameter Groups error: …")."#,
+    example: "A group listing `KeyNmae`.",
     source: "heat-semantics §1.9 (parameter_groups)",
 };
 

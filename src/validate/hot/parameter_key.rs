@@ -1,14 +1,7 @@
 //! E2004 `InvalidParameterKey`.
 //!
-//! What it checks: a parameter uses only the keys its format allows: HOT
-//! `type, description, default, schema, constraints, hidden, label,
-//! immutable`, plus `tags` from 2018-03-02; CFN `Type, Default, NoEcho,
-//! AllowedValues, AllowedPattern, MaxLength, MinLength, MaxValue, MinValue,
-//! Description, ConstraintDescription, Label`.
-//!
-//! Why: Heat refuses the template ("Invalid key 'x' for parameter (p)").
-//!
-//! Example: `tags: [a]` in a 2016-10-14 template.
+//! Its catalogue entry (`META`) says what it checks, why, and gives an
+//! example; `docs/rules.md` and `heatcap rules` print it.
 
 use crate::diag::{Code, Diagnostic};
 use crate::model::Format;
@@ -20,6 +13,9 @@ static META: RuleMeta = RuleMeta {
     code: Code("E2004"),
     name: "InvalidParameterKey",
     summary: "a parameter uses a key its format or version does not allow",
+    what: "A parameter uses only the keys its format allows: HOT `type, description, default, schema, constraints, hidden, label, immutable`, plus `tags` from 2018-03-02; CFN `Type, Default, NoEcho, AllowedValues, AllowedPattern, MaxLength, MinLength, MaxValue, MinValue, Description, ConstraintDescription, Label`.",
+    why: r#"Heat refuses the template ("Invalid key 'x' for parameter (p)")."#,
+    example: "`tags: [a]` in a 2016-10-14 template.",
     source: "heat-semantics §1.7 (allowed keys)",
 };
 

@@ -1,14 +1,7 @@
 //! E2001 `InvalidParameterType`.
 //!
-//! What it checks: every parameter is a mapping with a `type` (`Type` in
-//! CFN) Heat knows, case included: HOT `string, number,
-//! comma_delimited_list, json, boolean`; CFN `String, Number,
-//! CommaDelimitedList, Json, Boolean`.
-//!
-//! Why: Heat refuses the template ("Missing parameter type for parameter:
-//! X", "Invalid type (X)", "Invalid parameter (X), expected a mapping").
-//!
-//! Example: `type: String` in a HOT template.
+//! Its catalogue entry (`META`) says what it checks, why, and gives an
+//! example; `docs/rules.md` and `heatcap rules` print it.
 
 use crate::diag::{Code, Diagnostic};
 use crate::model::{Format, Value};
@@ -20,6 +13,9 @@ static META: RuleMeta = RuleMeta {
     code: Code("E2001"),
     name: "InvalidParameterType",
     summary: "a parameter is not a mapping, or its type is missing or unknown",
+    what: "Every parameter is a mapping with a `type` (`Type` in CFN) Heat knows, case included: HOT `string, number, comma_delimited_list, json, boolean`; CFN `String, Number, CommaDelimitedList, Json, Boolean`.",
+    why: r#"Heat refuses the template ("Missing parameter type for parameter: X", "Invalid type (X)", "Invalid parameter (X), expected a mapping")."#,
+    example: "`type: String` in a HOT template.",
     source: "heat-semantics §1.7 (parameter schemas)",
 };
 

@@ -1,10 +1,7 @@
 //! E3006 `SlashInResourceName`.
 //!
-//! What it checks: no resource name contains `/`.
-//!
-//! Why: Heat refuses the template ('Resource name may not contain "/"').
-//!
-//! Example: a resource named `web/server`.
+//! Its catalogue entry (`META`) says what it checks, why, and gives an
+//! example; `docs/rules.md` and `heatcap rules` print it.
 
 use crate::diag::{Code, Diagnostic};
 use crate::model::Format;
@@ -16,6 +13,9 @@ static META: RuleMeta = RuleMeta {
     code: Code("E3006"),
     name: "SlashInResourceName",
     summary: "a resource name contains `/`",
+    what: "No resource name contains `/`.",
+    why: r#"Heat refuses the template ('Resource name may not contain "/"')."#,
+    example: "A resource named `web/server`.",
     source: "heat-semantics §1.6 (other resource checks)",
 };
 

@@ -1,12 +1,7 @@
 //! E3001 `ResourceWithoutType`.
 //!
-//! What it checks: every resource is a mapping with a non-empty string
-//! `type` (`Type` in CFN).
-//!
-//! Why: Heat refuses the template ("Each resource must contain a type key.",
-//! "Resource X type must be string").
-//!
-//! Example: a resource with only `properties`.
+//! Its catalogue entry (`META`) says what it checks, why, and gives an
+//! example; `docs/rules.md` and `heatcap rules` print it.
 
 use crate::diag::{Code, Diagnostic};
 use crate::model::{Format, Value};
@@ -18,6 +13,9 @@ static META: RuleMeta = RuleMeta {
     code: Code("E3001"),
     name: "ResourceWithoutType",
     summary: "a resource is not a mapping, or has no non-empty string type",
+    what: "Every resource is a mapping with a non-empty string `type` (`Type` in CFN).",
+    why: r#"Heat refuses the template ("Each resource must contain a type key.", "Resource X type must be string")."#,
+    example: "A resource with only `properties`.",
     source: "heat-semantics §1.6 (resource definitions)",
 };
 

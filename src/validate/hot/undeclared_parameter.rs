@@ -1,13 +1,7 @@
 //! E2002 `UndeclaredParameter`.
 //!
-//! What it checks: every `get_param` (HOT) names a declared parameter or a
-//! pseudo parameter (`OS::stack_id`, ...); in CFN, every `Ref` names a
-//! parameter, a resource or a pseudo parameter.
-//!
-//! Why: Heat refuses the template (the parameter is not found, or "The
-//! specified reference is incorrect").
-//!
-//! Example: `{get_param: KeyNmae}`.
+//! Its catalogue entry (`META`) says what it checks, why, and gives an
+//! example; `docs/rules.md` and `heatcap rules` print it.
 
 use super::{body_sections, declared_sections, PSEUDO_PARAMETERS};
 use crate::diag::{Code, Diagnostic};
@@ -20,6 +14,9 @@ static META: RuleMeta = RuleMeta {
     code: Code("E2002"),
     name: "UndeclaredParameter",
     summary: "`get_param` (or CFN `Ref`) names a parameter the template does not declare",
+    what: "Every `get_param` (HOT) names a declared parameter or a pseudo parameter (`OS::stack_id`, ...); in CFN, every `Ref` names a parameter, a resource or a pseudo parameter.",
+    why: r#"Heat refuses the template (the parameter is not found, or "The specified reference is incorrect")."#,
+    example: "`{get_param: KeyNmae}`.",
     source: "heat-semantics §1.6 (references), HOT spec get_param",
 };
 

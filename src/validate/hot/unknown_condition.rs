@@ -1,15 +1,7 @@
 //! E1005 `UnknownCondition`.
 //!
-//! What it checks: a condition named anywhere is defined in `conditions`:
-//! a resource's or output's `condition` that is a name (a boolean or a
-//! function is also allowed), the first argument of `if` (`Fn::If`), and a
-//! name given to `not`, `and` or `or` (`Fn::Not`, `Fn::And`, `Fn::Or`).
-//!
-//! Why: Heat refuses the template ('resources.r.condition: Invalid condition
-//! "x"').
-//!
-//! Example: `condition: is_prod`, or `{if: [is_prod, a, b]}`, with no
-//! `is_prod` condition.
+//! Its catalogue entry (`META`) says what it checks, why, and gives an
+//! example; `docs/rules.md` and `heatcap rules` print it.
 
 use crate::diag::{Code, Diagnostic};
 use crate::model::{Format, Node, Value};
@@ -22,6 +14,9 @@ static META: RuleMeta = RuleMeta {
     name: "UnknownCondition",
     summary:
         "a `condition` key, `if` or a condition function names a condition that is not defined",
+    what: "A condition named anywhere is defined in `conditions`: a resource's or output's `condition` that is a name (a boolean or a function is also allowed), the first argument of `if` (`Fn::If`), and a name given to `not`, `and` or `or` (`Fn::Not`, `Fn::And`, `Fn::Or`).",
+    why: r#"Heat refuses the template ('resources.r.condition: Invalid condition "x"')."#,
+    example: "`condition: is_prod`, or `{if: [is_prod, a, b]}`, with no `is_prod` condition.",
     source: "heat-semantics §1.11 (conditions)",
 };
 

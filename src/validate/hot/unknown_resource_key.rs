@@ -1,14 +1,7 @@
 //! E3002 `InvalidResourceKeyword`.
 //!
-//! What it checks: HOT resource definitions use only the keys their version
-//! allows: `type, properties, metadata, depends_on, deletion_policy,
-//! update_policy, description`, plus `external_id, condition` from
-//! 2016-10-14. (CFN allows unknown keys, so CFN is not checked.)
-//!
-//! Why: Heat refuses the template ("X" is not a valid keyword inside a
-//! resource definition).
-//!
-//! Example: `propertes:` (a typo) in a resource.
+//! Its catalogue entry (`META`) says what it checks, why, and gives an
+//! example; `docs/rules.md` and `heatcap rules` print it.
 
 use crate::diag::{Code, Diagnostic};
 use crate::model::Format;
@@ -20,6 +13,9 @@ static META: RuleMeta = RuleMeta {
     code: Code("E3002"),
     name: "InvalidResourceKeyword",
     summary: "a HOT resource uses a key its template version does not allow",
+    what: "HOT resource definitions use only the keys their version allows: `type, properties, metadata, depends_on, deletion_policy, update_policy, description`, plus `external_id, condition` from 2016-10-14. (CFN allows unknown keys, so CFN is not checked.)",
+    why: r#"Heat refuses the template ("X" is not a valid keyword inside a resource definition)."#,
+    example: "`propertes:` (a typo) in a resource.",
     source: "heat-semantics §1.6 (HOTemplate20130523.validate_section)",
 };
 

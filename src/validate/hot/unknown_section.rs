@@ -1,14 +1,7 @@
 //! E1002 `InvalidTemplateSection`.
 //!
-//! What it checks: every top-level key is a section the template's format
-//! and version allow (`conditions` from HOT 2016-10-14; `Conditions` only
-//! with `AWSTemplateFormatVersion`). heatcap's own `capabilities` section
-//! is allowed: `heatcap export` removes it before Heat sees the template.
-//!
-//! Why: Heat refuses the template ("The template section is invalid: X");
-//! sections are case-sensitive, so `Resources` in HOT is invalid.
-//!
-//! Example: `Resources:` in a HOT template.
+//! Its catalogue entry (`META`) says what it checks, why, and gives an
+//! example; `docs/rules.md` and `heatcap rules` print it.
 
 use crate::diag::{Code, Diagnostic};
 use crate::model::Format;
@@ -20,6 +13,9 @@ static META: RuleMeta = RuleMeta {
     code: Code("E1002"),
     name: "InvalidTemplateSection",
     summary: "a top-level key is not a section of the template's format and version",
+    what: "Every top-level key is a section the template's format and version allow (`conditions` from HOT 2016-10-14; `Conditions` only with `AWSTemplateFormatVersion`). heatcap's own `capabilities` section is allowed: `heatcap export` removes it before Heat sees the template.",
+    why: r#"Heat refuses the template ("The template section is invalid: X"); sections are case-sensitive, so `Resources` in HOT is invalid."#,
+    example: "`Resources:` in a HOT template.",
     source: "heat-semantics §1.5 (Template.validate)",
 };
 

@@ -1,17 +1,7 @@
 //! W5004 `UnmappableResourceType`.
 //!
-//! What it checks: every name in `capabilities.resource_type` is a type a
-//! registry entry could map to this template: not empty, without spaces,
-//! not a template path (`x.yaml`, `x.template`: Heat uses a path directly
-//! and never looks it up in the registry), and without `*` (a `*` in a key
-//! makes a glob, or a literal key no resource type is spelled like).
-//!
-//! Why: the annotation says which types a template implements (rule 1 of
-//! capabilities.md §2 excludes a candidate whose `resource_type` leaves the
-//! type out); a name no type can have makes the template unselectable for
-//! it, or documents nothing.
-//!
-//! Example: `resource_type: controller.yaml`, `resource_type: OS::TripleO::*`.
+//! Its catalogue entry (`META`) says what it checks, why, and gives an
+//! example; `docs/rules.md` and `heatcap rules` print it.
 
 use crate::diag::{Code, Diagnostic};
 use crate::model::{Node, Value};
@@ -24,6 +14,9 @@ static META: RuleMeta = RuleMeta {
     code: Code("W5004"),
     name: "UnmappableResourceType",
     summary: "a `resource_type` name no registry entry could map to the template",
+    what: "Every name in `capabilities.resource_type` is a type a registry entry could map to this template: not empty, without spaces, not a template path (`x.yaml`, `x.template`: Heat uses a path directly and never looks it up in the registry), and without `*` (a `*` in a key makes a glob, or a literal key no resource type is spelled like).",
+    why: "The annotation says which types a template implements (rule 1 of capabilities.md §2 excludes a candidate whose `resource_type` leaves the type out); a name no type can have makes the template unselectable for it, or documents nothing.",
+    example: "`resource_type: controller.yaml`, `resource_type: OS::TripleO::*`.",
     source: "capabilities.md §1–2; heat-semantics §2.3, §2.5",
 };
 

@@ -1,19 +1,7 @@
 //! E1003 `UnsupportedFunction`.
 //!
-//! What it checks: every intrinsic function in `resources` and `outputs` is
-//! one the template's HOT version supports (heat-semantics §1.4 tables):
-//! `repeat` and `digest` from 2015-04-30, `str_split` from 2015-10-15,
-//! `map_merge` from 2016-04-08, `yaql`, `map_replace` and `if` from
-//! 2016-10-14, `filter` and `str_replace_strict` from 2017-02-24,
-//! `make_url`, `list_concat`, `list_concat_unique`, `str_replace_vstrict`
-//! and `contains` from 2017-09-01; CFN-style functions only in 2013-05-23
-//! (`Fn::Select` until 2015-04-30). A one-key mapping whose key is no
-//! function at all is data, and is not flagged.
-//!
-//! Why: Heat refuses the template ("The function X is not supported in this
-//! version of HOT").
-//!
-//! Example: `{str_split: [',', a]}` in a 2015-04-30 template.
+//! Its catalogue entry (`META`) says what it checks, why, and gives an
+//! example; `docs/rules.md` and `heatcap rules` print it.
 
 use crate::diag::{Code, Diagnostic};
 use crate::model::{Format, Node, Value};
@@ -25,6 +13,9 @@ static META: RuleMeta = RuleMeta {
     code: Code("E1003"),
     name: "UnsupportedFunction",
     summary: "an intrinsic function the template's HOT version does not support",
+    what: "Every intrinsic function in `resources` and `outputs` is one the template's HOT version supports (heat-semantics §1.4 tables): `repeat` and `digest` from 2015-04-30, `str_split` from 2015-10-15, `map_merge` from 2016-04-08, `yaql`, `map_replace` and `if` from 2016-10-14, `filter` and `str_replace_strict` from 2017-02-24, `make_url`, `list_concat`, `list_concat_unique`, `str_replace_vstrict` and `contains` from 2017-09-01; CFN-style functions only in 2013-05-23 (`Fn::Select` until 2015-04-30). A one-key mapping whose key is no function at all is data, and is not flagged.",
+    why: r#"Heat refuses the template ("The function X is not supported in this version of HOT")."#,
+    example: "`{str_split: [',', a]}` in a 2015-04-30 template.",
     source: "heat-semantics §1.4 (function tables per HOT version)",
 };
 

@@ -1,14 +1,7 @@
 //! W2003 `UnusedParameter`.
 //!
-//! What it checks: every declared parameter is used by a `get_param` (CFN
-//! `Ref`) in the resources, outputs or conditions.
-//!
-//! Why: an unused parameter is asked of users for nothing, or hides a typo
-//! in the `get_param` that should use it. (A nested template may declare
-//! parameters its parent passes without using them; select `--ignore W2003`
-//! for such trees.)
-//!
-//! Example: a parameter `Flavor` no resource reads.
+//! Its catalogue entry (`META`) says what it checks, why, and gives an
+//! example; `docs/rules.md` and `heatcap rules` print it.
 
 use super::{body_sections, declared_sections};
 use crate::diag::{Code, Diagnostic};
@@ -21,6 +14,9 @@ static META: RuleMeta = RuleMeta {
     code: Code("W2003"),
     name: "UnusedParameter",
     summary: "a declared parameter is never read with `get_param` (CFN `Ref`)",
+    what: "Every declared parameter is used by a `get_param` (CFN `Ref`) in the resources, outputs or conditions.",
+    why: "An unused parameter is asked of users for nothing, or hides a typo in the `get_param` that should use it. (A nested template may declare parameters its parent passes without using them; select `--ignore W2003` for such trees.)",
+    example: "A parameter `Flavor` no resource reads.",
     source: "HOT spec parameters section; heatcap",
 };
 

@@ -1,11 +1,7 @@
 //! E8001 `DuplicateKey`.
 //!
-//! What it checks: no mapping of a template or environment file repeats a key.
-//!
-//! Why: ONAP counts a duplicate key against compliance with the OpenStack
-//! Template Guide; Heat keeps the last value silently, so the first is lost.
-//!
-//! Example: `flavor:` twice under one resource's `properties`.
+//! Its catalogue entry (`META`) says what it checks, why, and gives an
+//! example; `docs/rules.md` and `heatcap rules` print it.
 
 use crate::diag::{codes, Code, Diagnostic};
 use crate::validate::onap::{ModuleKind, OnapContext, OnapRule};
@@ -17,6 +13,9 @@ static META: RuleMeta = RuleMeta {
     code: Code("E8001"),
     name: "DuplicateKey",
     summary: "a mapping repeats a key (ONAP counts it against template compliance)",
+    what: "No mapping of a template or environment file repeats a key.",
+    why: "ONAP counts a duplicate key against compliance with the OpenStack Template Guide; Heat keeps the last value silently, so the first is lost.",
+    example: "`flavor:` twice under one resource's `properties`.",
     source: "ONAP R-92635 (VNF requirements 5.2.2)",
 };
 

@@ -1,12 +1,7 @@
 //! E8013 `EmptyResources`.
 //!
-//! What it checks: a `resources` section, when present, declares at least one
-//! resource.
-//!
-//! Why: an empty section is a module that creates nothing, or a section left
-//! over from an edit.
-//!
-//! Example: `resources: {}`.
+//! Its catalogue entry (`META`) says what it checks, why, and gives an
+//! example; `docs/rules.md` and `heatcap rules` print it.
 
 use crate::diag::{Code, Diagnostic};
 use crate::model::Mapping;
@@ -19,6 +14,9 @@ static META: RuleMeta = RuleMeta {
     code: Code("E8013"),
     name: "EmptyResources",
     summary: "a `resources` section declares no resource",
+    what: "A `resources` section, when present, declares at least one resource.",
+    why: "An empty section is a module that creates nothing, or a section left over from an edit.",
+    example: "`resources: {}`.",
     source: "ONAP R-90152 (VNF requirements 5.2.2.1.5)",
 };
 

@@ -1,11 +1,7 @@
 //! E8021 `EnvironmentResourceRegistry`.
 //!
-//! What it checks: no `.env` file has a `resource_registry` section.
-//!
-//! Why: ONAP does not support custom resource types; nested templates are
-//! named by file in the module instead.
-//!
-//! Example: `resource_registry: {My::Server: server.yaml}` in `module_1.env`.
+//! Its catalogue entry (`META`) says what it checks, why, and gives an
+//! example; `docs/rules.md` and `heatcap rules` print it.
 
 use crate::diag::{Code, Diagnostic};
 use crate::validate::onap::{ModuleKind, OnapContext, OnapRule};
@@ -17,6 +13,9 @@ static META: RuleMeta = RuleMeta {
     code: Code("E8021"),
     name: "EnvironmentResourceRegistry",
     summary: "an environment file has a `resource_registry` section",
+    what: "No `.env` file has a `resource_registry` section.",
+    why: "ONAP does not support custom resource types; nested templates are named by file in the module instead.",
+    example: "`resource_registry: {My::Server: server.yaml}` in `module_1.env`.",
     source: "ONAP R-67231 (VNF requirements 5.2.2.2)",
 };
 

@@ -1,11 +1,7 @@
 //! E8020 `EnvironmentWithoutParameters`.
 //!
-//! What it checks: every `.env` file has a `parameters` section (it may be empty).
-//!
-//! Why: ONAP reads the module's parameter values from that section, and
-//! requires it even when it lists nothing.
-//!
-//! Example: a `.env` file with `parameter_defaults` only.
+//! Its catalogue entry (`META`) says what it checks, why, and gives an
+//! example; `docs/rules.md` and `heatcap rules` print it.
 
 use crate::diag::{Code, Diagnostic};
 use crate::validate::onap::{ModuleKind, OnapContext, OnapRule};
@@ -17,6 +13,9 @@ static META: RuleMeta = RuleMeta {
     code: Code("E8020"),
     name: "EnvironmentWithoutParameters",
     summary: "an environment file has no `parameters` section",
+    what: "Every `.env` file has a `parameters` section (it may be empty).",
+    why: "ONAP reads the module's parameter values from that section, and requires it even when it lists nothing.",
+    example: "A `.env` file with `parameter_defaults` only.",
     source: "ONAP R-03324 (VNF requirements 5.2.2.2)",
 };
 

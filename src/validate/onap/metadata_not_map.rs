@@ -1,11 +1,7 @@
 //! E8018 `MetadataNotMap`.
 //!
-//! What it checks: a resource's `metadata`, which ONAP allows, is a mapping.
-//!
-//! Why: Heat rejects any other value (\"metadata type must be object\"), and
-//! ONAP reads server metadata (`vnf_id`, `vf_module_id`, ...) as keys.
-//!
-//! Example: `metadata: [vnf_id]`.
+//! Its catalogue entry (`META`) says what it checks, why, and gives an
+//! example; `docs/rules.md` and `heatcap rules` print it.
 
 use crate::diag::{Code, Diagnostic};
 use crate::model::Value;
@@ -18,6 +14,9 @@ static META: RuleMeta = RuleMeta {
     code: Code("E8018"),
     name: "MetadataNotMap",
     summary: "a resource's `metadata` is not a mapping",
+    what: "A resource's `metadata`, which ONAP allows, is a mapping.",
+    why: r#"Heat rejects any other value (\"metadata type must be object\"), and ONAP reads server metadata (`vnf_id`, `vf_module_id`, ...) as keys."#,
+    example: "`metadata: [vnf_id]`.",
     source: "ONAP R-67386 (VNF requirements 5.2.2.1.5.4)",
 };
 

@@ -1,10 +1,7 @@
 //! E8003 `MissingDescription`.
 //!
-//! What it checks: every YAML template of the package has a `description` section.
-//!
-//! Why: ONAP requires one, though Heat does not.
-//!
-//! Example: a module with `heat_template_version`, `parameters` and `resources` only.
+//! Its catalogue entry (`META`) says what it checks, why, and gives an
+//! example; `docs/rules.md` and `heatcap rules` print it.
 
 use crate::diag::{Code, Diagnostic};
 use crate::validate::onap::{OnapContext, OnapRule};
@@ -16,6 +13,9 @@ static META: RuleMeta = RuleMeta {
     code: Code("E8003"),
     name: "MissingDescription",
     summary: "a template has no `description` section",
+    what: "Every YAML template of the package has a `description` section.",
+    why: "ONAP requires one, though Heat does not.",
+    example: "A module with `heat_template_version`, `parameters` and `resources` only.",
     source: "ONAP R-39402 (VNF requirements 5.2.2.1.2)",
 };
 

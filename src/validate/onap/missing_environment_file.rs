@@ -1,13 +1,7 @@
 //! E8019 `MissingEnvironmentFile`.
 //!
-//! What it checks: every base, incremental and volume module has an environment
-//! file of the same name with the extension `.env` beside it (nested
-//! templates need none).
-//!
-//! Why: ONAP makes the environment file mandatory: it is where every
-//! parameter value comes from.
-//!
-//! Example: `module_1.yaml` without `module_1.env`.
+//! Its catalogue entry (`META`) says what it checks, why, and gives an
+//! example; `docs/rules.md` and `heatcap rules` print it.
 
 use crate::diag::{Code, Diagnostic};
 use crate::validate::onap::{ModuleKind, OnapContext, OnapRule};
@@ -19,6 +13,9 @@ static META: RuleMeta = RuleMeta {
     code: Code("E8019"),
     name: "MissingEnvironmentFile",
     summary: "a module has no environment file of the same base name (`.env`)",
+    what: "Every base, incremental and volume module has an environment file of the same name with the extension `.env` beside it (nested templates need none).",
+    why: "ONAP makes the environment file mandatory: it is where every parameter value comes from.",
+    example: "`module_1.yaml` without `module_1.env`.",
     source: "ONAP R-86285 (VNF requirements 5.2.2.2)",
 };
 

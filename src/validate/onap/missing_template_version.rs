@@ -1,12 +1,7 @@
 //! E8002 `MissingTemplateVersion`.
 //!
-//! What it checks: every YAML template of the package (nested ones included) has a
-//! `heat_template_version` section.
-//!
-//! Why: ONAP requires the HOT format; without the key Heat does not take the
-//! file for a HOT template at all.
-//!
-//! Example: a module that starts with `description:` and has no version.
+//! Its catalogue entry (`META`) says what it checks, why, and gives an
+//! example; `docs/rules.md` and `heatcap rules` print it.
 
 use crate::diag::{Code, Diagnostic};
 use crate::validate::onap::{OnapContext, OnapRule};
@@ -18,6 +13,9 @@ static META: RuleMeta = RuleMeta {
     code: Code("E8002"),
     name: "MissingTemplateVersion",
     summary: "a template has no `heat_template_version` section",
+    what: "Every YAML template of the package (nested ones included) has a `heat_template_version` section.",
+    why: "ONAP requires the HOT format; without the key Heat does not take the file for a HOT template at all.",
+    example: "A module that starts with `description:` and has no version.",
     source: "ONAP R-27078 (VNF requirements 5.2.2.1.1)",
 };
 

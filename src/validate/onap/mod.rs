@@ -46,42 +46,7 @@ use crate::walk::normalize;
 /// compliant with the OpenStack Template Guide".
 pub const OPENSTACK_COMPLIANCE: &str = "R-92635";
 
-/// What a file of a VNF package is, as ONAP tells it.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
-#[serde(rename_all = "kebab-case")]
-pub enum ModuleKind {
-    Base,
-    Incremental,
-    Volume,
-    /// Named as a resource type by another template of the package.
-    Nested,
-    /// A `.env` file.
-    Environment,
-    /// Neither YAML template nor `.env` (a `.json` template, say): the ONAP
-    /// rules leave it alone.
-    Other,
-}
-
-impl ModuleKind {
-    pub fn as_str(self) -> &'static str {
-        match self {
-            ModuleKind::Base => "base module",
-            ModuleKind::Incremental => "incremental module",
-            ModuleKind::Volume => "volume module",
-            ModuleKind::Nested => "nested template",
-            ModuleKind::Environment => "environment file",
-            ModuleKind::Other => "other file",
-        }
-    }
-
-    /// A template ONAP checks (every `.yaml`/`.yml` file).
-    pub fn is_template(self) -> bool {
-        matches!(
-            self,
-            ModuleKind::Base | ModuleKind::Incremental | ModuleKind::Volume | ModuleKind::Nested
-        )
-    }
-}
+pub use crate::model::package::ModuleKind;
 
 /// One file of a package.
 pub struct PackageFile<'a> {

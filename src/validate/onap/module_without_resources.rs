@@ -1,11 +1,7 @@
 //! E8012 `ModuleWithoutResources`.
 //!
-//! What it checks: incremental and volume modules have a `resources` section (a base
-//! module may have none, R-23663; a nested template may have none, R-40551).
-//!
-//! Why: a module that creates nothing cannot be orchestrated.
-//!
-//! Example: `module_1.yaml` with parameters and outputs only.
+//! Its catalogue entry (`META`) says what it checks, why, and gives an
+//! example; `docs/rules.md` and `heatcap rules` print it.
 
 use crate::diag::{Code, Diagnostic};
 use crate::validate::onap::{ModuleKind, OnapContext, OnapRule};
@@ -17,6 +13,9 @@ static META: RuleMeta = RuleMeta {
     code: Code("E8012"),
     name: "ModuleWithoutResources",
     summary: "an incremental or volume module has no `resources` section",
+    what: "Incremental and volume modules have a `resources` section (a base module may have none, R-23663; a nested template may have none, R-40551).",
+    why: "A module that creates nothing cannot be orchestrated.",
+    example: "`module_1.yaml` with parameters and outputs only.",
     source: "ONAP R-23664 (VNF requirements 5.2.2.1.5)",
 };
 

@@ -1,13 +1,7 @@
 //! E8017 `NestedGetParam`.
 //!
-//! What it checks: a `get_param` nested in another `get_param`'s path takes a bare
-//! parameter name: `{get_param: [names, {get_param: index}]}` is fine,
-//! `{get_param: [names, {get_param: [list, 0]}]}` is not. Outputs are exempt.
-//!
-//! Why: ONAP's design tool supports two levels of `get_param` and no list
-//! inside a list.
-//!
-//! Example: `name: {get_param: [vm_names, {get_param: [indexes, 0]}]}`.
+//! Its catalogue entry (`META`) says what it checks, why, and gives an
+//! example; `docs/rules.md` and `heatcap rules` print it.
 
 use crate::diag::{Code, Diagnostic};
 use crate::validate::onap::{get_params, OnapContext, OnapRule};
@@ -19,6 +13,9 @@ static META: RuleMeta = RuleMeta {
     code: Code("E8017"),
     name: "NestedGetParam",
     summary: "a `get_param` inside a `get_param` path takes more than a parameter name",
+    what: "A `get_param` nested in another `get_param`'s path takes a bare parameter name: `{get_param: [names, {get_param: index}]}` is fine, `{get_param: [names, {get_param: [list, 0]}]}` is not. Outputs are exempt.",
+    why: "ONAP's design tool supports two levels of `get_param` and no list inside a list.",
+    example: "`name: {get_param: [vm_names, {get_param: [indexes, 0]}]}`.",
     source: "ONAP R-10834 (VNF requirements 5.2.2.1.5.3)",
 };
 

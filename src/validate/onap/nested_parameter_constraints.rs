@@ -1,11 +1,7 @@
 //! W8011 `NestedParameterConstraints`.
 //!
-//! What it checks: parameters of nested templates declare no `constraints`.
-//!
-//! Why: the module that passes the value constrains it already; ONAP asks
-//! nested templates not to repeat (and so possibly contradict) it.
-//!
-//! Example: a nested `server.yaml` whose `flavor` has `allowed_values`.
+//! Its catalogue entry (`META`) says what it checks, why, and gives an
+//! example; `docs/rules.md` and `heatcap rules` print it.
 
 use crate::diag::{Code, Diagnostic};
 use crate::validate::onap::{ModuleKind, OnapContext, OnapRule};
@@ -17,6 +13,9 @@ static META: RuleMeta = RuleMeta {
     code: Code("W8011"),
     name: "NestedParameterConstraints",
     summary: "a nested template's parameter declares `constraints`",
+    what: "Parameters of nested templates declare no `constraints`.",
+    why: "The module that passes the value constrains it already; ONAP asks nested templates not to repeat (and so possibly contradict) it.",
+    example: "A nested `server.yaml` whose `flavor` has `allowed_values`.",
     source: "ONAP R-00011 (VNF requirements 5.2.2.1.4.7)",
 };
 

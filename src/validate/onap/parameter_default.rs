@@ -1,11 +1,7 @@
 //! E8010 `ParameterDefault`.
 //!
-//! What it checks: no parameter declares `default`.
-//!
-//! Why: ONAP takes every value from the environment file (R-26124); a
-//! default in the template would be a second, hidden source.
-//!
-//! Example: `flavor: {type: string, description: d, default: m1.small}`.
+//! Its catalogue entry (`META`) says what it checks, why, and gives an
+//! example; `docs/rules.md` and `heatcap rules` print it.
 
 use crate::diag::{Code, Diagnostic};
 use crate::validate::onap::{OnapContext, OnapRule};
@@ -17,6 +13,9 @@ static META: RuleMeta = RuleMeta {
     code: Code("E8010"),
     name: "ParameterDefault",
     summary: "a parameter declares a `default`",
+    what: "No parameter declares `default`.",
+    why: "ONAP takes every value from the environment file (R-26124); a default in the template would be a second, hidden source.",
+    example: "`flavor: {type: string, description: d, default: m1.small}`.",
     source: "ONAP R-90526 (VNF requirements 5.2.2.1.4.5)",
 };
 

@@ -1,11 +1,7 @@
 //! E8006 `ParameterName`.
 //!
-//! What it checks: parameter names contain only ASCII letters, digits and `_`.
-//!
-//! Why: ONAP maps parameter names into its own data model, which allows no
-//! other characters.
-//!
-//! Example: a parameter named `vnf-name`.
+//! Its catalogue entry (`META`) says what it checks, why, and gives an
+//! example; `docs/rules.md` and `heatcap rules` print it.
 
 use crate::diag::{Code, Diagnostic};
 use crate::validate::onap::{is_word, OnapContext, OnapRule};
@@ -17,6 +13,9 @@ static META: RuleMeta = RuleMeta {
     code: Code("E8006"),
     name: "ParameterName",
     summary: "a parameter name has characters other than letters, digits and `_`",
+    what: "Parameter names contain only ASCII letters, digits and `_`.",
+    why: "ONAP maps parameter names into its own data model, which allows no other characters.",
+    example: "A parameter named `vnf-name`.",
     source: "ONAP R-25877 (VNF requirements 5.2.2.1.4.1)",
 };
 

@@ -1,12 +1,7 @@
 //! E8008 `ParameterType`.
 //!
-//! What it checks: a parameter's `type` is one of `string`, `number`, `json`,
-//! `comma_delimited_list` and `boolean`, spelled so.
-//!
-//! Why: ONAP supports only these types (Heat also accepts CFN spellings in
-//! CFN templates).
-//!
-//! Example: `type: String`.
+//! Its catalogue entry (`META`) says what it checks, why, and gives an
+//! example; `docs/rules.md` and `heatcap rules` print it.
 
 use crate::diag::{Code, Diagnostic};
 use crate::validate::onap::{OnapContext, OnapRule};
@@ -18,6 +13,9 @@ static META: RuleMeta = RuleMeta {
     code: Code("E8008"),
     name: "ParameterType",
     summary: "a parameter's `type` is not one ONAP supports",
+    what: "A parameter's `type` is one of `string`, `number`, `json`, `comma_delimited_list` and `boolean`, spelled so.",
+    why: "ONAP supports only these types (Heat also accepts CFN spellings in CFN templates).",
+    example: "`type: String`.",
     source: "ONAP R-11441 (VNF requirements 5.2.2.1.4.2)",
 };
 

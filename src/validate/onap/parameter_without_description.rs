@@ -1,11 +1,7 @@
 //! E8009 `ParameterWithoutDescription`.
 //!
-//! What it checks: every parameter declares `description`.
-//!
-//! Why: ONAP shows the description to whoever supplies the value; Heat
-//! makes it optional, ONAP does not.
-//!
-//! Example: `vnf_name: {type: string}`.
+//! Its catalogue entry (`META`) says what it checks, why, and gives an
+//! example; `docs/rules.md` and `heatcap rules` print it.
 
 use crate::diag::{Code, Diagnostic};
 use crate::validate::onap::{OnapContext, OnapRule};
@@ -17,6 +13,9 @@ static META: RuleMeta = RuleMeta {
     code: Code("E8009"),
     name: "ParameterWithoutDescription",
     summary: "a parameter declares no `description`",
+    what: "Every parameter declares `description`.",
+    why: "ONAP shows the description to whoever supplies the value; Heat makes it optional, ONAP does not.",
+    example: "`vnf_name: {type: string}`.",
     source: "ONAP R-44001 (VNF requirements 5.2.2.1.4.4)",
 };
 

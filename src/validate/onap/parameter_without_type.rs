@@ -1,10 +1,7 @@
 //! E8007 `ParameterWithoutType`.
 //!
-//! What it checks: every parameter declares `type`.
-//!
-//! Why: ONAP reads the type to build its model; Heat rejects the template too.
-//!
-//! Example: `vnf_name: {description: name}`.
+//! Its catalogue entry (`META`) says what it checks, why, and gives an
+//! example; `docs/rules.md` and `heatcap rules` print it.
 
 use crate::diag::{Code, Diagnostic};
 use crate::validate::onap::{OnapContext, OnapRule};
@@ -16,6 +13,9 @@ static META: RuleMeta = RuleMeta {
     code: Code("E8007"),
     name: "ParameterWithoutType",
     summary: "a parameter declares no `type`",
+    what: "Every parameter declares `type`.",
+    why: "ONAP reads the type to build its model; Heat rejects the template too.",
+    example: "`vnf_name: {description: name}`.",
     source: "ONAP R-36772 (VNF requirements 5.2.2.1.4.2)",
 };
 

@@ -1,12 +1,7 @@
 //! E8016 `RemoteResourceType`.
 //!
-//! What it checks: no resource type (nor a `ResourceGroup`'s `resource_def` type)
-//! is a URL (`http`, `https`, `file`, `ftp`, `ftps`).
-//!
-//! Why: ONAP onboards a package as a closed set of files; Heat would fetch a
-//! URL type at deploy time from wherever it points.
-//!
-//! Example: `type: https://example.com/server.yaml`.
+//! Its catalogue entry (`META`) says what it checks, why, and gives an
+//! example; `docs/rules.md` and `heatcap rules` print it.
 
 use crate::diag::{Code, Diagnostic};
 use crate::model::Node;
@@ -19,6 +14,9 @@ static META: RuleMeta = RuleMeta {
     code: Code("E8016"),
     name: "RemoteResourceType",
     summary: "a resource type is a URL (a remote definition or nested template)",
+    what: "No resource type (nor a `ResourceGroup`'s `resource_def` type) is a URL (`http`, `https`, `file`, `ftp`, `ftps`).",
+    why: "ONAP onboards a package as a closed set of files; Heat would fetch a URL type at deploy time from wherever it points.",
+    example: "`type: https://example.com/server.yaml`.",
     source: "ONAP R-53952, R-71699 (VNF requirements 5.2.2.1.5.2)",
 };
 

@@ -1,12 +1,7 @@
 //! E8015 `RepeatedResourceId`.
 //!
-//! What it checks: no resource ID is declared by two templates of the package
-//! (modules and nested templates alike).
-//!
-//! Why: ONAP keys resources by ID across the whole VNF; Heat only requires
-//! uniqueness within one template.
-//!
-//! Example: `oam_port` in both `base_vnf.yaml` and `module_1.yaml`.
+//! Its catalogue entry (`META`) says what it checks, why, and gives an
+//! example; `docs/rules.md` and `heatcap rules` print it.
 
 use crate::diag::{Code, Diagnostic, Related, Span};
 use crate::validate::onap::{OnapContext, OnapRule};
@@ -21,6 +16,9 @@ static META: RuleMeta = RuleMeta {
     code: Code("E8015"),
     name: "RepeatedResourceId",
     summary: "a resource ID is declared by another template of the package too",
+    what: "No resource ID is declared by two templates of the package (modules and nested templates alike).",
+    why: "ONAP keys resources by ID across the whole VNF; Heat only requires uniqueness within one template.",
+    example: "`oam_port` in both `base_vnf.yaml` and `module_1.yaml`.",
     source: "ONAP R-16447 (VNF requirements 5.2.2.1.5.1)",
 };
 

@@ -1,10 +1,7 @@
 //! E8014 `ResourceIdCharacters`.
 //!
-//! What it checks: resource IDs contain only ASCII letters, digits and `_`.
-//!
-//! Why: ONAP derives names from resource IDs and allows no other characters.
-//!
-//! Example: a resource named `vm-1`.
+//! Its catalogue entry (`META`) says what it checks, why, and gives an
+//! example; `docs/rules.md` and `heatcap rules` print it.
 
 use crate::diag::{Code, Diagnostic};
 use crate::validate::onap::{is_word, OnapContext, OnapRule};
@@ -16,6 +13,9 @@ static META: RuleMeta = RuleMeta {
     code: Code("E8014"),
     name: "ResourceIdCharacters",
     summary: "a resource ID has characters other than letters, digits and `_`",
+    what: "Resource IDs contain only ASCII letters, digits and `_`.",
+    why: "ONAP derives names from resource IDs and allows no other characters.",
+    example: "A resource named `vm-1`.",
     source: "ONAP R-75141 (VNF requirements 5.2.2.1.5.1)",
 };
 

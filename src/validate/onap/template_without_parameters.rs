@@ -1,13 +1,7 @@
 //! E8004 `TemplateWithoutParameters`.
 //!
-//! What it checks: every YAML template except a base module has a `parameters` section
-//! with at least one parameter. ONAP's own validator exempts base modules,
-//! which may declare no resources (R-23663) and so need no inputs; heatcap
-//! does the same.
-//!
-//! Why: ONAP instantiates modules from their parameters and environment files.
-//!
-//! Example: an incremental module with `parameters: {}`.
+//! Its catalogue entry (`META`) says what it checks, why, and gives an
+//! example; `docs/rules.md` and `heatcap rules` print it.
 
 use crate::diag::{Code, Diagnostic};
 use crate::validate::onap::{ModuleKind, OnapContext, OnapRule};
@@ -19,6 +13,9 @@ static META: RuleMeta = RuleMeta {
     code: Code("E8004"),
     name: "TemplateWithoutParameters",
     summary: "a template (other than a base module) declares no parameters",
+    what: "Every YAML template except a base module has a `parameters` section with at least one parameter. ONAP's own validator exempts base modules, which may declare no resources (R-23663) and so need no inputs; heatcap does the same.",
+    why: "ONAP instantiates modules from their parameters and environment files.",
+    example: "An incremental module with `parameters: {}`.",
     source: "ONAP R-35414 (VNF requirements 5.2.2.1.4)",
 };
 

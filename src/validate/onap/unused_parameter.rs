@@ -1,14 +1,7 @@
 //! E8005 `UnusedParameter`.
 //!
-//! What it checks: every parameter of a YAML template is read by a `get_param`
-//! outside the `parameters` section. Parameters for `OS::Nova::Server`'s
-//! `availability_zone` (`availability_zone`, `availability_zone_0`, ...; R-98450)
-//! are exempt, as R-91273 lets them go unused.
-//!
-//! Why: an unused parameter is an input ONAP asks operators for nothing;
-//! it often hides a typo in the `get_param` that should read it.
-//!
-//! Example: `vnf_name` declared and never read.
+//! Its catalogue entry (`META`) says what it checks, why, and gives an
+//! example; `docs/rules.md` and `heatcap rules` print it.
 
 use std::collections::BTreeSet;
 
@@ -23,6 +16,9 @@ static META: RuleMeta = RuleMeta {
     code: Code("E8005"),
     name: "UnusedParameter",
     summary: "a parameter is read by no resource or output",
+    what: "Every parameter of a YAML template is read by a `get_param` outside the `parameters` section. Parameters for `OS::Nova::Server`'s `availability_zone` (`availability_zone`, `availability_zone_0`, ...; R-98450) are exempt, as R-91273 lets them go unused.",
+    why: "An unused parameter is an input ONAP asks operators for nothing; it often hides a typo in the `get_param` that should read it.",
+    example: "`vnf_name` declared and never read.",
     source: "ONAP R-90279 (VNF requirements 5.2.2.1.4)",
 };
 

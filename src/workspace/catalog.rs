@@ -5,13 +5,12 @@
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
-use super::normalize;
 use crate::load::{self, LoadOptions};
-use crate::model::FileRecord;
-use crate::resolve::choose::is_template_path;
+use crate::model::registry::{is_template_path, RegistryEntry};
+use crate::model::{Environment, FileRecord};
 use crate::resolve::merge::Merged;
 use crate::resolve::{Catalog, TemplateRef};
-use crate::walk::{display, Source};
+use crate::walk::{display, normalize, Source};
 
 /// Where a (from, target) pair points: the real path key and the display.
 type Located = Option<(PathBuf, String)>;
@@ -28,7 +27,7 @@ pub struct FsCatalog {
 /// Where `target` points from the file `from` (as the user gave it; `""`
 /// for the working directory): the real path to read and the path to show.
 /// Heat's client resolves against the real (symlink-free) directory.
-pub fn locate(from: &str, target: &str) -> Option<(PathBuf, String)> {
+pub(crate) fn locate(from: &str, target: &str) -> Option<(PathBuf, String)> {
     let target = match target.split_once("://") {
         Some(("file", rest)) => rest,
         Some(_) => return None,
@@ -76,7 +75,7 @@ impl FsCatalog {
     /// transitively, every template those use by path.
     pub fn preload(
         roots: &[&str],
-        env_paths: &[&str],
+        envs: &[Environment],
         merged: &Merged,
         opts: &LoadOptions,
     ) -> FsCatalog {
@@ -90,9 +89,27 @@ impl FsCatalog {
             .values()
             .chain(merged.resources.values().flat_map(|m| m.values()));
         for e in entries {
-            let from = env_paths[e.origin.env];
-            for target in registry_targets(&e.key, &e.value) {
-                frontier.extend(locate(from, &target));
+            let from = &envs[e.origin.env].path;
+            for target in e.value.template_names() {
+                frontier.extend(locate(from, target));
+            }
+            // Entries for a nested stack's resources, at any depth.
+            let mut nested: Vec<RegistryEntry> = Vec::new();
+            if let Some(map) = e.node.as_map() {
+                let scope = crate::model::registry::Scope::Resource(e.key.clone());
+                if e.value == crate::model::registry::EntryValue::Data {
+                    nested.extend(
+                        map.entries
+                            .iter()
+                            .map(|(k, v)| RegistryEntry::new(scope.clone(), k, v)),
+                    );
+                }
+            }
+            while let Some(n) = nested.pop() {
+                for (target, _) in n.templates() {
+                    frontier.extend(locate(from, target));
+                }
+                nested.extend(n.nested());
             }
         }
         while !frontier.is_empty() {
@@ -136,33 +153,6 @@ impl FsCatalog {
     pub fn records(&self) -> impl Iterator<Item = &FileRecord> {
         self.files.values()
     }
-}
-
-/// Template paths a registry entry names (the key itself when it is a
-/// path, string values, candidate list items, nested per-resource maps).
-fn registry_targets(key: &str, value: &crate::model::Node) -> Vec<String> {
-    use crate::model::Value;
-    let mut out = Vec::new();
-    if is_template_path(key) {
-        out.push(key.to_owned());
-    }
-    match &value.value {
-        Value::Str(s) if is_template_path(s) => out.push(s.clone()),
-        Value::Seq(items) => out.extend(
-            items
-                .iter()
-                .filter_map(|i| i.value.as_str())
-                .filter(|s| is_template_path(s))
-                .map(str::to_owned),
-        ),
-        Value::Map(m) => {
-            for (k, v) in &m.entries {
-                out.extend(registry_targets(&k.value.key_text(), v));
-            }
-        }
-        _ => {}
-    }
-    out
 }
 
 impl FsCatalog {

@@ -5,13 +5,13 @@
 use indexmap::IndexMap;
 use serde_json::{json, Map, Value as J};
 
-use super::compose::TreeNode;
-use super::merge::{EnvInput, Merged};
-use super::parameters::env_section;
-use super::registry::Registry;
-use super::Catalog;
 use crate::model::template::{Format, Parameter, ResourceUse, PSEUDO_PARAMETERS};
+use crate::model::Environment;
 use crate::model::Template;
+use crate::resolve::compose::TreeNode;
+use crate::resolve::merge::Merged;
+use crate::resolve::registry::Registry;
+use crate::resolve::Catalog;
 
 /// Heat reports CFN type names, even for HOT.
 fn cfn_type(t: Option<&str>) -> J {
@@ -225,16 +225,16 @@ impl Builder<'_> {
 /// Heat's validate document for the composition rooted at `root`.
 pub fn document(
     root: &TreeNode,
-    envs: &[EnvInput<'_>],
+    envs: &[Environment],
     merged: &Merged,
     registry: &Registry<'_>,
     catalog: &dyn Catalog,
 ) -> J {
     let b = Builder {
         catalog,
-        defaults: env_section(envs, "parameter_defaults"),
+        defaults: merged.parameter_defaults.clone(),
     };
-    let parameters = env_section(envs, "parameters");
+    let parameters = merged.parameters.clone();
     let mut doc = b.stack(root, None, &parameters);
     // The user environment as Heat shows it (`user_env_as_dict`): lists
     // already resolved, paths as written.

@@ -9,11 +9,10 @@ use indexmap::IndexMap;
 use serde::Serialize;
 use serde_json::Value as J;
 
-use super::compose::TreeNode;
-use super::merge::EnvInput;
-use super::Catalog;
 use crate::model::template::{Parameter, ResourceUse};
-use crate::node::Node;
+use crate::resolve::compose::TreeNode;
+use crate::resolve::merge::Merged;
+use crate::resolve::Catalog;
 
 /// Where a parameter's value comes from.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
@@ -90,25 +89,6 @@ pub struct ParametersReport {
     pub diagnostics: Vec<crate::diag::Diagnostic>,
 }
 
-/// A section (`parameters` or `parameter_defaults`) merged over the
-/// environments, later winning key by key.
-pub fn env_section(envs: &[EnvInput<'_>], section: &str) -> IndexMap<String, J> {
-    let mut out = IndexMap::new();
-    for env in envs {
-        if let Some(m) = env
-            .root
-            .as_map()
-            .and_then(|r| r.get(section))
-            .and_then(Node::as_map)
-        {
-            for (k, v) in &m.entries {
-                out.insert(k.value.key_text(), v.value.to_json());
-            }
-        }
-    }
-    out
-}
-
 struct Collector<'c> {
     catalog: &'c dyn Catalog,
     parameters: IndexMap<String, J>,
@@ -119,13 +99,13 @@ struct Collector<'c> {
 /// Describes the parameters of the walked composition `root`.
 pub fn collect(
     root: &TreeNode,
-    envs: &[EnvInput<'_>],
+    merged: &Merged,
     catalog: &dyn Catalog,
 ) -> (StackNode, IndexMap<String, ParameterInfo>) {
     let mut c = Collector {
         catalog,
-        parameters: env_section(envs, "parameters"),
-        defaults: env_section(envs, "parameter_defaults"),
+        parameters: merged.parameters.clone(),
+        defaults: merged.parameter_defaults.clone(),
         out: IndexMap::new(),
     };
     let tree = c.stack(root, "root".to_owned(), None);

@@ -11,16 +11,14 @@
 use std::collections::HashSet;
 use std::path::{Path, PathBuf};
 
-use super::catalog::FsCatalog;
-use super::normalize;
-use super::resolve_cmd::{env_inputs, environment_diagnostics, load_environments};
+use super::Workspace;
 use crate::diag::{codes, Diagnostic};
 use crate::load::LoadOptions;
 use crate::resolve::choose::unselectable;
 use crate::resolve::compose::{compose, Composition, TreeNode, MAX_NESTED_DEPTH};
-use crate::resolve::merge::merge;
-use crate::resolve::registry::Registry;
+use crate::resolve::merge::Merged;
 use crate::validate::env::shadowed_entry;
+use crate::walk::normalize;
 
 /// A file's identity: its real path, or its path without `.` and `..`
 /// when it cannot be resolved.
@@ -38,25 +36,26 @@ pub(super) fn composition(
     opts: &LoadOptions,
 ) -> Vec<Diagnostic> {
     let walked: HashSet<PathBuf> = checked.iter().map(|t| identity(t)).collect();
-    let env_records = load_environments(envs, opts);
+    let ws = Workspace::builder()
+        .load_options(*opts)
+        .environments(envs)
+        .roots(templates)
+        .open();
     // An environment also among the paths checked has had its own file
     // diagnostics reported already.
-    let mut out: Vec<Diagnostic> = environment_diagnostics(&env_records)
+    let mut out: Vec<Diagnostic> = ws
+        .environment_file_diagnostics()
         .into_iter()
         .filter(|d| !walked.contains(&identity(&d.file)))
         .collect();
     // Composing without one of the environments would report what it
     // maps as missing: its own problem is the finding.
-    if env_records.iter().any(|f| f.environment().is_none()) {
+    if ws.environments().len() < envs.len() {
         return dedup(out);
     }
-    let inputs = env_inputs(&env_records);
-    let merged = merge(&inputs);
-    out.extend(merged.diagnostics.iter().cloned());
-    let env_paths: Vec<&str> = inputs.iter().map(|e| e.path).collect();
-    let roots: Vec<&str> = templates.iter().map(String::as_str).collect();
-    let catalog = FsCatalog::preload(&roots, &env_paths, &merged, opts);
-    for f in catalog.records() {
+    out.extend(ws.merged().diagnostics.iter().cloned());
+    let env_paths: Vec<&str> = ws.environments().iter().map(|e| e.path.as_str()).collect();
+    for f in ws.catalog().records() {
         if walked.contains(&identity(&f.path)) {
             continue;
         }
@@ -64,7 +63,7 @@ pub(super) fn composition(
         let missing = |d: &&Diagnostic| d.code == codes::READ_ERROR && !Path::new(&f.path).exists();
         out.extend(f.diagnostics.iter().filter(|d| !missing(d)).cloned());
     }
-    let registry = Registry::new(&inputs, &merged, &catalog);
+    let registry = ws.registry();
     let env_checked: Vec<bool> = env_paths
         .iter()
         .map(|p| walked.contains(&identity(p)))
@@ -75,7 +74,7 @@ pub(super) fn composition(
             out.push(d);
         }
     }
-    out.extend(shadowed(&merged, &env_paths, &env_checked));
+    out.extend(shadowed(ws.merged(), &env_paths, &env_checked));
     let fallback = env_paths.last().copied().unwrap_or("-");
     for r in registry.lookup_all() {
         out.extend(r.diagnostic(fallback));
@@ -83,7 +82,7 @@ pub(super) fn composition(
     }
     let composed: Vec<(PathBuf, Composition)> = templates
         .iter()
-        .map(|t| (identity(t), compose(t, &registry, &catalog)))
+        .map(|t| (identity(t), compose(t, &registry, ws.catalog())))
         .collect();
     for i in choose_roots(&composed) {
         let c = &composed[i].1;
@@ -97,27 +96,20 @@ pub(super) fn composition(
 
 /// Exact keys a glob shadows, across the merged registry. A pair within
 /// one file is that file's W6011 already when the file was checked.
-fn shadowed(
-    merged: &crate::resolve::merge::Merged,
-    env_paths: &[&str],
-    env_checked: &[bool],
-) -> Vec<Diagnostic> {
+fn shadowed(merged: &Merged, env_paths: &[&str], env_checked: &[bool]) -> Vec<Diagnostic> {
     let mut out = Vec::new();
     for glob in merged.entries.values() {
-        let Some(g) = shadowed_entry::type_glob(&glob.key, &glob.value) else {
+        let Some(g) = shadowed_entry::type_glob(glob) else {
             continue;
         };
         for e in merged.entries.values() {
             let same_checked_file = e.origin.env == glob.origin.env && env_checked[e.origin.env];
-            let key =
-                crate::model::Node::new(crate::model::Value::Str(e.key.clone()), e.origin.span);
-            if !same_checked_file && shadowed_entry::shadows(g, &key, &e.value) {
+            if !same_checked_file && shadowed_entry::shadows(g, e) {
                 out.push(shadowed_entry::finding(
                     env_paths[e.origin.env],
-                    &key,
-                    &glob.key,
+                    e,
                     env_paths[glob.origin.env],
-                    glob.origin.span,
+                    glob,
                 ));
             }
         }

@@ -1,15 +1,16 @@
 //! What stock Heat accepts (heat-semantics §6: heatcap is a pre-processing
 //! layer): templates without `capabilities`, and one environment whose
 //! list-valued entries are replaced by their resolved value, without
-//! `requires`. The file-system side (which files, where) is the CLI's.
+//! `requires`. The file-system side (which files, where) is the workspace's.
 
 use serde_json::{Map, Value as J};
 
-use super::choose::is_template_path;
-use super::merge::{EnvInput, Merged};
-use super::registry::Registry;
-use super::{Implementation, StepKind};
+use crate::model::registry::{is_template_path, EntryValue};
+use crate::model::Environment;
 use crate::node::{Node, Value};
+use crate::resolve::merge::{Entry, Merged};
+use crate::resolve::registry::Registry;
+use crate::resolve::{Implementation, StepKind};
 
 /// Removes the top-level `key` section from a block-style document's text,
 /// keeping every other line (comments and layout included). `None` when the
@@ -77,17 +78,19 @@ pub fn rewrite_template_paths(v: &mut J, rewrite: &dyn Fn(&str) -> String) {
 /// (from the environment that named them), `requires` gone, and the other
 /// sections merged later-wins (parameters key by key).
 pub fn environment(
-    envs: &[EnvInput<'_>],
+    envs: &[Environment],
     merged: &Merged,
     registry: &Registry<'_>,
     path: &dyn Fn(&str, &str) -> String,
 ) -> J {
     let mut reg = Map::new();
-    let value_of = |key: &str, resource: Option<&str>, entry: &super::merge::Entry| -> J {
-        let from = envs[entry.origin.env].path;
-        match &entry.value.value {
-            Value::Str(s) if is_template_path(s) => J::String(path(from, s)),
-            Value::Seq(_) => {
+    let value_of = |key: &str, resource: Option<&str>, entry: &Entry| -> J {
+        let from = envs[entry.origin.env].path.as_str();
+        match (&entry.value, &entry.node.value) {
+            (EntryValue::Template(_), Value::Str(s)) if is_template_path(s) => {
+                J::String(path(from, s))
+            }
+            (EntryValue::Candidates(_), _) => {
                 let r = registry.lookup(key, resource, None);
                 let chosen = r.chain.iter().find_map(|s| match s.kind {
                     StepKind::Entry | StepKind::PerResource => {
@@ -104,13 +107,13 @@ pub fn environment(
                     (None, None) => J::Null,
                 }
             }
-            other => other.to_json(),
+            (_, other) => other.to_json(),
         }
     };
     for key in registry.keys() {
         let entry = &merged.entries[&key];
         let k = if is_template_path(&key) {
-            path(envs[entry.origin.env].path, &key)
+            path(&envs[entry.origin.env].path, &key)
         } else {
             key.clone()
         };
@@ -121,10 +124,8 @@ pub fn environment(
         for (name, entries) in &merged.resources {
             let mut m = Map::new();
             for (t, e) in entries {
-                let v = if e.value.as_map().is_some()
-                    || matches!(t.as_str(), "hooks" | "restricted_actions")
-                {
-                    e.value.value.to_json()
+                let v = if e.value == EntryValue::Data {
+                    e.node.value.to_json()
                 } else {
                     value_of(t, Some(name), e)
                 };
@@ -135,24 +136,19 @@ pub fn environment(
         reg.insert("resources".to_owned(), J::Object(per));
     }
     let mut out = Map::new();
-    for section in ["parameters", "parameter_defaults"] {
-        let merged_section = super::parameters::env_section(envs, section);
-        if !merged_section.is_empty() {
+    for (section, values) in [
+        ("parameters", &merged.parameters),
+        ("parameter_defaults", &merged.parameter_defaults),
+    ] {
+        if !values.is_empty() {
             out.insert(
                 section.to_owned(),
-                J::Object(merged_section.into_iter().collect()),
+                J::Object(values.iter().map(|(k, v)| (k.clone(), v.clone())).collect()),
             );
         }
     }
-    for section in ["event_sinks", "encrypted_param_names"] {
-        if let Some(v) = envs
-            .iter()
-            .rev()
-            .filter_map(|e| e.root.as_map().and_then(|r| r.get(section)))
-            .find(|n| n.value != Value::Null)
-        {
-            out.insert(section.to_owned(), v.value.to_json());
-        }
+    for (section, v) in &merged.other_sections {
+        out.insert(section.clone(), v.clone());
     }
     out.insert("resource_registry".to_owned(), J::Object(reg));
     J::Object(out)

@@ -5,12 +5,12 @@
 use indexmap::IndexMap;
 use serde::Serialize;
 
-use super::choose::{candidate, decide, locate, selectors, Requires};
-use super::merge::{EnvInput, Merged};
-use super::{Catalog, Selection};
 use crate::diag::Span;
-use crate::model::Template;
-use crate::node::Value;
+use crate::model::registry::{is_template_path, EntryValue};
+use crate::model::{Environment, Template};
+use crate::resolve::choose::{candidate, decide, locate, selectors, Requires};
+use crate::resolve::merge::Merged;
+use crate::resolve::{Candidate, Catalog, Selection};
 
 /// One choice a user can make.
 #[derive(Debug, Clone, Serialize)]
@@ -45,7 +45,7 @@ fn same_path(a: &str, b: &str) -> bool {
 /// Every choice: list-valued entries (top level, then per resource), then
 /// types that only annotated templates offer more than one implementation of.
 pub fn options(
-    envs: &[EnvInput<'_>],
+    envs: &[Environment],
     merged: &Merged,
     catalog: &dyn Catalog,
     annotated: &Annotated<'_>,
@@ -60,18 +60,12 @@ pub fn options(
     );
     let mut covered: Vec<String> = Vec::new();
     for (resource, entry) in list_entries {
-        let Value::Seq(items) = &entry.value.value else {
+        let EntryValue::Candidates(cs) = &entry.value else {
             continue;
         };
-        let Some(names) = items
-            .iter()
-            .map(|i| i.value.as_str().map(str::to_owned))
-            .collect::<Option<Vec<_>>>()
-        else {
-            continue;
-        };
+        let names: Vec<String> = cs.iter().map(|c| c.name.clone()).collect();
         let t = &entry.key;
-        let from = envs[entry.origin.env].path;
+        let from = envs[entry.origin.env].path.as_str();
         let listed = locate(t, &names, from, catalog);
         let extras: Vec<_> = annotated
             .get(t)
@@ -104,9 +98,9 @@ pub fn options(
             continue;
         }
         let mapped_to = merged.entries.get(t).and_then(|e| {
-            let v = e.value.value.as_str()?;
-            Some(if super::choose::is_template_path(v) {
-                catalog.template(envs[e.origin.env].path, v).display
+            let v = e.node.value.as_str()?;
+            Some(if is_template_path(v) {
+                catalog.template(&envs[e.origin.env].path, v).display
             } else {
                 v.to_owned()
             })
@@ -147,8 +141,8 @@ fn list_choice(
     resource: Option<String>,
     from: &str,
     span: Span,
-    listed: Vec<super::Candidate>,
-    extras: Vec<super::Candidate>,
+    listed: Vec<Candidate>,
+    extras: Vec<Candidate>,
     requires: &Requires,
 ) -> Choice {
     let mut selection = decide(listed, requires.iter().map(|(k, (r, _, _))| (k, r)));
@@ -181,7 +175,7 @@ fn list_choice(
 /// A type only annotated templates offer: its current single mapping (if
 /// any) is what Heat uses; `requires` does not apply until the environment
 /// lists the candidates.
-fn mapped_choice(t: &str, mapped_to: Option<String>, candidates: Vec<super::Candidate>) -> Choice {
+fn mapped_choice(t: &str, mapped_to: Option<String>, candidates: Vec<Candidate>) -> Choice {
     let mut selection = decide(candidates, std::iter::empty());
     for c in &mut selection.candidates {
         c.matches = false;

@@ -1,7 +1,9 @@
 //! The one finding type every stage reports: [`Diagnostic`].
 //!
 //! Checks fill in a `key_path` (where in the document); the loader's span
-//! table turns it into a [`Span`] in one place ([`crate::model::Node::span_of`]).
+//! table turns it into a [`Span`] in one place ([`crate::node::Node::span_of`]).
+//! Every code has one entry in the catalogue ([`CodeInfo`]): [`codes`]
+//! holds those of the codes no rule owns; each rule owns its own.
 //! Renderers format diagnostics; nothing else prints them.
 
 use std::fmt;
@@ -78,43 +80,53 @@ impl Serialize for Code {
     }
 }
 
+/// What one code means: the catalogue entry every code has, whichever
+/// stage emits it. `docs/rules.md`, SARIF's `rules` and `heatcap rules`
+/// are rendered from these.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct CodeInfo {
+    pub code: Code,
+    /// Names the pattern the code flags (`allow <name>` reads well).
+    pub name: &'static str,
+    /// One line.
+    pub summary: &'static str,
+    /// What is checked, in a few sentences.
+    pub what: &'static str,
+    /// Why it matters: what Heat (or ONAP) does with such input.
+    pub why: &'static str,
+    /// A short example of input that gets the code.
+    pub example: &'static str,
+    /// Where the behaviour is defined (heat-semantics section, HOT spec,
+    /// ONAP requirement).
+    pub source: &'static str,
+}
+
+impl CodeInfo {
+    /// The severity the code's letter stands for.
+    pub fn severity(&self) -> Severity {
+        self.code.severity()
+    }
+
+    /// The ONAP requirement IDs (`R-92635`) the source names.
+    pub fn requirements(&self) -> Vec<&'static str> {
+        let s: &'static str = self.source;
+        s.match_indices("R-")
+            .filter_map(|(i, _)| {
+                let digits = s[i + 2..].bytes().take_while(u8::is_ascii_digit).count();
+                let starts_word = i == 0 || !s.as_bytes()[i - 1].is_ascii_alphanumeric();
+                (digits > 0 && starts_word).then(|| &s[i..i + 2 + digits])
+            })
+            .collect()
+    }
+}
+
 impl fmt::Display for Code {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(self.0)
     }
 }
 
-/// The load and parse codes (area 0). Later areas define their own.
-pub mod codes {
-    use super::Code;
-
-    /// The file or directory could not be read.
-    pub const READ_ERROR: Code = Code("E0001");
-    /// The file is not valid UTF-8 text (binary data).
-    pub const NOT_UTF8: Code = Code("E0002");
-    /// The file is larger than the size limit (Heat's `max_template_size`).
-    pub const TOO_LARGE: Code = Code("E0003");
-    /// YAML syntax error, or a YAML construct Heat's loader rejects.
-    pub const YAML_SYNTAX: Code = Code("E0004");
-    /// A file starting with `{` that is not valid JSON nor YAML.
-    pub const JSON_SYNTAX: Code = Code("E0005");
-    /// The document nests deeper than the loader's limit.
-    pub const TOO_DEEP: Code = Code("E0006");
-    /// Aliases expand to more nodes than the loader's limit.
-    pub const ALIAS_EXPANSION: Code = Code("E0007");
-    /// More than one YAML document in one file.
-    pub const MULTI_DOCUMENT: Code = Code("E0008");
-    /// A mapping repeats a key; Heat keeps the last value.
-    pub const DUPLICATE_KEY: Code = Code("W0010");
-    /// A file named explicitly is not a template or an environment.
-    pub const NOT_HEAT_FILE: Code = Code("W0011");
-    /// A symbolic link loop found while walking.
-    pub const SYMLINK_LOOP: Code = Code("W0012");
-    /// A Jinja source (`*.j2.yaml`) was skipped.
-    pub const JINJA_SKIPPED: Code = Code("I0013");
-    /// A path given on the command line does not exist.
-    pub const NOT_FOUND: Code = Code("E0014");
-}
+pub mod codes;
 
 /// A secondary location attached to a diagnostic.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]

@@ -1,0 +1,67 @@
+//! `capabilities-find`, `template-capabilities` and `index`: what exists.
+
+use std::io::Write;
+
+use super::args::{FindArgs, IndexArgs, SummaryArgs};
+use super::{config, exit_for_errors, print_diagnostics};
+use crate::diag::Diagnostic;
+use crate::error::{Error, Exit};
+use crate::report::{self, Format};
+use crate::Workspace;
+
+/// `capabilities-find`: exit 1 when nothing matches (grep's convention).
+pub(super) fn find(a: FindArgs, out: &mut dyn Write, err: &mut dyn Write) -> Result<Exit, Error> {
+    let conditions = config::conditions(&a.conditions)?;
+    let output = config::output(&a.output, Format::Plain);
+    let ws = Workspace::builder()
+        .load_options(config::load_options(&a.walk)?)
+        .walk(config::walk_options(&a.walk, a.paths)?)
+        // A file without the word cannot have the section: skip parsing it.
+        .prefilter("capabilities")
+        .open();
+    let matches = ws.find(&conditions);
+    report::render_find(out, &matches, output.format)?;
+    print_diagnostics(err, ws.corpus().diagnostics(), output)?;
+    Ok(if matches.is_empty() {
+        Exit::NoMatchOrFindings
+    } else {
+        Exit::Ok
+    })
+}
+
+/// `template-capabilities`: the templates given, and those the
+/// environments' registries name.
+pub(super) fn summary(
+    a: SummaryArgs,
+    out: &mut dyn Write,
+    err: &mut dyn Write,
+) -> Result<Exit, Error> {
+    let output = config::output(&a.output, Format::Json);
+    let ws = Workspace::builder()
+        .load_options(config::load_options(&a.walk)?)
+        .walk(config::walk_options(&a.walk, a.files)?)
+        .environments(&a.environments)
+        .registry_templates()
+        .open();
+    if a.by_type {
+        report::render_by_type(out, &ws.by_type(), output.format)?;
+    } else {
+        report::render_summary(out, &ws.summary(), output.format)?;
+    }
+    let mut diagnostics: Vec<Diagnostic> = ws.environment_file_diagnostics();
+    diagnostics.extend(ws.corpus().diagnostics().cloned());
+    print_diagnostics(err, &diagnostics, output)?;
+    Ok(exit_for_errors(&diagnostics))
+}
+
+/// `index`: every file, its status, kind and view.
+pub(super) fn index(a: IndexArgs, out: &mut dyn Write, err: &mut dyn Write) -> Result<Exit, Error> {
+    let output = config::output(&a.output, Format::Json);
+    let ws = Workspace::builder()
+        .load_options(config::load_options(&a.walk)?)
+        .walk(config::walk_options(&a.walk, a.paths)?)
+        .open();
+    report::render_index(out, &ws.index(), output.format)?;
+    print_diagnostics(err, ws.corpus().diagnostics(), output)?;
+    Ok(exit_for_errors(ws.corpus().diagnostics()))
+}

@@ -1,0 +1,383 @@
+//! The codes no validation rule owns: loading and walking (0xxx), the
+//! `capabilities` annotation (5xxx), environment loading and merging
+//! (6xxx) and composition (7xxx). Each is defined here once, with its
+//! catalogue entry in [`CODES`]; the rules' codes live in their own files
+//! (`src/validate/*/`), and the two together are the whole catalogue.
+
+use super::{Code, CodeInfo};
+
+/// The file or directory could not be read.
+pub const READ_ERROR: Code = Code("E0001");
+/// The file is not valid UTF-8 text (binary data).
+pub const NOT_UTF8: Code = Code("E0002");
+/// The file is larger than the size limit (Heat's `max_template_size`).
+pub const TOO_LARGE: Code = Code("E0003");
+/// YAML syntax error, or a YAML construct Heat's loader rejects.
+pub const YAML_SYNTAX: Code = Code("E0004");
+/// A file starting with `{` that is not valid JSON nor YAML.
+pub const JSON_SYNTAX: Code = Code("E0005");
+/// The document nests deeper than the loader's limit.
+pub const TOO_DEEP: Code = Code("E0006");
+/// Aliases expand to more nodes than the loader's limit.
+pub const ALIAS_EXPANSION: Code = Code("E0007");
+/// More than one YAML document in one file.
+pub const MULTI_DOCUMENT: Code = Code("E0008");
+/// A mapping repeats a key; Heat keeps the last value.
+pub const DUPLICATE_KEY: Code = Code("W0010");
+/// A file named explicitly is not a template or an environment.
+pub const NOT_HEAT_FILE: Code = Code("W0011");
+/// A symbolic link loop found while walking.
+pub const SYMLINK_LOOP: Code = Code("W0012");
+/// A Jinja source (`*.j2.yaml`) was skipped.
+pub const JINJA_SKIPPED: Code = Code("I0013");
+/// A path given on the command line does not exist.
+pub const NOT_FOUND: Code = Code("E0014");
+/// A directory given without `-r`.
+pub const DIRECTORY_SKIPPED: Code = Code("W0016");
+/// `capabilities` is present but is not a mapping.
+pub const CAPABILITIES_NOT_MAPPING: Code = Code("W5001");
+/// `capabilities.resource_type` is not a string or a list of strings.
+pub const RESOURCE_TYPE_NOT_STRINGS: Code = Code("W5002");
+/// A later null that Heat ignores (it cannot undo an earlier mapping).
+pub const LATER_NULL_IGNORED: Code = Code("W6001");
+/// A later `resources:` section replaces the earlier one wholesale.
+pub const RESOURCES_REPLACED: Code = Code("W6002");
+/// `resource_registry` or `requires` is not a mapping.
+pub const SECTION_NOT_MAPPING: Code = Code("E6003");
+/// A `hooks` or `restricted_actions` value Heat rejects.
+pub const INVALID_HOOK: Code = Code("E6004");
+/// A top-level section Heat does not know (`requires` is heatcap's own).
+pub const WRONG_SECTION: Code = Code("E6005");
+/// A section whose value is null, which Heat rejects.
+pub const EMPTY_SECTION: Code = Code("E6006");
+/// A resource type maps to a template that does not exist or is not a template.
+pub const MISSING_TEMPLATE: Code = Code("E7001");
+/// A template includes itself through its resources.
+pub const CYCLE: Code = Code("E7002");
+/// Nested stacks deeper than Heat allows.
+pub const NESTED_TOO_DEEP: Code = Code("E7003");
+/// A type could not be resolved (not found, alias loop, unresolved choice).
+pub const UNRESOLVED: Code = Code("E7004");
+/// A file the export needs is missing or cannot be read.
+pub const EXPORT_FILE: Code = Code("E7005");
+/// A `get_file` target that cannot be read.
+pub const MISSING_FILE: Code = Code("E7006");
+/// A parent passes a property its provider template does not declare.
+pub const UNKNOWN_PROPERTY: Code = Code("E7007");
+/// A provider template's required parameter that nothing sets.
+pub const PROPERTY_UNSET: Code = Code("W7008");
+/// A type maps to a template whose `resource_type` annotation leaves it out.
+pub const ANNOTATION_MISMATCH: Code = Code("W7009");
+/// A candidate template no `requires` can select.
+pub const UNSELECTABLE: Code = Code("W7010");
+
+/// The catalogue entries of the codes above, in code order.
+pub static CODES: &[CodeInfo] = &[
+    CodeInfo {
+        code: READ_ERROR,
+        name: "ReadError",
+        summary: "the file or directory could not be read",
+        what: "Opening or reading the file failed (permissions, an I/O error, a file that vanished).",
+        why: "Heat never sees a file the client cannot read; the rest of the tree is still processed.",
+        example: "a template with mode 000.",
+        source: "heat-semantics §2.12 (the client reads every file it uploads)",
+    },
+    CodeInfo {
+        code: NOT_UTF8,
+        name: "NotUtf8",
+        summary: "the file is not UTF-8 text (binary data); the position of the first bad byte is given",
+        what: "The bytes are not valid UTF-8.",
+        why: "Heat's parsers read text; a binary file is not a template or an environment.",
+        example: "a PNG saved as `logo.yaml`.",
+        source: "heat-semantics §1.1",
+    },
+    CodeInfo {
+        code: TOO_LARGE,
+        name: "FileTooLarge",
+        summary: "the file is larger than `--max-size` characters (Heat's `max_template_size`)",
+        what: "The file holds more characters than the limit (524,288 by default, as in Heat).",
+        why: "Heat refuses templates over `max_template_size` with \"Request limit exceeded: Template size (N bytes) exceeds maximum allowed size\".",
+        example: "a 600 KB template.",
+        source: "heat-semantics §1.3",
+    },
+    CodeInfo {
+        code: YAML_SYNTAX,
+        name: "YamlSyntax",
+        summary: "YAML syntax error, or a construct Heat's loader rejects (unknown tag, unhashable key, bad merge)",
+        what: "The text is not YAML that Heat's loader (PyYAML's SafeLoader with Heat's two overrides) accepts.",
+        why: "Heat answers \"Error parsing template\" and reads nothing of the file.",
+        example: "`resources: {a: [1, 2}` or a `!foo` tag.",
+        source: "heat-semantics §1.1, §1.2",
+    },
+    CodeInfo {
+        code: JSON_SYNTAX,
+        name: "JsonSyntax",
+        summary: "a file starting with `{` is neither valid JSON nor YAML",
+        what: "python-heatclient reads a file starting with `{` as JSON; this one is neither JSON nor YAML.",
+        why: "The client fails before Heat is called.",
+        example: "`{\"heat_template_version\": \"2016-10-14\",}`.",
+        source: "heat-semantics §1.2 (heatclient's JSON test)",
+    },
+    CodeInfo {
+        code: TOO_DEEP,
+        name: "NestingTooDeep",
+        summary: "the document nests deeper than 256 levels",
+        what: "Mappings and lists nest deeper than heatcap's limit of 256 levels.",
+        why: "PyYAML fails near Python's recursion limit; the limit also keeps hostile input cheap.",
+        example: "`[[[[...]]]]` 300 levels deep.",
+        source: "heat-semantics §1.2",
+    },
+    CodeInfo {
+        code: ALIAS_EXPANSION,
+        name: "AliasExpansion",
+        summary: "aliases expand to more than 100,000 nodes (an alias bomb)",
+        what: "YAML aliases would copy more than 100,000 nodes into the document.",
+        why: "A \"billion laughs\" document exhausts memory in any consumer that expands it.",
+        example: "`a: &a [x, x]` then `b: &b [*a, *a]` repeated.",
+        source: "heatcap's own limit",
+    },
+    CodeInfo {
+        code: MULTI_DOCUMENT,
+        name: "MultipleDocuments",
+        summary: "more than one YAML document in the file",
+        what: "The file holds several `---`-separated documents.",
+        why: "Heat's loader answers \"expected a single document in the stream\".",
+        example: "two templates in one file separated by `---`.",
+        source: "heat-semantics §1.1",
+    },
+    CodeInfo {
+        code: DUPLICATE_KEY,
+        name: "DuplicateKey",
+        summary: "a mapping repeats a key; as in Heat, the last value wins",
+        what: "The same key appears twice in one mapping.",
+        why: "Heat silently keeps the last value, so the first is lost without a word.",
+        example: "two `parameters:` sections in one template.",
+        source: "heat-semantics §1.2",
+    },
+    CodeInfo {
+        code: NOT_HEAT_FILE,
+        name: "NotHeatFile",
+        summary: "a file named on the command line is not a template or an environment",
+        what: "The file parses but has no template version key and no environment section.",
+        why: "A file named explicitly was meant to be read as a Heat file; it is not one.",
+        example: "`heatcap resolve -e playbook.yaml`.",
+        source: "heat-semantics §1.1 (version keys), §2.1 (environment sections)",
+    },
+    CodeInfo {
+        code: SYMLINK_LOOP,
+        name: "SymlinkLoop",
+        summary: "a symbolic link loop found while walking; not followed",
+        what: "A directory link points back to one of its ancestors.",
+        why: "Following it would walk forever; the rest of the tree is still walked.",
+        example: "`ln -s .. loop` inside the tree.",
+        source: "heatcap's walker",
+    },
+    CodeInfo {
+        code: JINJA_SKIPPED,
+        name: "JinjaSkipped",
+        summary: "a Jinja source (`*.j2.yaml`) was skipped",
+        what: "The file is a Jinja source, not YAML that Heat reads.",
+        why: "Heat reads rendered templates; run heatcap on the rendered output.",
+        example: "`overcloud.j2.yaml` in a tripleo-heat-templates checkout.",
+        source: "heatcap's walker",
+    },
+    CodeInfo {
+        code: NOT_FOUND,
+        name: "PathNotFound",
+        summary: "a path given does not exist (or a template an environment names)",
+        what: "A path given on the command line, or a template an environment names, does not exist.",
+        why: "Nothing can be read from it.",
+        example: "`heatcap index ./no-such-dir`.",
+        source: "heatcap's walker",
+    },
+    CodeInfo {
+        code: DIRECTORY_SKIPPED,
+        name: "DirectorySkipped",
+        summary: "a directory given without `-r`; skipped",
+        what: "A directory was given to a command that walks directories only with `-r`.",
+        why: "Without `-r` heatcap reads only the files named.",
+        example: "`heatcap index templates/`.",
+        source: "heatcap's walker",
+    },
+    CodeInfo {
+        code: CAPABILITIES_NOT_MAPPING,
+        name: "CapabilitiesNotMapping",
+        summary: "`capabilities` is not a mapping; it is ignored",
+        what: "The template's `capabilities` section is a scalar or a list.",
+        why: "The capabilities annotation is a mapping of keys to values; anything else declares nothing.",
+        example: "`capabilities: puppet`.",
+        source: "capabilities.md §1",
+    },
+    CodeInfo {
+        code: RESOURCE_TYPE_NOT_STRINGS,
+        name: "ResourceTypeNotStrings",
+        summary: "`capabilities.resource_type` is not a type name or a list of them",
+        what: "`resource_type` holds something other than a string or a list of strings.",
+        why: "Only type names can be matched against a registry key.",
+        example: "`resource_type: {a: b}`.",
+        source: "capabilities.md §1",
+    },
+    CodeInfo {
+        code: LATER_NULL_IGNORED,
+        name: "LaterNullIgnored",
+        summary: "a later environment sets an entry to null; Heat ignores it, so it does not undo the mapping",
+        what: "An environment after the first that maps a type to `null`.",
+        why: "Heat's merge skips null values of later files, so the earlier mapping stays in force.",
+        example: "`-e base.yaml -e off.yaml` where off.yaml has `OS::TripleO::Foo: null`.",
+        source: "heat-semantics §2.11",
+    },
+    CodeInfo {
+        code: RESOURCES_REPLACED,
+        name: "ResourcesReplaced",
+        summary: "a later environment's `resources:` section replaces the earlier one wholesale",
+        what: "Two environments both have `resource_registry.resources`.",
+        why: "Heat's merge is one level deep: the later `resources:` map replaces the earlier one, entries for other resources included.",
+        example: "two files each with `resources: {my_server: {...}}`.",
+        source: "heat-semantics §2.11",
+    },
+    CodeInfo {
+        code: SECTION_NOT_MAPPING,
+        name: "SectionNotMapping",
+        summary: "`resource_registry` or `requires` is not a mapping",
+        what: "The section is a scalar or a list.",
+        why: "Heat crashes on a registry that is not a mapping (\"'list' object has no attribute 'items'\"); heatcap ignores the section.",
+        example: "`resource_registry: []`.",
+        source: "heat-semantics §2.1",
+    },
+    CodeInfo {
+        code: INVALID_HOOK,
+        name: "InvalidHook",
+        summary: "a `hooks` or `restricted_actions` value Heat rejects (Heat's message)",
+        what: "`hooks` and `restricted_actions` values, at any depth of the registry, are ones Heat accepts.",
+        why: "Heat refuses the environment when it loads it.",
+        example: "`hooks: [pre-launch]`.",
+        source: "heat-semantics §2.3 (ResourceRegistry hooks and restricted_actions)",
+    },
+    CodeInfo {
+        code: WRONG_SECTION,
+        name: "WrongEnvironmentSection",
+        summary: "an environment section Heat does not know (`requires` is heatcap's own and accepted)",
+        what: "Every top-level key of an environment file is one of Heat's sections (`requires` is heatcap's own; `export` removes it).",
+        why: "Heat rejects the file: `environment has wrong section \"<key>\"`.",
+        example: "`resource_registy:` (a typo).",
+        source: "heat-semantics §2.1 (environment_format.validate)",
+    },
+    CodeInfo {
+        code: EMPTY_SECTION,
+        name: "EmptyEnvironmentSection",
+        summary: "an environment section whose value is null, which Heat rejects (`parameter_defaults:` with nothing under it)",
+        what: "No section of an environment file is null.",
+        why: "Heat rejects the file: `environment has empty section \"<key>\"`.",
+        example: "`parameter_defaults:` with nothing under it.",
+        source: "heat-semantics §2.1 (environment_format.validate)",
+    },
+    CodeInfo {
+        code: MISSING_TEMPLATE,
+        name: "MissingTemplate",
+        summary: "a type maps to a template that is missing or is not a template",
+        what: "A registry entry, or a resource type that is a path, names a template file that does not exist, does not parse, or is not a template.",
+        why: "Heat fails the stack: the client cannot upload the file, or Heat cannot parse it (\"Could not fetch remote template\").",
+        example: "`OS::TripleO::Compute: puppet/compute.yaml` with no such file.",
+        source: "heat-semantics §3.1",
+    },
+    CodeInfo {
+        code: CYCLE,
+        name: "TemplateCycle",
+        summary: "a template includes itself through its resources (a cycle)",
+        what: "Following resource types through the registry (with Heat's child-environment rules) leads back to a template already being instantiated.",
+        why: "Heat recurses until its depth limit and refuses the stack.",
+        example: "`a.yaml` has a resource of type `OS::B`, which maps to `b.yaml`, which has a resource of type `a.yaml`.",
+        source: "heat-semantics §3.4, §3.6",
+    },
+    CodeInfo {
+        code: NESTED_TOO_DEEP,
+        name: "NestedTooDeep",
+        summary: "nested stacks deeper than Heat's limit of 5",
+        what: "The composition nests provider templates deeper than `max_nested_stack_depth`.",
+        why: "Heat: \"Recursion depth exceeds 5.\"",
+        example: "six levels of templates that each nest the next.",
+        source: "heat-semantics §3.6",
+    },
+    CodeInfo {
+        code: UNRESOLVED,
+        name: "UnresolvedType",
+        summary: "a type could not be resolved: not found, alias loop, invalid value, or no or several matching candidates",
+        what: "Looking a type up in the merged registry (and Heat's own types) gives no implementation, or a list-valued entry's `requires` selects zero or several candidates.",
+        why: "Heat: \"The Resource Type (T) could not be found.\"; heatcap never guesses among candidates.",
+        example: "`type: OS::TripleO::Missing` with no entry for it.",
+        source: "heat-semantics §2.4, §2.7; capabilities.md §2",
+    },
+    CodeInfo {
+        code: EXPORT_FILE,
+        name: "ExportFileMissing",
+        summary: "`export`: a file the export needs is missing or cannot be read (the root template, a `get_file` target)",
+        what: "A file the exported tree must contain cannot be read.",
+        why: "An incomplete tree is one python-heatclient cannot upload; `export` writes nothing instead.",
+        example: "`export -t missing.yaml`.",
+        source: "heat-semantics §2.12",
+    },
+    CodeInfo {
+        code: MISSING_FILE,
+        name: "MissingGetFile",
+        summary: "a `get_file` target of a template in the composition cannot be read (python-heatclient would fail to fetch it)",
+        what: "Every `get_file` argument of a template in the composition names a readable file, relative to the template.",
+        why: "python-heatclient reads every `get_file` target before it calls Heat; one missing file fails the request.",
+        example: "`config: {get_file: scripts/missing.sh}`.",
+        source: "heat-semantics §2.12",
+    },
+    CodeInfo {
+        code: UNKNOWN_PROPERTY,
+        name: "UnknownProperty",
+        summary: "a resource passes a property its provider template does not declare as a parameter (Heat: \"Unknown Property X\", checked even by `template validate`)",
+        what: "Every property a resource passes to a provider template is a parameter of that template.",
+        why: "Heat refuses the stack, even in `template validate`: \"Unknown Property X\".",
+        example: "`properties: {Flavour: m1.small}` where the template declares `Flavor`.",
+        source: "heat-semantics §3.2",
+    },
+    CodeInfo {
+        code: PROPERTY_UNSET,
+        name: "PropertyUnset",
+        summary: "a resource leaves a property unset that its provider template requires (a parameter without default that the environments' `parameter_defaults` do not set either); Heat fails at create with \"Property X not assigned\" unless an environment given at deploy time sets it",
+        what: "Every parameter without a default of a provider template is passed by the resource or set by `parameter_defaults`.",
+        why: "Heat's create fails with \"Property X not assigned\"; a warning, since deploy-time environments often set passwords.",
+        example: "a provider template with `parameters: {KeyName: {type: string}}` used with no `KeyName` property.",
+        source: "heat-semantics §3.2",
+    },
+    CodeInfo {
+        code: ANNOTATION_MISMATCH,
+        name: "AnnotationMismatch",
+        summary: "a registry entry maps a type to a template whose `capabilities.resource_type` does not include that type",
+        what: "A template that declares the types it implements is mapped only to those types.",
+        why: "The template says it implements something else; the mapping is likely a mistake.",
+        example: "`OS::TripleO::Compute: controller.yaml` where controller.yaml declares `resource_type: OS::TripleO::Controller`.",
+        source: "capabilities.md §2 rule 1",
+    },
+    CodeInfo {
+        code: UNSELECTABLE,
+        name: "UnselectableCandidate",
+        summary: "a candidate of a list-valued registry entry declares no capabilities while others share the list, so no `requires` can select it",
+        what: "Every template candidate of a list-valued entry can be selected by some `requires`.",
+        why: "A candidate that declares nothing is never a match once any key is relevant, so it can never be chosen among others.",
+        example: "`OS::X: [a.yaml, b.yaml]` where b.yaml has no `capabilities`.",
+        source: "capabilities.md §2 rules 2-4",
+    },
+];
+
+/// The catalogue entry of one of the codes above.
+pub fn info(code: Code) -> Option<&'static CodeInfo> {
+    CODES.iter().find(|c| c.code == code)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn each_code_is_listed_once_in_order() {
+        let codes: Vec<&str> = CODES.iter().map(|c| c.code.0).collect();
+        let mut sorted = codes.clone();
+        sorted.sort_by_key(|c| (&c[1..], c.as_bytes()[0]));
+        sorted.dedup();
+        assert_eq!(codes, sorted);
+    }
+}

@@ -1,0 +1,10 @@
+//! Stage 5: what heatcap builds on a resolution. Resolution answers "what
+//! does the environment pick"; the products answer the workflow's questions
+//! with it: the choices a UI must offer ([`options`]), the parameters of
+//! the chosen composition ([`parameters`]), Heat's own validate document
+//! ([`heat_validate`]), and what stock Heat accepts ([`export`]).
+
+pub mod export;
+pub mod heat_validate;
+pub mod options;
+pub mod parameters;

@@ -1,0 +1,513 @@
+//! Stage 6: the [`Workspace`], where every caller starts (the CLI, a test,
+//! a server, another program). It opens a set of roots and environments
+//! once (the loaded files, the merged environment with its diagnostics, the
+//! file-system catalog of templates) and answers each question the
+//! commands ask: what exists ([`Workspace::find`], [`Workspace::summary`],
+//! [`Workspace::index`]), what the environments pick
+//! ([`Workspace::resolve`]), the choices a UI offers
+//! ([`Workspace::options`]), the parameters of the chosen composition
+//! ([`Workspace::parameters`]), what stock Heat accepts
+//! ([`Workspace::export`]) and what Heat refuses ([`validate`]).
+
+pub(crate) mod catalog;
+mod compose_check;
+mod export;
+mod packages;
+mod validate;
+
+use std::path::PathBuf;
+
+use indexmap::IndexMap;
+
+pub use catalog::FsCatalog;
+pub use export::{Export, ExportFile};
+pub use validate::{validate, ValidateOptions, Validated};
+
+use crate::diag::{codes, Diagnostic, Severity};
+use crate::index::Index;
+use crate::load::{self, LoadOptions, Status};
+use crate::model::{Corpus, Environment, FileRecord, Template};
+use crate::product::options::{Annotated, OptionsReport};
+use crate::product::parameters::ParametersReport;
+use crate::query::{self, Condition, IndexDocument, Match};
+use crate::resolve::compose::{compose, Composition};
+use crate::resolve::merge::{merge, Merged};
+use crate::resolve::registry::Registry;
+use crate::resolve::{Catalog, Resolution, ResolveReport};
+use crate::walk::{self, display, Source, WalkOptions, Walked};
+
+/// What to open.
+#[derive(Debug, Clone, Default)]
+pub struct WorkspaceBuilder {
+    load: LoadOptions,
+    walk: Option<WalkOptions>,
+    prefilter: Option<&'static str>,
+    environments: Vec<PathBuf>,
+    registry_templates: bool,
+    roots: Vec<String>,
+    choices: IndexMap<String, String>,
+}
+
+impl WorkspaceBuilder {
+    /// How files are read (size limit, parser limits).
+    #[must_use]
+    pub fn load_options(mut self, load: LoadOptions) -> Self {
+        self.load = load;
+        self
+    }
+
+    /// Walk these roots into the workspace's corpus (for [`Workspace::find`],
+    /// [`Workspace::summary`], [`Workspace::index`]).
+    #[must_use]
+    pub fn walk(mut self, walk: WalkOptions) -> Self {
+        self.walk = Some(walk);
+        self
+    }
+
+    /// Parse only walked files whose bytes contain this word (the others
+    /// cannot have what is asked).
+    #[must_use]
+    pub fn prefilter(mut self, word: &'static str) -> Self {
+        self.prefilter = Some(word);
+        self
+    }
+
+    /// Environment files, merged in the order given, as Heat merges them.
+    #[must_use]
+    pub fn environments(mut self, paths: &[PathBuf]) -> Self {
+        self.environments = paths.to_vec();
+        self
+    }
+
+    /// Add to the corpus every template the environments' registries name
+    /// (the given ones, and any walked file that is an environment).
+    #[must_use]
+    pub fn registry_templates(mut self) -> Self {
+        self.registry_templates = true;
+        self
+    }
+
+    /// Root templates of compositions (paths as the user gave them): they,
+    /// and every template they and the registry reach, are loaded.
+    #[must_use]
+    pub fn roots<S: AsRef<str>>(mut self, roots: &[S]) -> Self {
+        self.roots = roots.iter().map(|r| r.as_ref().to_owned()).collect();
+        self
+    }
+
+    /// A UI's selections (`TYPE` → template path): they win over the
+    /// environments, as an entry written into the user registry would.
+    #[must_use]
+    pub fn choices(mut self, choices: IndexMap<String, String>) -> Self {
+        self.choices = choices;
+        self
+    }
+
+    /// Reads and merges everything.
+    pub fn open(self) -> Workspace {
+        let env_files = load_environments(&self.environments, &self.load);
+        let environments: Vec<Environment> = env_files
+            .iter()
+            .filter_map(|f| f.environment().cloned())
+            .collect();
+        let merged = merge(&environments);
+        let (mut corpus, walked) = match &self.walk {
+            Some(w) => {
+                let mut opts = self.load;
+                opts.prefilter = self.prefilter;
+                load_corpus(walk::walk(w), &opts)
+            }
+            None => (Corpus::default(), Walked::default()),
+        };
+        if self.registry_templates {
+            add_registry_templates(&mut corpus, walked, &env_files, &self.load);
+        }
+        let mut roots: Vec<&str> = self.roots.iter().map(String::as_str).collect();
+        roots.extend(self.choices.values().map(String::as_str));
+        let catalog = FsCatalog::preload(&roots, &environments, &merged, &self.load);
+        Workspace {
+            load: self.load,
+            corpus,
+            env_files,
+            environments,
+            merged,
+            catalog,
+            choices: self.choices,
+        }
+    }
+}
+
+/// Loaded files, merged environments and the catalog of templates: what
+/// every question starts from.
+///
+/// ```
+/// use heatcap::Workspace;
+/// let ws = Workspace::builder()
+///     .environments(&["fixtures/spec/environment.yaml".into()])
+///     .open();
+/// let report = ws.resolve(None, None, None);
+/// let picked: Vec<String> = report.resolutions.iter().map(|r| r.type_name.clone()).collect();
+/// assert_eq!(picked, ["OS::TripleO::Controller"]);
+/// ```
+pub struct Workspace {
+    load: LoadOptions,
+    corpus: Corpus,
+    env_files: Vec<FileRecord>,
+    environments: Vec<Environment>,
+    merged: Merged,
+    catalog: FsCatalog,
+    choices: IndexMap<String, String>,
+}
+
+impl Workspace {
+    /// Starts describing what to open.
+    pub fn builder() -> WorkspaceBuilder {
+        WorkspaceBuilder::default()
+    }
+
+    /// The walked files.
+    pub fn corpus(&self) -> &Corpus {
+        &self.corpus
+    }
+
+    /// The environments that loaded, in the order given.
+    pub fn environments(&self) -> &[Environment] {
+        &self.environments
+    }
+
+    /// The environment files as given (the ones that are not environments
+    /// included), in order.
+    pub fn environment_files(&self) -> &[FileRecord] {
+        &self.env_files
+    }
+
+    /// The merged environment.
+    pub fn merged(&self) -> &Merged {
+        &self.merged
+    }
+
+    /// The catalog of templates the roots and the registry reach.
+    pub fn catalog(&self) -> &FsCatalog {
+        &self.catalog
+    }
+
+    /// The root stack's registry (with the UI's choices applied).
+    pub fn registry(&self) -> Registry<'_> {
+        Registry::new(&self.environments, &self.merged, &self.catalog)
+            .with_choices(self.choices.clone())
+    }
+
+    /// The environment files' own diagnostics, a warning for each file given
+    /// as an environment that is not one, and the merge's.
+    pub fn environment_diagnostics(&self) -> Vec<Diagnostic> {
+        let mut out = self.environment_file_diagnostics();
+        out.extend(self.merged.diagnostics.iter().cloned());
+        out
+    }
+
+    /// The environment files' own diagnostics (reading and parsing), and a
+    /// warning for each file given as an environment that is not one.
+    pub fn environment_file_diagnostics(&self) -> Vec<Diagnostic> {
+        file_diagnostics(&self.env_files)
+    }
+
+    /// The diagnostics of the templates the catalog loaded, by path. A
+    /// missing file is left out: it is reported where it is named (E7001).
+    pub fn catalog_diagnostics(&self) -> Vec<Diagnostic> {
+        let mut loaded: Vec<&FileRecord> = self.catalog.records().collect();
+        loaded.sort_by(|x, y| x.path.cmp(&y.path));
+        let mut out = Vec::new();
+        for f in loaded {
+            let missing = |d: &&Diagnostic| {
+                d.code == codes::READ_ERROR && !std::path::Path::new(&f.path).exists()
+            };
+            out.extend(f.diagnostics.iter().filter(|d| !missing(d)).cloned());
+        }
+        out
+    }
+
+    /// The capabilities index of the corpus.
+    pub fn capability_index(&self) -> Index<'_> {
+        Index::build(&self.corpus)
+    }
+
+    /// `capabilities-find`: the templates whose capabilities meet every
+    /// condition, in walk order.
+    pub fn find(&self, conditions: &[Condition]) -> Vec<Match<'_>> {
+        query::find(&self.capability_index(), conditions)
+    }
+
+    /// `template-capabilities`: every capability value offered.
+    pub fn summary(&self) -> IndexMap<String, Vec<serde_json::Value>> {
+        query::summary(&self.capability_index())
+    }
+
+    /// `template-capabilities --by-type`: each type and the templates whose
+    /// `resource_type` names it.
+    pub fn by_type(&self) -> IndexMap<String, Vec<&str>> {
+        query::by_type(&self.capability_index())
+    }
+
+    /// `index`: every walked file.
+    pub fn index(&self) -> IndexDocument<'_> {
+        query::index_document(&self.corpus)
+    }
+
+    /// The composition of `root` (as the user gave its path).
+    pub fn compose(&self, root: &str) -> Composition {
+        compose(root, &self.registry(), &self.catalog)
+    }
+
+    /// `resolve`: with `type_name`, one lookup (for `resource`, where
+    /// per-resource entries apply); else with `root`, every lookup its
+    /// composition makes; else every registry entry.
+    pub fn resolve(
+        &self,
+        root: Option<&str>,
+        type_name: Option<&str>,
+        resource: Option<&str>,
+    ) -> ResolveReport {
+        let mut diagnostics = self.environment_diagnostics();
+        diagnostics.extend(self.root_problem(root));
+        diagnostics.extend(self.catalog_diagnostics());
+        let registry = self.registry();
+        diagnostics.extend(registry.missing_targets());
+        let (resolutions, tree) = if let Some(t) = type_name {
+            (vec![registry.lookup(t, resource, root)], None)
+        } else if let Some(r) = root {
+            let c = compose(r, &registry, &self.catalog);
+            diagnostics.extend(c.diagnostics);
+            (c.resolutions, Some(c.root))
+        } else {
+            (registry.lookup_all(), None)
+        };
+        if tree.is_none() {
+            // The composition walk reports its own, at the resource that failed.
+            let fallback = self.last_environment();
+            diagnostics.extend(resolutions.iter().filter_map(|r| r.diagnostic(fallback)));
+        }
+        let resolved = resolutions.iter().all(Resolution::is_resolved);
+        ResolveReport {
+            environments: self.environment_paths(),
+            requires: self.requires(),
+            template: root.map(str::to_owned),
+            tree,
+            resolutions,
+            resolved,
+            diagnostics,
+        }
+    }
+
+    /// `options`: every choice a UI must offer. `directories` are walked
+    /// (recursively) for templates that offer implementations through their
+    /// `resource_type` annotation.
+    pub fn options(&self, directories: &[PathBuf]) -> OptionsReport {
+        let mut diagnostics = self.environment_diagnostics();
+        let walk_opts = WalkOptions {
+            roots: directories.to_vec(),
+            recursive: true,
+            include: walk::default_include(),
+            exclude: globset::GlobSet::empty(),
+            hidden: false,
+        };
+        let walked = walk::walk(&walk_opts);
+        diagnostics.extend(walked.diagnostics.iter().cloned());
+        let dir_files = load::load_all(&walked.sources, &self.load, |l| {
+            FileRecord::from_loaded(l, false)
+        });
+        let mut annotated = Annotated::new();
+        for f in &dir_files {
+            diagnostics.extend(
+                f.diagnostics
+                    .iter()
+                    .filter(|d| d.severity == Severity::Error)
+                    .cloned(),
+            );
+            if let Some(t) = f.template() {
+                for ty in &t.resource_type {
+                    annotated
+                        .entry(ty.clone())
+                        .or_default()
+                        .push((f.path.clone(), t));
+                }
+            }
+        }
+        let choices = crate::product::options::options(
+            &self.environments,
+            &self.merged,
+            &self.catalog,
+            &annotated,
+        );
+        OptionsReport {
+            environments: self.environment_paths(),
+            requires: self.requires(),
+            choices,
+            diagnostics,
+        }
+    }
+
+    /// `parameters`: every parameter of the composition of `root` (with
+    /// the workspace's choices), and Heat's validate document of it.
+    pub fn parameters(&self, root: &str) -> (ParametersReport, serde_json::Value) {
+        let mut diagnostics = self.environment_diagnostics();
+        diagnostics.extend(self.root_problem(Some(root)));
+        let registry = self.registry();
+        diagnostics.extend(registry.missing_targets());
+        let composition = compose(root, &registry, &self.catalog);
+        // Unset provider parameters (W7008) are what this report lists as
+        // required; repeating them as warnings would only be noise.
+        diagnostics.extend(
+            composition
+                .diagnostics
+                .iter()
+                .filter(|d| d.code != codes::PROPERTY_UNSET)
+                .cloned(),
+        );
+        let (tree, parameters) =
+            crate::product::parameters::collect(&composition.root, &self.merged, &self.catalog);
+        let heat = crate::product::heat_validate::document(
+            &composition.root,
+            &self.environments,
+            &self.merged,
+            &registry,
+            &self.catalog,
+        );
+        let required = parameters
+            .iter()
+            .filter(|(_, p)| !p.required_in.is_empty())
+            .map(|(n, _)| n.clone())
+            .collect();
+        let report = ParametersReport {
+            template: root.to_owned(),
+            environments: self.environment_paths(),
+            choices: self.choices.clone(),
+            tree,
+            parameters,
+            required,
+            diagnostics,
+        };
+        (report, heat)
+    }
+
+    /// `export`: the files stock Heat needs for the composition of `root`,
+    /// or the errors that refuse it.
+    pub fn export(&self, root: &str) -> Export {
+        export::plan(self, root)
+    }
+
+    /// The environments' paths, as given.
+    pub fn environment_paths(&self) -> Vec<String> {
+        self.environments.iter().map(|e| e.path.clone()).collect()
+    }
+
+    /// The merged `requires`, as written.
+    fn requires(&self) -> IndexMap<String, crate::model::capability::CapValue> {
+        self.merged
+            .requires
+            .iter()
+            .map(|(k, (_, v, _))| (k.clone(), v.clone()))
+            .collect()
+    }
+
+    /// The file findings without an entry fall back to: the last
+    /// environment searched.
+    fn last_environment(&self) -> &str {
+        self.environments.last().map_or("-", |e| e.path.as_str())
+    }
+
+    /// A root template that cannot be composed: missing, unreadable,
+    /// unparsable or not a template.
+    fn root_problem(&self, root: Option<&str>) -> Option<Diagnostic> {
+        let root = root?;
+        let found = self.catalog.template("", root);
+        if found.template.is_some() {
+            return None;
+        }
+        let problem = found
+            .problem
+            .unwrap_or_else(|| "it is not a template".to_owned());
+        Some(Diagnostic::new(
+            codes::MISSING_TEMPLATE,
+            root,
+            format!("the root template cannot be used: {problem}"),
+        ))
+    }
+
+    /// The template at `path` (as given), if the catalog loaded one.
+    pub fn template(&self, path: &str) -> Option<&Template> {
+        self.catalog.template("", path).template
+    }
+}
+
+/// Loads environment files, keeping their trees (for positions).
+fn load_environments(paths: &[PathBuf], opts: &LoadOptions) -> Vec<FileRecord> {
+    let sources: Vec<Source> = paths
+        .iter()
+        .map(|p| Source {
+            display: display(p),
+            path: p.clone(),
+            explicit: true,
+            jinja: false,
+        })
+        .collect();
+    load::load_all(&sources, opts, |l| FileRecord::from_loaded(l, false))
+}
+
+/// The files' own diagnostics, and a warning for each file given as an
+/// environment that is not one.
+fn file_diagnostics(envs: &[FileRecord]) -> Vec<Diagnostic> {
+    let mut out = Vec::new();
+    for f in envs {
+        out.extend(f.diagnostics.iter().cloned());
+        let flagged = f.diagnostics.iter().any(|d| d.code == codes::NOT_HEAT_FILE);
+        if f.status == Status::Ok && f.environment().is_none() && !flagged {
+            out.push(Diagnostic::new(
+                codes::NOT_HEAT_FILE,
+                f.path.clone(),
+                "given with -e but is not an environment",
+            ));
+        }
+    }
+    out
+}
+
+/// Loads every walked file (in parallel, in order) into a corpus, slim;
+/// the walk is kept for files added later.
+fn load_corpus(walked: Walked, opts: &LoadOptions) -> (Corpus, Walked) {
+    let files = load::load_all(&walked.sources, opts, |l| {
+        FileRecord::from_loaded(l, false).slimmed()
+    });
+    let corpus = Corpus {
+        files,
+        walk_diagnostics: walked.diagnostics.clone(),
+    };
+    (corpus, walked)
+}
+
+/// Adds to the corpus every template the registries name (resolved
+/// against each environment's real directory, as python-heatclient does):
+/// the given environments', then those of environments among the walked
+/// files. A template named twice, or also walked, is loaded once.
+fn add_registry_templates(
+    corpus: &mut Corpus,
+    mut walked: Walked,
+    env_files: &[FileRecord],
+    opts: &LoadOptions,
+) {
+    let given = walked.sources.len();
+    for env_file in env_files.iter().chain(corpus.files.iter()) {
+        let Some(env) = env_file.environment() else {
+            continue;
+        };
+        for target in env.templates() {
+            if let Some((path, shown)) = catalog::locate(&env_file.path, target) {
+                walked.add_file(path, shown);
+            }
+        }
+    }
+    let named = load::load_all(&walked.sources[given..], opts, |l| {
+        FileRecord::from_loaded(l, false)
+    });
+    corpus.files.extend(named);
+    corpus.walk_diagnostics = walked.diagnostics;
+}

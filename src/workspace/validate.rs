@@ -1,0 +1,106 @@
+//! `validate`: the files walked, loaded in parallel, each checked by the
+//! selected rules in the worker (its tree dropped right after); under the
+//! ONAP profile each directory checked as one package; with environments,
+//! the composition of every template checked.
+
+use std::path::PathBuf;
+
+use super::{compose_check, packages};
+use crate::diag::{Diagnostic, Severity};
+use crate::load::{self, LoadOptions};
+use crate::model::package::ModuleKind;
+use crate::model::FileRecord;
+use crate::validate::{check_file, Profile, Selection};
+use crate::walk::{self, WalkOptions};
+
+/// What to check, and how.
+#[derive(Debug, Clone)]
+pub struct ValidateOptions {
+    pub walk: WalkOptions,
+    pub load: LoadOptions,
+    pub selection: Selection,
+    pub profile: Profile,
+    /// Environments to compose every checked template with (E7xxx, W6xxx).
+    pub environments: Vec<PathBuf>,
+}
+
+/// The outcome: every finding, in file order, and what was checked.
+#[derive(Debug, Clone, Default)]
+pub struct Validated {
+    /// The files checked.
+    pub files: usize,
+    /// Under the ONAP profile, what each file is in its package.
+    pub modules: Vec<(String, ModuleKind)>,
+    pub findings: Vec<Diagnostic>,
+}
+
+impl Validated {
+    /// The findings of one severity.
+    pub fn count(&self, severity: Severity) -> usize {
+        self.findings
+            .iter()
+            .filter(|d| d.severity == severity)
+            .count()
+    }
+}
+
+/// One checked file: its findings, and whether it is a template (the
+/// roots the environments compose).
+pub(super) struct Checked {
+    pub(super) path: String,
+    pub(super) template: bool,
+    /// Under the ONAP profile, what the file is in its package.
+    pub(super) module: Option<ModuleKind>,
+    pub(super) found: Vec<Diagnostic>,
+}
+
+impl Checked {
+    pub(super) fn new(record: &FileRecord, found: Vec<Diagnostic>) -> Checked {
+        Checked {
+            path: record.path.clone(),
+            template: record.template().is_some(),
+            module: None,
+            found,
+        }
+    }
+}
+
+/// Runs `validate`.
+pub fn validate(opts: &ValidateOptions) -> Validated {
+    let walked = walk::walk(&opts.walk);
+    let selection = &opts.selection;
+    let per_file: Vec<Checked> = match opts.profile {
+        Profile::Hot => load::load_all(&walked.sources, &opts.load, |l| {
+            let record = FileRecord::from_loaded(l, true);
+            let mut found: Vec<Diagnostic> = record.diagnostics.clone();
+            found.extend(check_file(&record, selection));
+            found.retain(|d| selection.includes(d.code));
+            Checked::new(&record, found)
+        }),
+        Profile::Onap => packages::by_package(&walked.sources, &opts.load, selection),
+    };
+    let mut out = Validated {
+        files: per_file.len(),
+        modules: Vec::new(),
+        findings: walked.diagnostics,
+    };
+    let mut templates: Vec<String> = Vec::new();
+    let mut checked: Vec<String> = Vec::new();
+    for c in per_file {
+        if let Some(kind) = c.module {
+            out.modules.push((c.path.clone(), kind));
+        }
+        if c.template {
+            templates.push(c.path.clone());
+        }
+        checked.push(c.path);
+        out.findings.extend(c.found);
+    }
+    if !opts.environments.is_empty() {
+        let mut composed =
+            compose_check::composition(&opts.environments, &templates, &checked, &opts.load);
+        composed.retain(|d| selection.includes(d.code));
+        out.findings.extend(composed);
+    }
+    out
+}
