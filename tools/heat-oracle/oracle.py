@@ -40,11 +40,21 @@ heat/tests/test_validate.py):
 * ``oslo_config.cfg.ConfigOpts.find_file`` -> None (no policy/paste files).
 
 Output (stdout): the validate result as JSON, ``sort_keys=True, indent=1``,
-newline-terminated.  Heat's own ``{"Error": "..."}`` results are printed as
-they are.  An exception that Heat's API fault middleware maps to HTTP 400 is
-printed as ``{"Error": "<ExceptionClass>: <message>"}``.  Both exit 0.  Any
-other exception (an oracle problem or a non-400 Heat error) is a traceback on
-stderr and exit 1.
+newline-terminated, exit 0.  Errors, also exit 0:
+
+* Heat's own ``{"Error": "..."}`` results (what validate_template returns
+  for StackValidationFailed and the like) are printed as they are.
+* An exception that Heat's API fault middleware maps to HTTP 400 is printed
+  as ``{"Error": "<ExceptionClass>: <message>"}``; one it maps to another
+  4xx also gets ``"Status": <code>`` (e.g. NotFound, 404, for a template
+  missing from ``files``).
+* The client giving up before sending (a file it cannot read or parse):
+  ``{"Error": "CommandError: <message>"}``.
+
+Anything else (a 5xx or an oracle problem) is a traceback on stderr, exit 1.
+The script re-executes itself with ``PYTHONHASHSEED=0`` so that runs repeat
+exactly (Heat iterates sets in places, e.g. which missing template an error
+names).
 
 Normalisation: every ``file://`` URL in the output (in keys and values,
 anywhere inside a string; a URL ends at whitespace, a quote, a comma, a
@@ -56,15 +66,22 @@ E.g. with base ``/t``: ``file:///t/puppet/x.yaml`` -> ``puppet/x.yaml`` and
 changed.
 
 ``--files-out FILE`` also writes the keys of the ``files`` dict the client
-would upload, normalised the same way, sorted, one per line (``-`` for
-stdout is not allowed; stdout carries the JSON).
+would upload, normalised the same way, sorted, one per line.
+
+``--body FILE`` skips the client and sends a ready JSON request body
+(``template``, ``files``, ``environment``, ``environment_files``), e.g. the
+one ``heatcap export --format heat-api`` prints; ``--base`` then defaults to
+the current directory.
 
 ``--strict`` instead runs create-time validation
 (``EngineService._parse_template_and_validate_stack``, which builds the stack
 with strict validation and calls ``stack.validate()``) and prints
 ``{"ok": true}`` or ``{"Error": "<ExceptionClass>: <message>"}``.  Custom
 constraints that would ask a cloud service (nova.flavor, glance.image, ...)
-are stubbed to pass, since no cloud is reachable.
+are stubbed to pass, and so are OS::Nova::Server's image/flavor/network
+look-ups (``Server._validate_image_flavor``, ``Server._validate_network``),
+since no cloud is reachable.  Other resources whose ``validate()`` calls a
+cloud client would fail with a connection error naming server.test.
 """
 
 import argparse
@@ -73,8 +90,19 @@ import os
 import re
 import sys
 import traceback
+import warnings
 from unittest import mock
 from urllib import parse as urlparse
+
+if os.environ.get('PYTHONHASHSEED') != '0' and __name__ == '__main__':
+    # Heat iterates sets of strings in places (e.g. which missing template an
+    # error names first); fix the hash seed so runs repeat exactly.
+    os.environ['PYTHONHASHSEED'] = '0'
+    os.execv(sys.executable, [sys.executable] + sys.argv)
+
+if '--debug' not in sys.argv:
+    # e.g. futurist's EventletDeprecationWarning at import time
+    warnings.simplefilter('ignore')
 
 # Like heat/tests/common.py: threading backend, before anything imports
 # oslo.service's eventlet backend.
@@ -89,6 +117,7 @@ from oslo_serialization import jsonutils  # noqa: E402
 
 from heatclient.common import template_utils  # noqa: E402
 from heatclient.common import utils as hc_utils  # noqa: E402
+from heatclient import exc as hc_exc  # noqa: E402
 
 from heat.api.middleware import fault  # noqa: E402
 from heat.api.openstack.v1 import stacks as api_stacks  # noqa: E402
@@ -100,6 +129,7 @@ from heat.engine import constraints  # noqa: E402
 from heat.engine import resource  # noqa: E402
 from heat.engine import resources  # noqa: E402
 from heat.engine import service  # noqa: E402
+from heat.engine.resources.openstack.nova import server as nova_server  # noqa: E402,E501
 from heat.tests import utils as heat_test_utils  # noqa: E402
 
 import webob.exc  # noqa: E402
@@ -145,7 +175,7 @@ def client_body(template, envs, parameters=None):
     return json.loads(jsonutils.dumps(fields))
 
 
-def setup_heat(max_depth):
+def setup_heat(max_depth, debug=False):
     etc = os.path.join(sys.prefix, 'etc', 'heat')
     cfg.CONF(args=[], project='heat', default_config_files=[],
              default_config_dirs=[])
@@ -153,6 +183,10 @@ def setup_heat(max_depth):
                           os.path.join(etc, 'environment.d'))
     cfg.CONF.set_override('template_dir', os.path.join(etc, 'templates'))
     cfg.CONF.set_override('max_nested_stack_depth', max_depth)
+    if debug:
+        cfg.CONF.set_override('debug', True)
+        cfg.CONF.set_override('use_stderr', True)
+        logging.setup(cfg.CONF, 'heat')
     messaging.setup('fake://', optional=True)
     heat_test_utils.setup_dummy_db()
     resources.initialise()
@@ -172,25 +206,40 @@ def stubs(strict):
         ps.append(mock.patch.object(
             constraints.BaseCustomConstraint, 'validate',
             return_value=True))
+        # OS::Nova::Server.validate looks the image, flavor and networks up.
+        ps.append(mock.patch.object(nova_server.Server,
+                                    '_validate_image_flavor',
+                                    return_value=None))
+        ps.append(mock.patch.object(nova_server.Server, '_validate_network',
+                                    return_value=None))
     return ps
 
 
 def error_of(ex):
-    """{"Error": ...} for an exception the API turns into HTTP 400."""
+    """{"Error": ...} for an exception the API turns into an HTTP 4xx.
+
+    Heat's fault middleware maps the exception class to the HTTP error;
+    400 gives {"Error": "Class: message"}, another 4xx adds "Status": code.
+    None for anything else (5xx, oracle bugs).
+    """
     if isinstance(ex, oslo_messaging.ExpectedException):
         ex = ex.exc_info[1]
-    if isinstance(ex, webob.exc.HTTPBadRequest):
-        return {'Error': '%s: %s' % (type(ex).__name__, ex.explanation)}
-    mapped = fault.FaultWrapper(None)._map_exception_to_error(type(ex))
-    if mapped is webob.exc.HTTPBadRequest:
+    if isinstance(ex, webob.exc.HTTPClientError):
+        mapped, msg = type(ex), ex.explanation
+    else:
+        mapped = fault.FaultWrapper(None)._map_exception_to_error(type(ex))
         msg = ex.message if isinstance(ex, exception.HeatException) \
             else str(ex)
-        return {'Error': '%s: %s' % (type(ex).__name__, msg)}
-    return None
+    if not 400 <= mapped.code < 500:
+        return None
+    out = {'Error': '%s: %s' % (type(ex).__name__, msg)}
+    if mapped.code != 400:
+        out['Status'] = mapped.code
+    return out
 
 
-def run(args):
-    body = client_body(args.template, args.environment, args.parameter)
+def engine_side(args, body):
+    """What heat-api + heat-engine make of the request body."""
     data = api_stacks.InstantiationData(body)
     ctx = heat_test_utils.dummy_context()
     engine = service.EngineService('heat-oracle', 'engine')
@@ -203,12 +252,16 @@ def run(args):
         ctx, data.template(), data.environment(), files=data.files(),
         environment_files=data.environment_files(), show_nested=True)
     # The result travels back over RPC and HTTP as JSON.
-    return json.loads(jsonutils.dumps(result)), body
+    return json.loads(jsonutils.dumps(result))
 
 
 def main(argv=None):
     p = argparse.ArgumentParser(description=__doc__.split('\n')[0])
-    p.add_argument('-t', '--template', required=True)
+    p.add_argument('-t', '--template')
+    p.add_argument('--body', metavar='FILE',
+                   help='skip the client: a JSON request body (template, '
+                   'files, environment, environment_files), e.g. '
+                   '`heatcap export --format heat-api`; instead of -t/-e')
     p.add_argument('-e', '--environment', action='append', default=[])
     p.add_argument('-P', '--parameter', action='append',
                    help='key=value, as the client\'s --parameter')
@@ -228,28 +281,41 @@ def main(argv=None):
     if not args.debug:
         import logging as pylogging
         pylogging.disable(pylogging.CRITICAL)
-    base = args.base or os.path.dirname(os.path.abspath(args.template))
+    if bool(args.template) == bool(args.body):
+        p.error('give exactly one of -t/--template and --body')
+    base = args.base or (os.path.dirname(os.path.abspath(args.template))
+                         if args.template else os.getcwd())
     norm = Normaliser(base)
 
-    setup_heat(args.max_depth)
+    setup_heat(args.max_depth, args.debug)
     patches = stubs(args.strict)
     for ptch in patches:
         ptch.start()
     try:
-        if args.files_out:
-            keys = sorted(norm(k) for k in client_body(
-                args.template, args.environment, args.parameter)['files'])
+        try:
+            if args.body:
+                with open(args.body) as f:
+                    body = json.load(f)
+            else:
+                body = client_body(args.template, args.environment,
+                                   args.parameter)
+        except (hc_exc.BaseException, ValueError) as ex:
+            # The client gives up before sending anything (a file it cannot
+            # read, a template it cannot parse): the CLI prints ERROR: ...
+            body = None
+            out = {'Error': '%s: %s' % (type(ex).__name__, ex)}
+        if body is not None and args.files_out:
+            keys = sorted(norm(k) for k in body['files'])
             with open(args.files_out, 'w') as f:
                 f.write(''.join(k + '\n' for k in keys))
-        try:
-            out = run(args)
-            if isinstance(out, tuple):
-                out = out[0]
-        except Exception as ex:
-            out = error_of(ex)
-            if out is None:
-                traceback.print_exc()
-                return 1
+        if body is not None:
+            try:
+                out = engine_side(args, body)
+            except Exception as ex:
+                out = error_of(ex)
+                if out is None:
+                    traceback.print_exc()
+                    return 1
     finally:
         for ptch in patches:
             ptch.stop()
