@@ -1,37 +1,119 @@
 //! heatcap: discover, resolve and validate OpenStack Heat template
 //! compositions.
 //!
-//! The library is a one-way pipeline, one module per stage:
-//! [`walk`] → [`load`] → [`model`] → [`index`] → [`query`] → [`report`].
-//! [`cli`] is the only module that knows the whole order; `main.rs` only
-//! parses arguments and maps the result to an exit code.
+//! # Using the library
+//!
+//! Everything starts from a [`Workspace`]: it opens a set of roots and
+//! environment files once and answers each question the commands ask.
 //!
 //! ```
-//! use heatcap::load::{parse_text, ParseOptions};
-//! let parsed = parse_text("heat_template_version: 2015-10-15\n", "t.yaml", &ParseOptions::default());
-//! let root = parsed.root.unwrap();
-//! assert_eq!(root.as_map().unwrap().get("heat_template_version").unwrap().value.as_str(), Some("2015-10-15"));
+//! use heatcap::{Implementation, Workspace};
+//!
+//! // The spec's example (fixtures/spec): `requires: {deployment: puppet}`
+//! // picks the puppet controller among the two candidates.
+//! let ws = Workspace::builder()
+//!     .environments(&["fixtures/spec/environment.yaml".into()])
+//!     .open();
+//! let report = ws.resolve(None, None, None);
+//! let controller = &report.resolutions[0];
+//! assert_eq!(controller.type_name, "OS::TripleO::Controller");
+//! assert_eq!(
+//!     controller.implementation,
+//!     Some(Implementation::Template("fixtures/spec/puppet/controller.yaml".into()))
+//! );
 //! ```
+//!
+//! - What exists: [`Workspace::find`], [`Workspace::summary`],
+//!   [`Workspace::by_type`], [`Workspace::index`].
+//! - What the environments pick: [`Workspace::resolve`]; the choices a UI
+//!   offers: [`Workspace::options`]; the parameters of the chosen
+//!   composition: [`Workspace::parameters`]; what stock Heat accepts:
+//!   [`Workspace::export`].
+//! - What Heat refuses: [`validate()`], and the [`catalogue`] of every code.
+//! - Heat's YAML dialect: [`parse_text`].
+//!
+//! Every result is plain data that serialises to the JSON documented in
+//! `docs/output.md`. Problems with the input are [`Diagnostic`]s in the
+//! results, never panics or early returns.
+//!
+//! # The pipeline
+//!
+//! One module per stage; a module uses only the stages before it (a test,
+//! `tests/architecture.rs`, keeps it so):
+//!
+//! 1. leaves any stage may use: `diag` (findings and the catalogue of
+//!    codes), `error`, [`node`] (the YAML tree and the YAML 1.1 scalar
+//!    rules), `encode` (JSON and YAML writers);
+//! 2. `walk`: roots and globs → the files to read;
+//! 3. `load`: read and parse as Heat does, in parallel;
+//! 4. `model`: typed views (templates, environments and their registry
+//!    entries);
+//! 5. `index` (capabilities), `resolve` (merge, look up, choose, compose)
+//!    and `validate` (the rules), side by side, none using another;
+//! 6. `product` (options, parameters, Heat's validate document, export's
+//!    transforms, all built on a resolution) and `query` (questions to the
+//!    index);
+//! 7. `workspace`: the façade that opens files and runs the stages;
+//! 8. `report`: renderers, pure functions from results to a writer;
+//! 9. `cli`: flags → workspace → one call → render. `main.rs` only maps the
+//!    result to an exit code.
 #![warn(clippy::print_stdout, clippy::print_stderr, clippy::dbg_macro)]
+#![warn(missing_docs)]
 
-pub use workspace::Workspace;
+#[doc(hidden)]
+pub mod cli;
+pub(crate) mod diag;
+pub(crate) mod encode;
+pub(crate) mod error;
+pub(crate) mod index;
+pub(crate) mod load;
+pub(crate) mod model;
+pub mod node;
+pub(crate) mod product;
+pub(crate) mod query;
+pub(crate) mod report;
+pub(crate) mod resolve;
+pub(crate) mod validate;
+pub(crate) mod walk;
+pub(crate) mod workspace;
 
-/// The whole catalogue of codes, in code order (see [`diag::CodeInfo`]).
-pub fn catalogue() -> Vec<&'static diag::CodeInfo> {
+pub use diag::{Code, CodeInfo, Diagnostic, Pos, Related, Severity, Span};
+pub use error::{Error, Exit};
+pub use load::{parse_text, FileKind, LoadOptions, ParseOptions, Parsed, Status};
+pub use model::capability::{CapValue, Scalar};
+pub use model::package::ModuleKind;
+pub use model::{Content, Environment, Template};
+pub use product::options::{Choice, OptionsReport};
+pub use product::parameters::{
+    ChoiceDiff, ParameterInfo, ParametersReport, Source as ValueSource, StackNode, Supplied,
+};
+pub use query::{Condition, FileEntry, IndexDocument, IndexSummary, Match};
+pub use report::Format;
+pub use resolve::compose::{Composition, TreeNode};
+pub use resolve::{
+    Candidate, Implementation, Resolution, ResolveError, ResolveReport, Selection, Step, StepKind,
+    Unresolved,
+};
+pub use validate::{Profile, Selection as RuleSelection};
+pub use walk::WalkOptions;
+pub use workspace::{
+    validate, Export, ExportFile, ValidateOptions, Validated, Workspace, WorkspaceBuilder,
+};
+
+/// The whole catalogue of codes, in code order: what each code means, why
+/// it matters, an example and its source.
+pub fn catalogue() -> Vec<&'static CodeInfo> {
     validate::registry::catalogue()
 }
 
-pub mod cli;
-pub mod diag;
-pub mod error;
-pub mod index;
-pub mod load;
-pub mod model;
-pub mod node;
-pub mod product;
-pub mod query;
-pub mod report;
-pub mod resolve;
-pub mod validate;
-pub mod walk;
-pub mod workspace;
+/// The codes `validate`'s rules own (the rest of the catalogue comes from
+/// loading, merging and composing), in code order.
+pub fn rules() -> Vec<&'static CodeInfo> {
+    validate::registry::all()
+}
+
+/// The parse floor the benchmark compares with: libyaml's events only.
+#[doc(hidden)]
+pub fn bench_parse_events(text: &str) -> usize {
+    load::bench_parse_events(text)
+}

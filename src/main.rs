@@ -5,7 +5,7 @@ use std::process::ExitCode;
 
 use clap::Parser;
 use heatcap::cli::{self, Cli};
-use heatcap::error::Exit;
+use heatcap::Exit;
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
@@ -14,7 +14,7 @@ fn main() -> ExitCode {
     let mut out = std::io::BufWriter::new(stdout.lock());
     let mut err = stderr.lock();
     let result = cli::run(cli, &mut out, &mut err).and_then(|exit| {
-        out.flush().map_err(heatcap::error::Error::Output)?;
+        out.flush().map_err(heatcap::Error::Output)?;
         Ok(exit)
     });
     match result {

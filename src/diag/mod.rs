@@ -1,7 +1,7 @@
 //! The one finding type every stage reports: [`Diagnostic`].
 //!
 //! Checks fill in a `key_path` (where in the document); the loader's span
-//! table turns it into a [`Span`] in one place ([`crate::node::Node::span_of`]).
+//! table turns it into a [`Span`] in one place (the tree's `span_of`).
 //! Every code has one entry in the catalogue ([`CodeInfo`]): [`codes`]
 //! holds those of the codes no rule owns; each rule owns its own.
 //! Renderers format diagnostics; nothing else prints them.

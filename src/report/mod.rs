@@ -2,13 +2,12 @@
 //! nothing outside this module and `main.rs` prints.
 
 mod introspect;
-pub mod json;
+pub use crate::encode::{json, yaml};
 mod options;
 mod parameters;
 mod resolve;
 pub mod sarif;
 mod text;
-pub mod yaml;
 
 use std::io::{self, Write};
 

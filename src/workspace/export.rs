@@ -12,7 +12,7 @@ use super::Workspace;
 use crate::diag::{codes, Diagnostic, Severity};
 use crate::load::{parse_text, ParseOptions};
 use crate::product::export as transform;
-use crate::report::json;
+use crate::encode::{json, yaml};
 use crate::resolve::compose::TreeNode;
 use crate::resolve::registry::Registry;
 use crate::resolve::{Catalog, Implementation};
@@ -193,7 +193,7 @@ impl Export {
         }
         let env_path = dir.join(ENVIRONMENT_NAME);
         let mut text = Vec::new();
-        crate::report::yaml::write(&mut text, &self.environment).map_err(|e| io(&env_path, e))?;
+        yaml::write(&mut text, &self.environment).map_err(|e| io(&env_path, e))?;
         std::fs::write(&env_path, text).map_err(|e| io(&env_path, e))?;
         written.push(ENVIRONMENT_NAME.to_owned());
         Ok(written)

@@ -5,7 +5,7 @@
 
 use crate::diag::{Code, Diagnostic};
 use crate::model::{Node, Value};
-use crate::resolve::choose::is_template_path;
+use crate::model::registry::is_template_path;
 use crate::validate::{Context, Rule, RuleMeta};
 
 pub struct UnmappableResourceType;
