@@ -243,7 +243,7 @@ fn bare_parse(dir: &Path) -> usize {
         .par_iter()
         .map(|p| {
             let text = std::fs::read_to_string(p).unwrap_or_default();
-            heatcap::load::bench_parse_events(&text)
+            heatcap::bench_parse_events(&text)
         })
         .sum()
 }

@@ -4,7 +4,7 @@
 
 use std::io::Write;
 
-use heatcap::load::{parse_text, ParseOptions};
+use heatcap::{parse_text, ParseOptions};
 
 fn main() {
     let out = std::io::stdout();

@@ -81,8 +81,10 @@ pub use diag::{Code, CodeInfo, Diagnostic, Pos, Related, Severity, Span};
 pub use error::{Error, Exit};
 pub use load::{parse_text, FileKind, LoadOptions, ParseOptions, Parsed, Status};
 pub use model::capability::{CapValue, Scalar};
+pub use model::environment::Environment;
 pub use model::package::ModuleKind;
-pub use model::{Content, Environment, Template};
+pub use model::template::Template;
+pub use model::Content;
 pub use product::options::{Choice, OptionsReport};
 pub use product::parameters::{
     ChoiceDiff, ParameterInfo, ParametersReport, Source as ValueSource, StackNode, Supplied,

@@ -14,8 +14,11 @@ use crate::model::{Content, Corpus};
 /// One `-c KEY=VALUE` condition.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Condition {
+    /// The capability key.
     pub key: String,
+    /// The value as typed.
     pub value: String,
+    /// What it asks for (the text, and what YAML reads it as).
     pub requirement: Requirement,
 }
 
@@ -46,13 +49,16 @@ impl Condition {
 
 /// A template that matched every condition.
 #[derive(Debug, Clone, Serialize)]
+#[non_exhaustive]
 pub struct Match<'a> {
+    /// The template, as the user gave its path.
     pub path: &'a str,
+    /// Its capabilities.
     pub capabilities: &'a IndexMap<String, CapValue>,
 }
 
 /// `capabilities-find`: templates whose capabilities meet every condition, in order.
-pub fn find<'a>(index: &Index<'a>, conditions: &[Condition]) -> Vec<Match<'a>> {
+pub(crate) fn find<'a>(index: &Index<'a>, conditions: &[Condition]) -> Vec<Match<'a>> {
     index
         .templates
         .iter()
@@ -68,7 +74,7 @@ pub fn find<'a>(index: &Index<'a>, conditions: &[Condition]) -> Vec<Match<'a>> {
 
 /// `template-capabilities`: key → every value offered (first-seen order,
 /// `resource_type` excluded), as capabilities.md §3 prints it.
-pub fn summary(index: &Index<'_>) -> IndexMap<String, Vec<serde_json::Value>> {
+pub(crate) fn summary(index: &Index<'_>) -> IndexMap<String, Vec<serde_json::Value>> {
     index
         .by_key
         .iter()
@@ -82,7 +88,7 @@ pub fn summary(index: &Index<'_>) -> IndexMap<String, Vec<serde_json::Value>> {
 }
 
 /// `template-capabilities --by-type`: type → templates declaring it.
-pub fn by_type<'a>(index: &Index<'a>) -> IndexMap<String, Vec<&'a str>> {
+pub(crate) fn by_type<'a>(index: &Index<'a>) -> IndexMap<String, Vec<&'a str>> {
     index
         .by_type
         .iter()
@@ -99,10 +105,13 @@ pub fn by_type<'a>(index: &Index<'a>) -> IndexMap<String, Vec<&'a str>> {
 
 /// `index`: every file with its status, kind and typed view.
 #[derive(Debug, Serialize)]
+#[non_exhaustive]
 pub struct IndexDocument<'a> {
     /// The shape's version; bumped only on an incompatible change.
     pub heatcap_index: u32,
+    /// Counts by kind and status.
     pub summary: IndexSummary,
+    /// Every file, in walk order.
     pub files: Vec<FileEntry<'a>>,
     /// Problems found while walking (missing roots, unreadable directories).
     pub walk_diagnostics: &'a [Diagnostic],
@@ -110,31 +119,45 @@ pub struct IndexDocument<'a> {
 
 /// Counts over the files of an index.
 #[derive(Debug, Default, Serialize)]
+#[non_exhaustive]
 pub struct IndexSummary {
+    /// Files read.
     pub files: usize,
+    /// Templates among them.
     pub templates: usize,
+    /// Environments among them.
     pub environments: usize,
+    /// Other files.
     pub other: usize,
+    /// Files skipped.
     pub skipped: usize,
+    /// Files that could not be read or parsed.
     pub errors: usize,
 }
 
 /// One file of the index document.
 #[derive(Debug, Serialize)]
+#[non_exhaustive]
 pub struct FileEntry<'a> {
+    /// The file, as the user gave its path.
     pub path: &'a str,
+    /// Whether it loaded.
     pub status: Status,
     #[serde(skip_serializing_if = "Option::is_none")]
+    /// What it is.
     pub kind: Option<FileKind>,
     #[serde(skip_serializing_if = "Option::is_none")]
+    /// Why it is not a Heat file.
     pub reason: Option<&'a str>,
     #[serde(flatten)]
+    /// Its typed view.
     pub content: &'a Content,
+    /// Its problems.
     pub diagnostics: &'a [Diagnostic],
 }
 
 /// Builds the `index` document from a corpus.
-pub fn index_document(corpus: &Corpus) -> IndexDocument<'_> {
+pub(crate) fn index_document(corpus: &Corpus) -> IndexDocument<'_> {
     let mut summary = IndexSummary::default();
     let files = corpus
         .files

@@ -12,13 +12,13 @@ use walkdir::WalkDir;
 
 use crate::diag::{codes, Diagnostic};
 
-pub use crate::diag::codes::DIRECTORY_SKIPPED;
+pub(crate) use crate::diag::codes::DIRECTORY_SKIPPED;
 
 /// Files Heat reads, by default.
 pub const DEFAULT_INCLUDE: [&str; 4] = ["*.yaml", "*.yml", "*.json", "*.template"];
 
 /// Compiles glob patterns; the error names the flag they came from.
-pub fn globs(patterns: &[String], flag: &str) -> Result<GlobSet, String> {
+pub(crate) fn globs(patterns: &[String], flag: &str) -> Result<GlobSet, String> {
     let mut b = globset::GlobSetBuilder::new();
     for p in patterns {
         let g = globset::Glob::new(p)
@@ -40,7 +40,9 @@ pub fn default_include() -> GlobSet {
 /// What to walk.
 #[derive(Debug, Clone)]
 pub struct WalkOptions {
+    /// Files and directories, in the order given.
     pub roots: Vec<PathBuf>,
+    /// Walk directories recursively.
     pub recursive: bool,
     /// Files found in directories must match one of these...
     pub include: GlobSet,
@@ -48,6 +50,35 @@ pub struct WalkOptions {
     pub exclude: GlobSet,
     /// Enter directories whose name starts with a dot.
     pub hidden: bool,
+}
+
+impl WalkOptions {
+    /// Walk `roots` (directories only with [`WalkOptions::recursive`]),
+    /// reading the files Heat reads by default (`*.yaml`, `*.yml`,
+    /// `*.json`, `*.template`), hidden directories skipped.
+    pub fn new(roots: Vec<PathBuf>) -> WalkOptions {
+        WalkOptions {
+            roots,
+            recursive: false,
+            include: default_include(),
+            exclude: GlobSet::empty(),
+            hidden: false,
+        }
+    }
+
+    /// The same, walking directories recursively.
+    #[must_use]
+    pub fn recursive(mut self) -> WalkOptions {
+        self.recursive = true;
+        self
+    }
+
+    /// The same, reading files that match these globs instead.
+    pub fn include(mut self, patterns: &[&str]) -> Result<WalkOptions, String> {
+        let patterns: Vec<String> = patterns.iter().map(|p| (*p).to_owned()).collect();
+        self.include = globs(&patterns, "--include")?;
+        Ok(self)
+    }
 }
 
 /// One file to load.
@@ -65,7 +96,7 @@ pub struct Source {
 
 /// The walk's result: files in order, and what could not be walked.
 #[derive(Debug, Default)]
-pub struct Walked {
+pub(crate) struct Walked {
     pub sources: Vec<Source>,
     pub diagnostics: Vec<Diagnostic>,
     seen: Dedup,
@@ -74,7 +105,7 @@ pub struct Walked {
 impl Walked {
     /// Adds one file found some other way (a path an environment names),
     /// unless it is already listed. A missing file becomes a diagnostic.
-    pub fn add_file(&mut self, path: PathBuf, display: String) {
+    pub(crate) fn add_file(&mut self, path: PathBuf, display: String) {
         match std::fs::metadata(&path) {
             Ok(meta) if meta.is_file() => {
                 if self.seen.first(&path, ino_of(&meta)) {
@@ -100,7 +131,7 @@ impl Walked {
 }
 
 /// Walks the roots in the order given; each directory in sorted order.
-pub fn walk(opts: &WalkOptions) -> Walked {
+pub(crate) fn walk(opts: &WalkOptions) -> Walked {
     let mut out = Walked::default();
     let mut seen = std::mem::take(&mut out.seen);
     for root in &opts.roots {
@@ -199,7 +230,7 @@ fn source(path: PathBuf, display: String, explicit: bool) -> Source {
 }
 
 /// Forward slashes on every platform, so output is the same everywhere.
-pub fn display(path: &Path) -> String {
+pub(crate) fn display(path: &Path) -> String {
     let s = path.to_string_lossy();
     if std::path::MAIN_SEPARATOR == '\\' {
         s.replace('\\', "/")
@@ -209,7 +240,7 @@ pub fn display(path: &Path) -> String {
 }
 
 /// Removes `.` and `name/..` from a path, as text.
-pub fn normalize(path: &Path) -> String {
+pub(crate) fn normalize(path: &Path) -> String {
     let mut parts: Vec<Component<'_>> = Vec::new();
     for c in path.components() {
         match c {
@@ -229,7 +260,7 @@ pub fn normalize(path: &Path) -> String {
 }
 
 /// An I/O error's message without Rust's " (os error N)" suffix.
-pub fn io_message(e: &std::io::Error) -> String {
+pub(crate) fn io_message(e: &std::io::Error) -> String {
     let s = e.to_string();
     match s.find(" (os error") {
         Some(i) => s[..i].to_lowercase(),

@@ -1,24 +1,19 @@
 //! Every rule: each `fixtures/rules/<CODE>/good*` gives no finding of that
 //! code, and each `bad*` gives exactly the positions its
 //! `# expect: <CODE>:<COLUMN> ...` markers name, on the marker's line (the
-//! rule run alone). A fixture is a file, or a directory checked as one
-//! package (the ONAP rules, 8xxx, run under the ONAP profile).
-//! docs/rules.md matches the table.
+//! rule run alone, through the library's `validate`). A fixture is a file,
+//! or a directory checked as one package (the ONAP rules, 8xxx, run under
+//! the ONAP profile).
 
 use std::collections::BTreeSet;
 use std::fs;
 use std::path::{Path, PathBuf};
 
-use heatcap::load::{load_one, LoadOptions};
-use heatcap::model::FileRecord;
-use heatcap::validate::registry::{all, catalogue, markdown};
-use heatcap::validate::{check_file, check_package, Profile, Selection};
-use heatcap::walk::Source;
+use heatcap::{validate, Profile, RuleSelection, Severity, ValidateOptions};
 
 type Positions = BTreeSet<(String, u32, u32)>;
 
-/// The files of a fixture: the file itself, or a directory's files (one
-/// package, for the ONAP rules' cross-file checks).
+/// The files of a fixture: the file itself, or a directory's files.
 fn members(path: &Path) -> Vec<PathBuf> {
     if !path.is_dir() {
         return vec![path.to_path_buf()];
@@ -33,38 +28,16 @@ fn members(path: &Path) -> Vec<PathBuf> {
 
 /// Where the rule `code`, run alone, finds something in the fixture.
 fn findings(path: &Path, code: &str) -> Positions {
-    let records: Vec<FileRecord> = members(path)
-        .iter()
-        .map(|p| {
-            let source = Source {
-                display: p.display().to_string(),
-                path: p.clone(),
-                explicit: true,
-                jinja: false,
-            };
-            FileRecord::from_loaded(load_one(&source, &LoadOptions::default()), true)
-        })
-        .collect();
     let profile = if code[1..].starts_with('8') {
         Profile::Onap
     } else {
-        for r in &records {
-            assert!(
-                r.template().is_some() || r.environment().is_some(),
-                "{}: not a template or environment: {:?}",
-                r.path,
-                r.diagnostics
-            );
-        }
         Profile::Hot
     };
-    let selection = Selection {
-        select: vec![code.to_owned()],
-        ignore: Vec::new(),
-    };
-    check_package(&records, &selection, profile)
+    let mut opts = ValidateOptions::new(vec![path.to_path_buf()], profile);
+    opts.selection = RuleSelection::new(vec![code.to_owned()], Vec::new());
+    validate(&opts)
+        .findings
         .into_iter()
-        .flat_map(|(found, _)| found)
         .filter(|d| d.code.0 == code)
         .map(|d| {
             let (line, col) = d.span.map_or((0, 0), |s| (s.start.line, s.start.column));
@@ -113,15 +86,15 @@ fn expected_in(path: &Path, code: &str) -> Positions {
 /// finds when it loads an environment, E6003–E6006).
 #[test]
 fn every_rule_has_good_and_bad_fixtures_that_behave() {
-    let rules: Vec<&str> = all().iter().map(|m| m.code.0).collect();
-    let with_fixtures = catalogue().into_iter().filter(|m| {
+    let rules: Vec<&str> = heatcap::rules().iter().map(|m| m.code.0).collect();
+    let with_fixtures = heatcap::catalogue().into_iter().filter(|m| {
         rules.contains(&m.code.0) || Path::new("fixtures/rules").join(m.code.0).is_dir()
     });
     let mut checked = 0;
     for meta in with_fixtures {
         checked += 1;
         let code = meta.code.0;
-        let dir = std::path::Path::new("fixtures/rules").join(code);
+        let dir = Path::new("fixtures/rules").join(code);
         let mut entries: Vec<_> = fs::read_dir(&dir)
             .unwrap_or_else(|_| panic!("{code}: no fixtures/rules/{code}/"))
             .map(|e| e.unwrap().path())
@@ -156,21 +129,7 @@ fn every_rule_has_good_and_bad_fixtures_that_behave() {
 }
 
 #[test]
-fn rules_catalogue_is_up_to_date() {
-    let want = markdown();
-    if std::env::var_os("HEATCAP_UPDATE_DOCS").is_some() {
-        fs::write("docs/rules.md", &want).unwrap();
-    }
-    let have = fs::read_to_string("docs/rules.md").unwrap_or_default();
-    assert!(
-        have == want,
-        "docs/rules.md is stale: run `HEATCAP_UPDATE_DOCS=1 cargo test --test rules`"
-    );
-}
-
-#[test]
 fn hot_specification_examples_validate_clean() {
-    let selection = Selection::default();
     let mut checked = 0;
     // fixtures/hot: the examples of the HOT specification seeds, made
     // complete by tools/hot_spec_examples.py (fixtures/hot/README.md).
@@ -179,21 +138,13 @@ fn hot_specification_examples_validate_clean() {
         if path.extension().is_none_or(|e| e != "yaml") {
             continue;
         }
-        let source = Source {
-            display: path.display().to_string(),
-            path: path.clone(),
-            explicit: true,
-            jinja: false,
-        };
-        let record = FileRecord::from_loaded(load_one(&source, &LoadOptions::default()), true);
-        assert!(record.template().is_some(), "{}", path.display());
-        let errors: Vec<String> = record
-            .diagnostics
+        let outcome = validate(&ValidateOptions::new(vec![path.clone()], Profile::Hot));
+        assert_eq!(outcome.files, 1, "{}", path.display());
+        let errors: Vec<String> = outcome
+            .findings
             .iter()
-            .cloned()
-            .chain(check_file(&record, &selection))
-            .filter(|d| d.severity == heatcap::diag::Severity::Error)
-            .map(|d| d.to_string())
+            .filter(|d| d.severity == Severity::Error || d.code.0 == "W0011")
+            .map(ToString::to_string)
             .collect();
         assert!(errors.is_empty(), "{errors:?}");
         checked += 1;

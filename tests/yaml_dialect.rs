@@ -6,7 +6,7 @@
 
 use std::fs;
 
-use heatcap::load::{parse_text, ParseOptions};
+use heatcap::{parse_text, ParseOptions};
 
 #[test]
 fn loader_agrees_with_pyyaml_on_every_snippet() {

@@ -19,6 +19,9 @@ pub const PARAMETERS_FORMATS: &[Format] = &[
 ];
 /// `export`'s formats.
 pub const EXPORT_FORMATS: &[Format] = &[Format::Plain, Format::Json, Format::HeatApi];
+/// `rules`' formats.
+pub(crate) const RULES_FORMATS: &[Format] =
+    &[Format::Plain, Format::Json, Format::Table, Format::Markdown];
 /// `validate`'s formats.
 pub const VALIDATE_FORMATS: &[Format] =
     &[Format::Plain, Format::Json, Format::Table, Format::Sarif];
@@ -69,6 +72,18 @@ pub enum Command {
     Parameters(ParametersArgs),
     /// Check templates against Heat's rules; findings as path:line:col lines.
     Validate(ValidateArgs),
+    /// List every diagnostic code, or explain one (what, why, example, source).
+    Rules(RulesArgs),
+}
+
+#[derive(Debug, Args)]
+pub struct RulesArgs {
+    /// Codes or code prefixes to show (`E7004`, `W6`); all when none.
+    #[arg(value_name = "CODE")]
+    pub codes: Vec<String>,
+    /// Output format (`markdown`: the page docs/rules.md).
+    #[arg(long, value_parser = format_parser(RULES_FORMATS), default_value = "plain")]
+    pub format: Format,
 }
 
 /// How files are found.

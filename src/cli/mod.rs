@@ -9,6 +9,7 @@ mod export_cmd;
 mod introspect_cmd;
 mod parameters_cmd;
 mod resolve_cmd;
+mod rules_cmd;
 mod validate_cmd;
 
 use std::io::Write;
@@ -30,6 +31,7 @@ pub fn run(cli: Cli, out: &mut dyn Write, err: &mut dyn Write) -> Result<Exit, E
         Command::Export(a) => export_cmd::export(&a, out, err),
         Command::Parameters(a) => parameters_cmd::parameters(&a, out, err),
         Command::Validate(a) => validate_cmd::validate(&a, out, err),
+        Command::Rules(a) => rules_cmd::rules(&a, out),
     }
 }
 

@@ -7,72 +7,72 @@
 use super::{Code, CodeInfo};
 
 /// The file or directory could not be read.
-pub const READ_ERROR: Code = Code("E0001");
+pub(crate) const READ_ERROR: Code = Code("E0001");
 /// The file is not valid UTF-8 text (binary data).
-pub const NOT_UTF8: Code = Code("E0002");
+pub(crate) const NOT_UTF8: Code = Code("E0002");
 /// The file is larger than the size limit (Heat's `max_template_size`).
-pub const TOO_LARGE: Code = Code("E0003");
+pub(crate) const TOO_LARGE: Code = Code("E0003");
 /// YAML syntax error, or a YAML construct Heat's loader rejects.
-pub const YAML_SYNTAX: Code = Code("E0004");
+pub(crate) const YAML_SYNTAX: Code = Code("E0004");
 /// A file starting with `{` that is not valid JSON nor YAML.
-pub const JSON_SYNTAX: Code = Code("E0005");
+pub(crate) const JSON_SYNTAX: Code = Code("E0005");
 /// The document nests deeper than the loader's limit.
-pub const TOO_DEEP: Code = Code("E0006");
+pub(crate) const TOO_DEEP: Code = Code("E0006");
 /// Aliases expand to more nodes than the loader's limit.
-pub const ALIAS_EXPANSION: Code = Code("E0007");
+pub(crate) const ALIAS_EXPANSION: Code = Code("E0007");
 /// More than one YAML document in one file.
-pub const MULTI_DOCUMENT: Code = Code("E0008");
+pub(crate) const MULTI_DOCUMENT: Code = Code("E0008");
 /// A mapping repeats a key; Heat keeps the last value.
-pub const DUPLICATE_KEY: Code = Code("W0010");
+pub(crate) const DUPLICATE_KEY: Code = Code("W0010");
 /// A file named explicitly is not a template or an environment.
-pub const NOT_HEAT_FILE: Code = Code("W0011");
+pub(crate) const NOT_HEAT_FILE: Code = Code("W0011");
 /// A symbolic link loop found while walking.
-pub const SYMLINK_LOOP: Code = Code("W0012");
+pub(crate) const SYMLINK_LOOP: Code = Code("W0012");
 /// A Jinja source (`*.j2.yaml`) was skipped.
-pub const JINJA_SKIPPED: Code = Code("I0013");
+pub(crate) const JINJA_SKIPPED: Code = Code("I0013");
 /// A path given on the command line does not exist.
-pub const NOT_FOUND: Code = Code("E0014");
+pub(crate) const NOT_FOUND: Code = Code("E0014");
 /// A directory given without `-r`.
-pub const DIRECTORY_SKIPPED: Code = Code("W0016");
+pub(crate) const DIRECTORY_SKIPPED: Code = Code("W0016");
 /// `capabilities` is present but is not a mapping.
-pub const CAPABILITIES_NOT_MAPPING: Code = Code("W5001");
+pub(crate) const CAPABILITIES_NOT_MAPPING: Code = Code("W5001");
 /// `capabilities.resource_type` is not a string or a list of strings.
-pub const RESOURCE_TYPE_NOT_STRINGS: Code = Code("W5002");
+pub(crate) const RESOURCE_TYPE_NOT_STRINGS: Code = Code("W5002");
 /// A later null that Heat ignores (it cannot undo an earlier mapping).
-pub const LATER_NULL_IGNORED: Code = Code("W6001");
+pub(crate) const LATER_NULL_IGNORED: Code = Code("W6001");
 /// A later `resources:` section replaces the earlier one wholesale.
-pub const RESOURCES_REPLACED: Code = Code("W6002");
+pub(crate) const RESOURCES_REPLACED: Code = Code("W6002");
 /// `resource_registry` or `requires` is not a mapping.
-pub const SECTION_NOT_MAPPING: Code = Code("E6003");
+pub(crate) const SECTION_NOT_MAPPING: Code = Code("E6003");
 /// A `hooks` or `restricted_actions` value Heat rejects.
-pub const INVALID_HOOK: Code = Code("E6004");
+pub(crate) const INVALID_HOOK: Code = Code("E6004");
 /// A top-level section Heat does not know (`requires` is heatcap's own).
-pub const WRONG_SECTION: Code = Code("E6005");
+pub(crate) const WRONG_SECTION: Code = Code("E6005");
 /// A section whose value is null, which Heat rejects.
-pub const EMPTY_SECTION: Code = Code("E6006");
+pub(crate) const EMPTY_SECTION: Code = Code("E6006");
 /// A resource type maps to a template that does not exist or is not a template.
-pub const MISSING_TEMPLATE: Code = Code("E7001");
+pub(crate) const MISSING_TEMPLATE: Code = Code("E7001");
 /// A template includes itself through its resources.
-pub const CYCLE: Code = Code("E7002");
+pub(crate) const CYCLE: Code = Code("E7002");
 /// Nested stacks deeper than Heat allows.
-pub const NESTED_TOO_DEEP: Code = Code("E7003");
+pub(crate) const NESTED_TOO_DEEP: Code = Code("E7003");
 /// A type could not be resolved (not found, alias loop, unresolved choice).
-pub const UNRESOLVED: Code = Code("E7004");
+pub(crate) const UNRESOLVED: Code = Code("E7004");
 /// A file the export needs is missing or cannot be read.
-pub const EXPORT_FILE: Code = Code("E7005");
+pub(crate) const EXPORT_FILE: Code = Code("E7005");
 /// A `get_file` target that cannot be read.
-pub const MISSING_FILE: Code = Code("E7006");
+pub(crate) const MISSING_FILE: Code = Code("E7006");
 /// A parent passes a property its provider template does not declare.
-pub const UNKNOWN_PROPERTY: Code = Code("E7007");
+pub(crate) const UNKNOWN_PROPERTY: Code = Code("E7007");
 /// A provider template's required parameter that nothing sets.
-pub const PROPERTY_UNSET: Code = Code("W7008");
+pub(crate) const PROPERTY_UNSET: Code = Code("W7008");
 /// A type maps to a template whose `resource_type` annotation leaves it out.
-pub const ANNOTATION_MISMATCH: Code = Code("W7009");
+pub(crate) const ANNOTATION_MISMATCH: Code = Code("W7009");
 /// A candidate template no `requires` can select.
-pub const UNSELECTABLE: Code = Code("W7010");
+pub(crate) const UNSELECTABLE: Code = Code("W7010");
 
 /// The catalogue entries of the codes above, in code order.
-pub static CODES: &[CodeInfo] = &[
+pub(crate) static CODES: &[CodeInfo] = &[
     CodeInfo {
         code: READ_ERROR,
         name: "ReadError",
@@ -362,11 +362,6 @@ pub static CODES: &[CodeInfo] = &[
         source: "capabilities.md §2 rules 2-4",
     },
 ];
-
-/// The catalogue entry of one of the codes above.
-pub fn info(code: Code) -> Option<&'static CodeInfo> {
-    CODES.iter().find(|c| c.code == code)
-}
 
 #[cfg(test)]
 mod tests {

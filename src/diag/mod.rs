@@ -13,14 +13,18 @@ use serde::Serialize;
 /// A 1-based line and column (columns count characters, not bytes).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Default)]
 pub struct Pos {
+    /// 1-based line.
     pub line: u32,
+    /// 1-based column, in characters.
     pub column: u32,
 }
 
 /// A region of a file, start inclusive, end exclusive.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Default)]
 pub struct Span {
+    /// Where the region starts.
     pub start: Pos,
+    /// Where it ends (exclusive).
     pub end: Pos,
 }
 
@@ -35,13 +39,18 @@ impl Span {
 /// How serious a finding is. The letter of a code repeats it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
 #[serde(rename_all = "lowercase")]
+#[non_exhaustive]
 pub enum Severity {
+    /// A note (`I` codes).
     Info,
+    /// A warning (`W` codes).
     Warning,
+    /// An error (`E` codes).
     Error,
 }
 
 impl Severity {
+    /// `info`, `warning` or `error`.
     pub fn as_str(self) -> &'static str {
         match self {
             Severity::Info => "info",
@@ -84,7 +93,9 @@ impl Serialize for Code {
 /// stage emits it. `docs/rules.md`, SARIF's `rules` and `heatcap rules`
 /// are rendered from these.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
 pub struct CodeInfo {
+    /// The code this entry describes.
     pub code: Code,
     /// Names the pattern the code flags (`allow <name>` reads well).
     pub name: &'static str,
@@ -126,21 +137,28 @@ impl fmt::Display for Code {
     }
 }
 
-pub mod codes;
+pub(crate) mod codes;
 
 /// A secondary location attached to a diagnostic.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[non_exhaustive]
 pub struct Related {
+    /// The file as the user gave it.
     pub file: String,
     #[serde(skip_serializing_if = "Option::is_none")]
+    /// Where in that file.
     pub span: Option<Span>,
+    /// What is there.
     pub message: String,
 }
 
 /// One finding: what, where, how serious.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[non_exhaustive]
 pub struct Diagnostic {
+    /// The stable code (`E7004`).
     pub code: Code,
+    /// How serious it is (the code's letter).
     pub severity: Severity,
     /// The file as the user gave it.
     pub file: String,
@@ -148,9 +166,12 @@ pub struct Diagnostic {
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub key_path: Vec<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
+    /// Where in the file, when known.
     pub span: Option<Span>,
+    /// What is wrong, in one sentence.
     pub message: String,
     #[serde(skip_serializing_if = "Vec::is_empty")]
+    /// Other places that explain it (the glob that shadows an entry, ...).
     pub related: Vec<Related>,
     /// The ONAP requirement IDs (`R-92635`) a finding counts against, under
     /// `validate --profile onap`.
@@ -174,18 +195,21 @@ impl Diagnostic {
     }
 
     #[must_use]
+    /// The diagnostic at `span`.
     pub fn at(mut self, span: Span) -> Self {
         self.span = Some(span);
         self
     }
 
     #[must_use]
+    /// The diagnostic with the key path of its node.
     pub fn with_key_path(mut self, key_path: Vec<String>) -> Self {
         self.key_path = key_path;
         self
     }
 
     #[must_use]
+    /// The diagnostic with one more related location.
     pub fn with_related(mut self, related: Related) -> Self {
         self.related.push(related);
         self

@@ -33,7 +33,7 @@ impl Formatter for PythonStyle {
 }
 
 /// The value on one line, then a newline.
-pub fn write_line<T: Serialize + ?Sized>(out: &mut dyn Write, value: &T) -> io::Result<()> {
+pub(crate) fn write_line<T: Serialize + ?Sized>(out: &mut dyn Write, value: &T) -> io::Result<()> {
     let mut ser = serde_json::Serializer::with_formatter(&mut *out, PythonStyle);
     value
         .serialize(&mut ser)
@@ -49,7 +49,7 @@ pub fn write_line<T: Serialize + ?Sized>(out: &mut dyn Write, value: &T) -> io::
 ///
 /// # Panics
 /// Never: writing JSON to memory cannot fail for heatcap's own values.
-pub fn to_string<T: Serialize + ?Sized>(value: &T) -> String {
+pub(crate) fn to_string<T: Serialize + ?Sized>(value: &T) -> String {
     let mut buf = Vec::new();
     write_line(&mut buf, value).expect("writing to a Vec cannot fail");
     buf.pop();

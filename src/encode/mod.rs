@@ -3,5 +3,5 @@
 //! back as the same values under Heat's YAML 1.1 rules ([`yaml`]). A leaf:
 //! it knows values, not stages.
 
-pub mod json;
-pub mod yaml;
+pub(crate) mod json;
+pub(crate) mod yaml;

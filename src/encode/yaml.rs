@@ -10,7 +10,7 @@ use crate::node::scalar::resolve_plain;
 use crate::node::Value;
 
 /// Writes `value` as one YAML document.
-pub fn write(out: &mut dyn Write, value: &serde_json::Value) -> io::Result<()> {
+pub(crate) fn write(out: &mut dyn Write, value: &serde_json::Value) -> io::Result<()> {
     let mut buf = Vec::new();
     {
         let mut em = Emitter::new();

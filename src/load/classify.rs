@@ -8,6 +8,7 @@ use crate::node::{Node, Value};
 /// What a loaded file is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "kebab-case")]
+#[non_exhaustive]
 pub enum FileKind {
     /// Has `heat_template_version`.
     HotTemplate,
@@ -22,10 +23,12 @@ pub enum FileKind {
 }
 
 impl FileKind {
+    /// True for HOT and CFN templates.
     pub fn is_template(self) -> bool {
         matches!(self, FileKind::HotTemplate | FileKind::CfnTemplate)
     }
 
+    /// The kebab-case name the JSON uses.
     pub fn as_str(self) -> &'static str {
         match self {
             FileKind::HotTemplate => "hot-template",
@@ -38,10 +41,11 @@ impl FileKind {
 }
 
 /// Heat's template version keys (`template_format.parse`).
-pub const CFN_VERSION_KEYS: [&str; 2] = ["AWSTemplateFormatVersion", "HeatTemplateFormatVersion"];
+pub(crate) const CFN_VERSION_KEYS: [&str; 2] =
+    ["AWSTemplateFormatVersion", "HeatTemplateFormatVersion"];
 
 /// Environment sections Heat knows (heat-semantics §2.1), plus `requires`.
-pub const ENVIRONMENT_SECTIONS: [&str; 7] = [
+pub(crate) const ENVIRONMENT_SECTIONS: [&str; 7] = [
     "parameters",
     "resource_registry",
     "parameter_defaults",
@@ -56,7 +60,7 @@ pub const ENVIRONMENT_SECTIONS: [&str; 7] = [
 const TEMPLATE_ONLY: [&str; 5] = ["resources", "outputs", "Resources", "Outputs", "conditions"];
 
 /// Classifies a loaded document, with the reason when it is `Other`.
-pub fn classify(root: &Node) -> (FileKind, Option<&'static str>) {
+pub(crate) fn classify(root: &Node) -> (FileKind, Option<&'static str>) {
     let map = match &root.value {
         Value::Null => return (FileKind::Empty, None),
         Value::Map(m) => m,

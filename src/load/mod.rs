@@ -4,7 +4,7 @@
 //! stops the run. Limits keep hostile input cheap: the size is checked
 //! before reading, nesting depth and alias expansion while building.
 
-pub mod classify;
+pub(crate) mod classify;
 pub(crate) mod tree;
 mod yaml;
 
@@ -21,16 +21,18 @@ pub use classify::FileKind;
 use tree::{Dialect, Fatal, TreeLimits};
 
 /// Heat's default `max_template_size`, in characters.
-pub const DEFAULT_MAX_SIZE: usize = 524_288;
+pub(crate) const DEFAULT_MAX_SIZE: usize = 524_288;
 /// Deeper documents are refused (PyYAML fails near Python's recursion limit).
-pub const MAX_DEPTH: usize = 256;
+pub(crate) const MAX_DEPTH: usize = 256;
 /// Nodes that aliases may add to one document.
-pub const MAX_ALIAS_NODES: usize = 100_000;
+pub(crate) const MAX_ALIAS_NODES: usize = 100_000;
 
 /// Options for turning text into a tree.
 #[derive(Debug, Clone, Copy)]
 pub struct ParseOptions {
+    /// Deepest nesting accepted.
     pub max_depth: usize,
+    /// Nodes aliases may add to one document.
     pub max_alias_nodes: usize,
 }
 
@@ -48,6 +50,7 @@ impl Default for ParseOptions {
 pub struct LoadOptions {
     /// Largest file accepted, in characters (Heat counts characters).
     pub max_size: usize,
+    /// How text becomes a tree.
     pub parse: ParseOptions,
     /// Skip (without parsing) files whose bytes do not contain this text.
     pub prefilter: Option<&'static str>,
@@ -66,6 +69,7 @@ impl Default for LoadOptions {
 /// What became of a file.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "lowercase")]
+#[non_exhaustive]
 pub enum Status {
     /// Loaded and classified (it may still carry warnings).
     Ok,
@@ -92,15 +96,18 @@ pub struct Loaded {
 
 /// The result of parsing one text.
 #[derive(Debug, Clone)]
+#[non_exhaustive]
 pub struct Parsed {
+    /// The document, when it parses.
     pub root: Option<Node>,
+    /// Every problem found, with positions.
     pub diagnostics: Vec<Diagnostic>,
 }
 
 /// Loads every source in parallel; the result keeps the sources' order.
 /// `f` runs on each loaded file in the worker, so a caller that keeps only
 /// an extract of each file never holds all the trees at once.
-pub fn load_all<T, F>(sources: &[Source], opts: &LoadOptions, f: F) -> Vec<T>
+pub(crate) fn load_all<T, F>(sources: &[Source], opts: &LoadOptions, f: F) -> Vec<T>
 where
     T: Send,
     F: Fn(Loaded) -> T + Sync,
@@ -109,7 +116,7 @@ where
 }
 
 /// Reads, parses and classifies one file.
-pub fn load_one(source: &Source, opts: &LoadOptions) -> Loaded {
+pub(crate) fn load_one(source: &Source, opts: &LoadOptions) -> Loaded {
     let mut loaded = Loaded {
         source: source.clone(),
         status: Status::Error,
@@ -394,6 +401,6 @@ mod tests;
 /// Runs only the YAML parser over `text` and counts its events: the
 /// "bare parse" baseline of the benchmarks. Not part of the API.
 #[doc(hidden)]
-pub fn bench_parse_events(text: &str) -> usize {
+pub(crate) fn bench_parse_events(text: &str) -> usize {
     yaml::events(text).flatten().count()
 }

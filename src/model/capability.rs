@@ -11,8 +11,11 @@ use crate::node::{Node, Value};
 
 /// A scalar with its canonical text and the value as written.
 #[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
 pub struct Scalar {
+    /// The canonical text it compares by (`2`, `true`).
     pub text: String,
+    /// The value as written.
     pub value: serde_json::Value,
 }
 
@@ -27,14 +30,18 @@ impl Scalar {
 
 /// A capability value.
 #[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
 pub enum CapValue {
+    /// One scalar.
     Scalar(Scalar),
+    /// A list of scalars: provides each of them.
     List(Vec<Scalar>),
     /// A mapping, null, or a list with non-scalar items: kept, never matches.
     Other(serde_json::Value),
 }
 
 impl CapValue {
+    /// The capability value of a YAML node.
     pub fn from_node(node: &Node) -> CapValue {
         if let Some(s) = Scalar::from_value(&node.value) {
             return CapValue::Scalar(s);
@@ -63,6 +70,7 @@ impl CapValue {
         self.scalars().iter().any(|s| req.any_of.contains(&s.text))
     }
 
+    /// The value as written, as JSON.
     pub fn to_json(&self) -> serde_json::Value {
         match self {
             CapValue::Scalar(s) => s.value.clone(),

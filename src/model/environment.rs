@@ -14,7 +14,7 @@ use crate::node::{Mapping, Node, Value};
 
 /// Environment sections Heat knows (heat-semantics §2.1), plus heatcap's
 /// `requires`.
-pub use crate::load::classify::ENVIRONMENT_SECTIONS;
+pub(crate) use crate::load::classify::ENVIRONMENT_SECTIONS;
 
 /// One `requires` entry.
 #[derive(Debug, Clone, PartialEq)]
@@ -30,6 +30,7 @@ pub struct Require {
 
 /// One environment file.
 #[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
 pub struct Environment {
     /// The path as the user gave it.
     pub path: String,

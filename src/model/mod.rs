@@ -1,27 +1,31 @@
 //! Stage 3: typed views of loaded files ([`Template`], [`Environment`]) and
 //! the [`Corpus`] of every file in walk order.
 
-pub mod capability;
-pub mod environment;
-pub mod package;
-pub mod registry;
+pub(crate) mod capability;
+pub(crate) mod environment;
+pub(crate) mod package;
+pub(crate) mod registry;
 
-pub mod template;
+pub(crate) mod template;
 
 use serde::Serialize;
 
 use crate::diag::{codes, Diagnostic};
 use crate::load::{FileKind, Loaded, Status};
-pub use crate::node::{Mapping, Node, Value};
-pub use environment::Environment;
-pub use template::{Format, Template};
+pub(crate) use crate::node::{Mapping, Node, Value};
+pub(crate) use environment::Environment;
+pub(crate) use template::{Format, Template};
 
 /// What a file holds, once classified.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[serde(untagged)]
+#[non_exhaustive]
 pub enum Content {
+    /// A HOT or CFN template.
     Template(Template),
+    /// An environment file.
     Environment(Environment),
+    /// Neither (empty, broken, or another kind of file).
     None,
 }
 

@@ -4,9 +4,13 @@
 /// What a file of a VNF package is, as ONAP tells it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
 #[serde(rename_all = "kebab-case")]
+#[non_exhaustive]
 pub enum ModuleKind {
+    /// The base module (`base_*`).
     Base,
+    /// An incremental module.
     Incremental,
+    /// A volume module (`*_volume`).
     Volume,
     /// Named as a resource type by another template of the package.
     Nested,
@@ -18,6 +22,7 @@ pub enum ModuleKind {
 }
 
 impl ModuleKind {
+    /// How messages name it.
     pub fn as_str(self) -> &'static str {
         match self {
             ModuleKind::Base => "base module",

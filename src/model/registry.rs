@@ -26,12 +26,12 @@ use crate::node::{Node, Value};
 /// §2.3: `.yml` and `.YAML` are type names).
 // Heat's test is case-sensitive on purpose: `.YAML` is not a template.
 #[allow(clippy::case_sensitive_file_extension_comparisons)]
-pub fn is_template_path(s: &str) -> bool {
+pub(crate) fn is_template_path(s: &str) -> bool {
     s.ends_with(".yaml") || s.ends_with(".template")
 }
 
 /// Registry keys that hold data, not type mappings.
-pub fn is_data_key(key: &str) -> bool {
+pub(crate) fn is_data_key(key: &str) -> bool {
     matches!(key, "hooks" | "restricted_actions" | "base_url")
 }
 
@@ -101,7 +101,7 @@ pub struct RegistryEntry {
 }
 
 /// Classifies one `key: value` of scope `scope`.
-pub fn classify(scope: &Scope, key: &str, value: &Node) -> EntryValue {
+pub(crate) fn classify(scope: &Scope, key: &str, value: &Node) -> EntryValue {
     if is_data_key(key) {
         return EntryValue::Data;
     }
@@ -228,7 +228,7 @@ impl RegistryEntry {
 
 /// The local file a registry value names, if it names one (the client's
 /// test: a non-empty string without `::`; `file://` reduced to its path).
-pub fn local_file(value: &str) -> Option<&str> {
+pub(crate) fn local_file(value: &str) -> Option<&str> {
     if value.contains("::") || value.is_empty() {
         return None;
     }
@@ -241,7 +241,7 @@ pub fn local_file(value: &str) -> Option<&str> {
 
 /// Every entry of a `resource_registry` mapping, in file order: top-level
 /// keys, and in place of `resources:` each resource's entries.
-pub fn entries(registry: &crate::node::Mapping) -> Vec<RegistryEntry> {
+pub(crate) fn entries(registry: &crate::node::Mapping) -> Vec<RegistryEntry> {
     let mut out = Vec::new();
     for (k, v) in &registry.entries {
         if k.value.as_str() == Some("resources") {

@@ -11,7 +11,7 @@ use crate::node::{Mapping, Node, Value};
 use crate::diag::codes::{CAPABILITIES_NOT_MAPPING, RESOURCE_TYPE_NOT_STRINGS};
 
 /// Heat's pseudo parameters: always declared, never listed.
-pub const PSEUDO_PARAMETERS: [&str; 7] = [
+pub(crate) const PSEUDO_PARAMETERS: [&str; 7] = [
     "OS::stack_id",
     "OS::stack_name",
     "OS::region",
@@ -100,12 +100,16 @@ pub struct ResourceUse {
 
 /// One template.
 #[derive(Debug, Clone, PartialEq, Serialize)]
+#[non_exhaustive]
 pub struct Template {
     /// Reported by the file entry that holds the template.
     #[serde(skip)]
     pub path: String,
+    /// HOT or CFN.
     pub format: Format,
+    /// The version as written.
     pub version: Option<String>,
+    /// The `description` section.
     pub description: Option<String>,
     /// Key → value in first-seen order; `None` when there is no section.
     pub capabilities: Option<IndexMap<String, CapValue>>,
@@ -114,6 +118,7 @@ pub struct Template {
     /// Resource types the template uses (first-seen order, once each),
     /// including group members' `resource_def` types.
     pub uses: Vec<String>,
+    /// Its parameters, in document order.
     pub parameters: Vec<Parameter>,
     /// Resources in document order (not in the index JSON: `uses` is).
     #[serde(skip)]

@@ -8,22 +8,32 @@ pub(crate) mod scalar;
 /// One value of a document with its position.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Node {
+    /// What was read.
     pub value: Value,
+    /// Where it was read from.
     pub span: Span,
 }
 
 /// The value kinds Heat's loader produces (Python's `None`, `bool`, `int`,
 /// `float`, `str`, `list`, `dict`).
 #[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
 pub enum Value {
+    /// `~`, `null` or nothing.
     Null,
+    /// YAML 1.1 booleans (`yes`, `on`, `true`, ...).
     Bool(bool),
+    /// An integer that fits 64 bits.
     Int(i64),
     /// An integer outside `i64`, kept as its decimal text (Python has big ints).
     BigInt(String),
+    /// A float.
     Float(f64),
+    /// A string (dates and timestamps stay strings, as in Heat).
     Str(String),
+    /// A list.
     Seq(Vec<Node>),
+    /// A mapping.
     Map(Mapping),
 }
 
@@ -31,6 +41,7 @@ pub enum Value {
 /// its first position and takes the last value.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct Mapping {
+    /// Key and value pairs, in document order.
     pub entries: Vec<(Node, Node)>,
 }
 
@@ -92,6 +103,7 @@ impl Value {
         }
     }
 
+    /// The string, if this is one.
     pub fn as_str(&self) -> Option<&str> {
         match self {
             Value::Str(s) => Some(s),
@@ -99,6 +111,7 @@ impl Value {
         }
     }
 
+    /// The mapping, if this is one.
     pub fn as_map(&self) -> Option<&Mapping> {
         match self {
             Value::Map(m) => Some(m),
@@ -106,6 +119,7 @@ impl Value {
         }
     }
 
+    /// The items, if this is a list.
     pub fn as_seq(&self) -> Option<&[Node]> {
         match self {
             Value::Seq(s) => Some(s),
@@ -207,14 +221,17 @@ impl Mapping {
             .find(|(k, _)| k.value.as_str() == Some(key))
     }
 
+    /// True when a string key is present.
     pub fn contains_key(&self, key: &str) -> bool {
         self.entry(key).is_some()
     }
 
+    /// How many entries.
     pub fn len(&self) -> usize {
         self.entries.len()
     }
 
+    /// True when there are no entries.
     pub fn is_empty(&self) -> bool {
         self.entries.is_empty()
     }
@@ -228,18 +245,22 @@ impl Mapping {
 }
 
 impl Node {
+    /// A node of `value` at `span`.
     pub fn new(value: Value, span: Span) -> Self {
         Node { value, span }
     }
 
+    /// The mapping, if the value is one.
     pub fn as_map(&self) -> Option<&Mapping> {
         self.value.as_map()
     }
 
+    /// The string, if the value is one.
     pub fn as_str(&self) -> Option<&str> {
         self.value.as_str()
     }
 
+    /// The items, if the value is a list.
     pub fn as_seq(&self) -> Option<&[Node]> {
         self.value.as_seq()
     }

@@ -15,7 +15,7 @@ use crate::resolve::{Implementation, StepKind};
 /// Removes the top-level `key` section from a block-style document's text,
 /// keeping every other line (comments and layout included). `None` when the
 /// document is not a block mapping (JSON, flow style): re-serialize instead.
-pub fn strip_section(text: &str, root: &Node, key: &str) -> Option<String> {
+pub(crate) fn strip_section(text: &str, root: &Node, key: &str) -> Option<String> {
     let map = root.as_map()?;
     let (k, _) = map.entry(key)?;
     if k.span.start.column != 1 {
@@ -41,7 +41,7 @@ pub fn strip_section(text: &str, root: &Node, key: &str) -> Option<String> {
 }
 
 /// The JSON form of a template without its top-level `capabilities`.
-pub fn without_capabilities(root: &Node) -> J {
+pub(crate) fn without_capabilities(root: &Node) -> J {
     let mut v = root.value.to_json();
     if let J::Object(m) = &mut v {
         m.shift_remove("capabilities");
@@ -52,7 +52,7 @@ pub fn without_capabilities(root: &Node) -> J {
 /// Rewrites, in a template's JSON, every `type` value that is a template
 /// path and every `get_file` argument, as python-heatclient does before
 /// uploading (it makes them absolute URLs).
-pub fn rewrite_template_paths(v: &mut J, rewrite: &dyn Fn(&str) -> String) {
+pub(crate) fn rewrite_template_paths(v: &mut J, rewrite: &dyn Fn(&str) -> String) {
     match v {
         J::Object(m) => {
             for (k, child) in m.iter_mut() {
@@ -77,7 +77,7 @@ pub fn rewrite_template_paths(v: &mut J, rewrite: &dyn Fn(&str) -> String) {
 /// every list replaced by its choice, template paths rewritten by `path`
 /// (from the environment that named them), `requires` gone, and the other
 /// sections merged later-wins (parameters key by key).
-pub fn environment(
+pub(crate) fn environment(
     envs: &[Environment],
     merged: &Merged,
     registry: &Registry<'_>,

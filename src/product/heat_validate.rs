@@ -223,7 +223,7 @@ impl Builder<'_> {
 }
 
 /// Heat's validate document for the composition rooted at `root`.
-pub fn document(
+pub(crate) fn document(
     root: &TreeNode,
     envs: &[Environment],
     merged: &Merged,

@@ -4,7 +4,7 @@
 //! the chosen composition ([`parameters`]), Heat's own validate document
 //! ([`heat_validate`]), and what stock Heat accepts ([`export`]).
 
-pub mod export;
-pub mod heat_validate;
-pub mod options;
-pub mod parameters;
+pub(crate) mod export;
+pub(crate) mod heat_validate;
+pub(crate) mod options;
+pub(crate) mod parameters;

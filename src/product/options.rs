@@ -14,8 +14,10 @@ use crate::resolve::{Candidate, Catalog, Selection};
 
 /// One choice a user can make.
 #[derive(Debug, Clone, Serialize)]
+#[non_exhaustive]
 pub struct Choice {
     #[serde(rename = "type")]
+    /// The type to choose an implementation of.
     pub type_name: String,
     /// For a per-resource entry (`resources/NAME/TYPE`).
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -25,10 +27,12 @@ pub struct Choice {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub environment: Option<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
+    /// The entry's position in `environment`.
     pub span: Option<Span>,
     /// The type's current single-valued mapping, when it has one.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub mapped_to: Option<String>,
+    /// The candidates, and what the current `requires` chooses.
     pub selection: Selection,
     /// `no-match` or `ambiguous` when the current `requires` does not decide.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -36,7 +40,7 @@ pub struct Choice {
 }
 
 /// Templates found by directory, by the types their `resource_type` names.
-pub type Annotated<'a> = IndexMap<String, Vec<(String, &'a Template)>>;
+pub(crate) type Annotated<'a> = IndexMap<String, Vec<(String, &'a Template)>>;
 
 fn same_path(a: &str, b: &str) -> bool {
     a.trim_start_matches("./") == b.trim_start_matches("./")
@@ -44,7 +48,7 @@ fn same_path(a: &str, b: &str) -> bool {
 
 /// Every choice: list-valued entries (top level, then per resource), then
 /// types that only annotated templates offer more than one implementation of.
-pub fn options(
+pub(crate) fn options(
     envs: &[Environment],
     merged: &Merged,
     catalog: &dyn Catalog,
@@ -202,9 +206,14 @@ fn mapped_choice(t: &str, mapped_to: Option<String>, candidates: Vec<Candidate>)
 
 /// The `options` command's result.
 #[derive(Debug, Clone, Serialize)]
+#[non_exhaustive]
 pub struct OptionsReport {
+    /// The environments, as given.
     pub environments: Vec<String>,
+    /// The merged `requires`.
     pub requires: IndexMap<String, crate::model::capability::CapValue>,
+    /// Every choice.
     pub choices: Vec<Choice>,
+    /// Problems found on the way.
     pub diagnostics: Vec<crate::diag::Diagnostic>,
 }

@@ -17,6 +17,7 @@ use crate::resolve::Catalog;
 /// Where a parameter's value comes from.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "snake_case")]
+#[non_exhaustive]
 pub enum Source {
     /// The environments' `parameters` (root stack only).
     Parameters,
@@ -30,9 +31,11 @@ pub enum Source {
 
 /// A value for one parameter in one stack.
 #[derive(Debug, Clone, PartialEq, Serialize)]
+#[non_exhaustive]
 pub struct Supplied {
     /// The stack (see [`StackNode::id`]).
     pub stack: String,
+    /// Where the value comes from.
     pub source: Source,
     /// The value as written (an intrinsic function stays as written).
     pub value: J,
@@ -40,15 +43,22 @@ pub struct Supplied {
 
 /// One parameter name across the composition.
 #[derive(Debug, Clone, PartialEq, Serialize)]
+#[non_exhaustive]
 pub struct ParameterInfo {
     /// Schema from the first stack that declares it.
     #[serde(rename = "type")]
     pub type_name: Option<String>,
+    /// Its description, from the first declaring stack.
     pub description: Option<String>,
+    /// Its label.
     pub label: Option<String>,
+    /// Its default.
     pub default: Option<J>,
+    /// Whether it is hidden (`hidden: true`, CFN `NoEcho`).
     pub hidden: bool,
+    /// Its constraints, as written.
     pub constraints: Option<J>,
+    /// Its tags.
     pub tags: Option<J>,
     /// Every stack that declares it.
     pub declared_by: Vec<String>,
@@ -60,6 +70,7 @@ pub struct ParameterInfo {
 
 /// One stack of the composition.
 #[derive(Debug, Clone, Serialize)]
+#[non_exhaustive]
 pub struct StackNode {
     /// `root`, then resource names joined with `/` (`root/Compute/0`).
     pub id: String,
@@ -67,25 +78,35 @@ pub struct StackNode {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub name: Option<String>,
     #[serde(rename = "type")]
+    /// The resource type that creates it (the root's path for the root).
     pub type_name: String,
+    /// The template it instantiates.
     pub template: String,
     /// The parameters its template declares.
     pub parameters: Vec<String>,
     #[serde(skip_serializing_if = "Vec::is_empty")]
+    /// Its nested stacks.
     pub children: Vec<StackNode>,
 }
 
 /// The `parameters` command's result.
 #[derive(Debug, Clone, Serialize)]
+#[non_exhaustive]
 pub struct ParametersReport {
+    /// The root template, as given.
     pub template: String,
+    /// The environments, as given.
     pub environments: Vec<String>,
     #[serde(skip_serializing_if = "IndexMap::is_empty")]
+    /// The `--choose` selections.
     pub choices: IndexMap<String, String>,
+    /// The stack tree.
     pub tree: StackNode,
+    /// Every parameter by name, first-seen order.
     pub parameters: IndexMap<String, ParameterInfo>,
     /// Parameter names the user must still provide, in first-seen order.
     pub required: Vec<String>,
+    /// Problems found on the way.
     pub diagnostics: Vec<crate::diag::Diagnostic>,
 }
 
@@ -97,7 +118,7 @@ struct Collector<'c> {
 }
 
 /// Describes the parameters of the walked composition `root`.
-pub fn collect(
+pub(crate) fn collect(
     root: &TreeNode,
     merged: &Merged,
     catalog: &dyn Catalog,
@@ -220,10 +241,14 @@ impl Collector<'_> {
 
 /// What switching one choice costs (`parameters --diff`).
 #[derive(Debug, Clone, Serialize)]
+#[non_exhaustive]
 pub struct ChoiceDiff {
     #[serde(rename = "type")]
+    /// The type whose choice changes.
     pub type_name: String,
+    /// The template chosen before.
     pub from: String,
+    /// The template chosen after.
     pub to: String,
     /// Parameters only the new choice's composition has.
     pub added: IndexMap<String, ParameterInfo>,
@@ -239,7 +264,7 @@ pub struct ChoiceDiff {
 }
 
 /// Compares the parameters of two compositions that differ by one choice.
-pub fn diff(
+pub(crate) fn diff(
     type_name: &str,
     from: &str,
     to: &str,

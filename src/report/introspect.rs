@@ -32,7 +32,11 @@ fn caps_inline(caps: &IndexMap<String, CapValue>) -> String {
 }
 
 /// `capabilities-find`: plain prints one path per line.
-pub fn render_find(out: &mut dyn Write, matches: &[Match<'_>], format: Format) -> io::Result<()> {
+pub(crate) fn render_find(
+    out: &mut dyn Write,
+    matches: &[Match<'_>],
+    format: Format,
+) -> io::Result<()> {
     match format {
         Format::Plain => {
             for m in matches {
@@ -55,7 +59,7 @@ pub fn render_find(out: &mut dyn Write, matches: &[Match<'_>], format: Format) -
 }
 
 /// `template-capabilities`: JSON is the map of capabilities.md §3.
-pub fn render_summary(
+pub(crate) fn render_summary(
     out: &mut dyn Write,
     summary: &IndexMap<String, Vec<serde_json::Value>>,
     format: Format,
@@ -69,7 +73,7 @@ pub fn render_summary(
 }
 
 /// `template-capabilities --by-type`.
-pub fn render_by_type(
+pub(crate) fn render_by_type(
     out: &mut dyn Write,
     by_type: &IndexMap<String, Vec<&str>>,
     format: Format,
@@ -111,7 +115,7 @@ fn render_map(
 }
 
 /// `index`: JSON/YAML carry everything; plain and table one line per file.
-pub fn render_index(
+pub(crate) fn render_index(
     out: &mut dyn Write,
     doc: &IndexDocument<'_>,
     format: Format,

@@ -2,20 +2,22 @@
 //! nothing outside this module and `main.rs` prints.
 
 mod introspect;
-pub use crate::encode::{json, yaml};
+pub(crate) use crate::encode::{json, yaml};
 mod options;
 mod parameters;
 mod resolve;
-pub mod sarif;
+mod rules;
+pub(crate) mod sarif;
 mod text;
 
 use std::io::{self, Write};
 
-pub use introspect::{render_by_type, render_find, render_index, render_summary};
-pub use options::render_options;
-pub use parameters::{render_parameters, render_parameters_diff};
-pub use resolve::render_resolve;
-pub use text::{write_diagnostics, write_findings_table};
+pub(crate) use introspect::{render_by_type, render_find, render_index, render_summary};
+pub(crate) use options::render_options;
+pub(crate) use parameters::{render_parameters, render_parameters_diff};
+pub(crate) use resolve::render_resolve;
+pub(crate) use rules::render_rules;
+pub(crate) use text::{write_diagnostics, write_findings_table};
 
 /// Every output format (`--format`). Each command takes a subset of them
 /// (see the CLI reference); the renderers take the ones their command does.
@@ -37,11 +39,13 @@ pub enum Format {
     Heat,
     /// python-heatclient's stack-create body (`export`).
     HeatApi,
+    /// Markdown (`rules`: the page docs/rules.md).
+    Markdown,
 }
 
 impl Format {
     /// Every format, in the order help lists them.
-    pub const ALL: [Format; 7] = [
+    pub const ALL: [Format; 8] = [
         Format::Plain,
         Format::Json,
         Format::Yaml,
@@ -49,6 +53,7 @@ impl Format {
         Format::Sarif,
         Format::Heat,
         Format::HeatApi,
+        Format::Markdown,
     ];
 
     /// The name `--format` takes.
@@ -61,6 +66,7 @@ impl Format {
             Format::Sarif => "sarif",
             Format::Heat => "heat",
             Format::HeatApi => "heat-api",
+            Format::Markdown => "markdown",
         }
     }
 
@@ -89,12 +95,13 @@ impl Format {
             Format::Sarif => "SARIF 2.1.0, for code scanning",
             Format::Heat => "the document Heat's validate API returns with show_nested",
             Format::HeatApi => "python-heatclient's stack-create body (nothing written)",
+            Format::Markdown => "Markdown",
         }
     }
 }
 
 /// Writes `value` as JSON or YAML.
-pub fn write_data(
+pub(crate) fn write_data(
     out: &mut dyn Write,
     value: &serde_json::Value,
     format: Format,
@@ -109,7 +116,7 @@ pub fn write_data(
 /// the same in a pipe and in a test).
 /// `validate --format json`: the files checked, the counts, every finding.
 #[derive(Debug, serde::Serialize)]
-pub struct ValidateReport<'a> {
+pub(crate) struct ValidateReport<'a> {
     pub files: usize,
     pub summary: Summary,
     /// `--profile onap`: what each file is in its VNF package.
@@ -120,20 +127,20 @@ pub struct ValidateReport<'a> {
 
 /// One file's kind in its VNF package.
 #[derive(Debug, serde::Serialize)]
-pub struct Module {
+pub(crate) struct Module {
     pub file: String,
     pub kind: crate::model::package::ModuleKind,
 }
 
 /// Findings by severity.
 #[derive(Debug, serde::Serialize)]
-pub struct Summary {
+pub(crate) struct Summary {
     pub errors: usize,
     pub warnings: usize,
     pub notes: usize,
 }
 
-pub fn table(header: &[&str]) -> comfy_table::Table {
+pub(crate) fn table(header: &[&str]) -> comfy_table::Table {
     let mut t = comfy_table::Table::new();
     t.load_style(comfy_table::presets::UTF8_FULL_CONDENSED);
     t.set_header(header.to_vec());

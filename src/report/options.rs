@@ -60,7 +60,7 @@ fn selector(c: &Candidate) -> String {
 }
 
 /// `options`: one table row per candidate, grouped by choice.
-pub fn render_options(
+pub(crate) fn render_options(
     out: &mut dyn Write,
     report: &OptionsReport,
     format: Format,

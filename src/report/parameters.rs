@@ -34,7 +34,7 @@ fn value_text(p: &ParameterInfo) -> String {
 }
 
 /// `parameters`: one row per parameter name; JSON/YAML carry the tree too.
-pub fn render_parameters(
+pub(crate) fn render_parameters(
     out: &mut dyn Write,
     report: &ParametersReport,
     format: Format,
@@ -90,7 +90,7 @@ pub fn render_parameters(
 }
 
 /// `parameters --diff`: what switching a choice adds, removes and changes.
-pub fn render_parameters_diff(
+pub(crate) fn render_parameters_diff(
     out: &mut dyn Write,
     d: &ChoiceDiff,
     format: Format,

@@ -75,7 +75,7 @@ fn is_plain_plugin(r: &Resolution) -> bool {
 /// `resolve`: table (default), plain lines, or the whole report as JSON/YAML.
 /// Tables and plain lines leave out types Heat provides and no environment
 /// maps, unless `all`; JSON and YAML always carry every lookup.
-pub fn render_resolve(
+pub(crate) fn render_resolve(
     out: &mut dyn Write,
     report: &ResolveReport,
     format: Format,

@@ -19,7 +19,7 @@ fn level(s: Severity) -> &'static str {
 /// One SARIF log with one run: every code of the catalogue as a rule, with
 /// its full entry (what it checks, why, an example, the source), and every
 /// finding with its location.
-pub fn write(
+pub(crate) fn write(
     out: &mut dyn Write,
     findings: &[Diagnostic],
     catalogue: &[&CodeInfo],

@@ -5,7 +5,7 @@ use std::io::{self, Write};
 use crate::diag::{Diagnostic, Severity};
 
 /// Writes every diagnostic at or above `min`, one per line.
-pub fn write_diagnostics<'a>(
+pub(crate) fn write_diagnostics<'a>(
     out: &mut dyn Write,
     diagnostics: impl IntoIterator<Item = &'a Diagnostic>,
     min: Severity,
@@ -20,7 +20,7 @@ pub fn write_diagnostics<'a>(
 
 /// `validate --format table`: one row a finding (requirement IDs after the
 /// message, as in the text form).
-pub fn write_findings_table(out: &mut dyn Write, findings: &[Diagnostic]) -> io::Result<()> {
+pub(crate) fn write_findings_table(out: &mut dyn Write, findings: &[Diagnostic]) -> io::Result<()> {
     let mut t = super::table(&["Path", "Line", "Code", "Severity", "Message"]);
     for d in findings {
         let line = d

@@ -9,12 +9,12 @@ use crate::model::Template;
 
 /// A candidate template no `requires` can select: it declares no
 /// capabilities while it shares a list with others.
-pub use crate::diag::codes::UNSELECTABLE;
+pub(crate) use crate::diag::codes::UNSELECTABLE;
 
 /// The candidates of `r`'s list-valued entries that declare no
 /// capabilities beside others (rule 2 makes them unselectable: any relevant
 /// requirement is one they do not declare), each at its entry.
-pub fn unselectable(r: &super::Resolution) -> Vec<crate::diag::Diagnostic> {
+pub(crate) fn unselectable(r: &super::Resolution) -> Vec<crate::diag::Diagnostic> {
     let mut out = Vec::new();
     for step in &r.chain {
         let Some(sel) = &step.selection else { continue };
@@ -57,14 +57,14 @@ pub fn unselectable(r: &super::Resolution) -> Vec<crate::diag::Diagnostic> {
     out
 }
 
-pub use crate::model::registry::is_template_path;
+pub(crate) use crate::model::registry::is_template_path;
 
 /// The merged `requires`: key → requirement.
-pub type Requires = IndexMap<String, (Requirement, CapValue, super::merge::Origin)>;
+pub(crate) type Requires = IndexMap<String, (Requirement, CapValue, super::merge::Origin)>;
 
 /// A candidate as written, with its template (if it is a path), before
 /// deciding. Rule 1 is applied here.
-pub fn candidate(
+pub(crate) fn candidate(
     type_name: &str,
     name: &str,
     display: Option<String>,
@@ -87,7 +87,7 @@ pub fn candidate(
 }
 
 /// Locates the candidates of a list written in the environment `from`.
-pub fn locate(
+pub(crate) fn locate(
     type_name: &str,
     names: &[String],
     from: &str,
@@ -114,7 +114,7 @@ pub fn locate(
 
 /// Decides a candidate list for `type_name`. `from` is the environment
 /// file the list came from (candidate paths are relative to it).
-pub fn choose(
+pub(crate) fn choose(
     type_name: &str,
     names: &[String],
     from: &str,
@@ -128,7 +128,7 @@ pub fn choose(
 }
 
 /// Rules 2–4 over located candidates.
-pub fn decide<'r>(
+pub(crate) fn decide<'r>(
     mut candidates: Vec<Candidate>,
     requires: impl Iterator<Item = (&'r String, &'r Requirement)>,
 ) -> Selection {
@@ -168,7 +168,7 @@ pub fn decide<'r>(
 /// it: one of its capabilities if one suffices, else all of them; `None`
 /// when no `requires` can (another candidate declares the same values, or
 /// it declares nothing while others declare something).
-pub fn selectors(candidates: &mut [Candidate]) {
+pub(crate) fn selectors(candidates: &mut [Candidate]) {
     let snapshot: Vec<Candidate> = candidates.to_vec();
     for (i, c) in candidates.iter_mut().enumerate() {
         if c.excluded {

@@ -12,20 +12,22 @@ use crate::diag::Diagnostic;
 use crate::model::Template;
 
 /// Heat's `max_nested_stack_depth`.
-pub const MAX_NESTED_DEPTH: usize = 5;
+pub(crate) const MAX_NESTED_DEPTH: usize = 5;
 
-pub use crate::diag::codes::{
+pub(crate) use crate::diag::codes::{
     ANNOTATION_MISMATCH, CYCLE, MISSING_FILE, MISSING_TEMPLATE, NESTED_TOO_DEEP as TOO_DEEP,
     PROPERTY_UNSET, UNKNOWN_PROPERTY, UNRESOLVED,
 };
 
 /// One node of the composition tree.
 #[derive(Debug, Clone, Serialize)]
+#[non_exhaustive]
 pub struct TreeNode {
     /// The resource name (`"0"` for a group member; the root has none).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub resource: Option<String>,
     #[serde(rename = "type")]
+    /// The resource type as written.
     pub type_name: String,
     /// The template this node instantiates, as shown to the user.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -33,22 +35,26 @@ pub struct TreeNode {
     /// Nested stack depth (the root is 0).
     pub depth: usize,
     #[serde(skip_serializing_if = "Vec::is_empty")]
+    /// The resources it nests.
     pub children: Vec<TreeNode>,
 }
 
 /// The walked composition.
 #[derive(Debug, Clone, Serialize)]
+#[non_exhaustive]
 pub struct Composition {
+    /// The root stack.
     pub root: TreeNode,
     /// Every distinct lookup made, first-seen order (by type, and by
     /// resource where a per-resource entry decided it).
     pub resolutions: Vec<Resolution>,
     #[serde(skip)]
+    /// Problems found while walking.
     pub diagnostics: Vec<Diagnostic>,
 }
 
 /// Walks the composition of `root` (a template path as the user gave it).
-pub fn compose(root: &str, registry: &Registry<'_>, catalog: &dyn Catalog) -> Composition {
+pub(crate) fn compose(root: &str, registry: &Registry<'_>, catalog: &dyn Catalog) -> Composition {
     let mut w = Walker {
         catalog,
         passing: None,

@@ -73,7 +73,7 @@ pub struct Merged {
 }
 
 /// Merges the environments in order.
-pub fn merge(envs: &[Environment]) -> Merged {
+pub(crate) fn merge(envs: &[Environment]) -> Merged {
     let mut m = Merged::default();
     let mut registry_seen = false;
     let mut resources_from: Option<usize> = None;

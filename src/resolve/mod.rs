@@ -6,13 +6,13 @@
 //! Results are structured values ([`Resolution`], [`ResolveError`]): the
 //! renderers format them, and the JSON carries them whole.
 
-pub mod choose;
-pub mod compose;
+pub(crate) mod choose;
+pub(crate) mod compose;
 #[cfg(test)]
 mod conformance;
-pub mod merge;
+pub(crate) mod merge;
 pub(crate) mod plugins;
-pub mod registry;
+pub(crate) mod registry;
 
 use indexmap::IndexMap;
 use serde::Serialize;
@@ -46,6 +46,7 @@ pub struct TemplateRef<'a> {
 /// What a type finally is.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "lowercase")]
+#[non_exhaustive]
 pub enum Implementation {
     /// A provider template (path as shown to the user).
     Template(String),
@@ -56,6 +57,7 @@ pub enum Implementation {
 /// How one step of a lookup went.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[serde(rename_all = "kebab-case")]
+#[non_exhaustive]
 pub enum StepKind {
     /// `resources: NAME: {TYPE: ...}` matched.
     PerResource,
@@ -77,7 +79,9 @@ pub enum StepKind {
 
 /// One step of a lookup: which entry was used, from which file, where.
 #[derive(Debug, Clone, PartialEq, Serialize)]
+#[non_exhaustive]
 pub struct Step {
+    /// What kind of step.
     pub kind: StepKind,
     /// The environment file (as given) the entry came from.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -87,6 +91,7 @@ pub struct Step {
     /// The value as written (a string or a candidate list).
     pub value: serde_json::Value,
     #[serde(skip_serializing_if = "Option::is_none")]
+    /// The entry's position in `environment`.
     pub span: Option<Span>,
     /// For list-valued entries: how the candidate was chosen.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -98,6 +103,7 @@ pub struct Step {
 
 /// One candidate of a list-valued entry.
 #[derive(Debug, Clone, PartialEq, Serialize)]
+#[non_exhaustive]
 pub struct Candidate {
     /// As written in the environment.
     pub name: String,
@@ -125,7 +131,9 @@ pub struct Candidate {
 
 /// How a list-valued entry was decided.
 #[derive(Debug, Clone, PartialEq, Serialize)]
+#[non_exhaustive]
 pub struct Selection {
+    /// Every candidate, as written, in order.
     pub candidates: Vec<Candidate>,
     /// Rule 2: the `requires` keys that at least one remaining candidate
     /// declares, with the values they accept.
@@ -137,16 +145,21 @@ pub struct Selection {
 /// Why a lookup failed. Named fields, so the JSON carries it whole.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[serde(tag = "error", rename_all = "kebab-case")]
+#[non_exhaustive]
 pub enum ResolveError {
     /// Nothing maps the type and Heat does not provide it ("The Resource
     /// Type (T) could not be found.").
     NotFound {
         #[serde(rename = "type")]
+        /// The type looked up.
         type_name: String,
     },
     /// Aliases lead back to a type already being looked up (Heat recurses
     /// until it crashes).
-    AliasLoop { types: Vec<String> },
+    AliasLoop {
+        /// The types of the loop, in lookup order.
+        types: Vec<String>,
+    },
     /// No candidate of a list-valued entry meets `requires`.
     NoMatch(Box<Unresolved>),
     /// Several candidates meet `requires`; heatcap never guesses.
@@ -154,22 +167,30 @@ pub enum ResolveError {
     /// The entry's value is something Heat cannot use (a number, a mapping).
     InvalidValue {
         #[serde(rename = "type")]
+        /// The type looked up.
         type_name: String,
+        /// The environment with the entry.
         environment: String,
+        /// What the value is (`a mapping`, ...).
         found: String,
     },
 }
 
 /// The detail of an unresolved list-valued entry (capabilities.md §2 step 4).
 #[derive(Debug, Clone, PartialEq, Serialize)]
+#[non_exhaustive]
 pub struct Unresolved {
     #[serde(rename = "type")]
+    /// The type looked up.
     pub type_name: String,
+    /// The environment with the entry.
     pub environment: String,
     /// The registry entry: the type, or `resources/NAME/TYPE`.
     pub entry: String,
     #[serde(skip_serializing_if = "Option::is_none")]
+    /// The entry's position.
     pub span: Option<Span>,
+    /// How the candidates were decided.
     pub selection: Selection,
 }
 
@@ -236,18 +257,25 @@ fn relevant_text(s: &Selection) -> String {
 
 /// The outcome of looking up one type (for one resource name, if any).
 #[derive(Debug, Clone, PartialEq, Serialize)]
+#[non_exhaustive]
 pub struct Resolution {
     #[serde(rename = "type")]
+    /// The type looked up.
     pub type_name: String,
     #[serde(skip_serializing_if = "Option::is_none")]
+    /// The resource name, where per-resource entries apply.
     pub resource: Option<String>,
+    /// What the type is, when the lookup succeeded.
     pub implementation: Option<Implementation>,
+    /// Every entry consulted, in order.
     pub chain: Vec<Step>,
     #[serde(skip_serializing_if = "Option::is_none")]
+    /// Why the lookup failed.
     pub error: Option<ResolveError>,
 }
 
 impl Resolution {
+    /// True when an implementation was found.
     pub fn is_resolved(&self) -> bool {
         self.error.is_none() && self.implementation.is_some()
     }
@@ -281,15 +309,22 @@ impl Resolution {
 /// The `resolve` command's result: the merged environment's `requires`,
 /// the composition tree (with `-t`), every lookup, and the diagnostics.
 #[derive(Debug, Clone, Serialize)]
+#[non_exhaustive]
 pub struct ResolveReport {
+    /// The environments, as given.
     pub environments: Vec<String>,
+    /// The merged `requires`.
     pub requires: IndexMap<String, CapValue>,
     #[serde(skip_serializing_if = "Option::is_none")]
+    /// The root template, as given.
     pub template: Option<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
+    /// The composition tree of the root template.
     pub tree: Option<compose::TreeNode>,
+    /// Every lookup, first-seen order.
     pub resolutions: Vec<Resolution>,
     /// True when every lookup found an implementation.
     pub resolved: bool,
+    /// Problems found on the way.
     pub diagnostics: Vec<crate::diag::Diagnostic>,
 }

@@ -28,7 +28,7 @@ use crate::model::registry::{is_template_path, EntryValue, RegistryEntry, Scope}
 use crate::model::Environment;
 
 /// A registry entry's key path: `[TYPE]` or `[resources, NAME, TYPE]`.
-pub type KeyPath = Vec<String>;
+pub(crate) type KeyPath = Vec<String>;
 
 /// The effective registry of one stack (the root, or a nested stack with
 /// its child-environment rules applied).

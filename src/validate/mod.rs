@@ -3,10 +3,10 @@
 //! [`registry::RULES`] lists them in code order. docs/rules.md is generated
 //! from that table (a test fails when it is stale).
 
-pub mod env;
-pub mod hot;
-pub mod onap;
-pub mod registry;
+pub(crate) mod env;
+pub(crate) mod hot;
+pub(crate) mod onap;
+pub(crate) mod registry;
 
 use rayon::prelude::*;
 
@@ -14,10 +14,10 @@ use crate::diag::{Code, Diagnostic, Severity};
 use crate::model::{Environment, FileRecord, Mapping, Node, Template};
 
 /// A rule's metadata: its entry in the catalogue of codes.
-pub use crate::diag::CodeInfo as RuleMeta;
+pub(crate) use crate::diag::CodeInfo as RuleMeta;
 
 /// What a rule sees: one loaded template, its tree and its view.
-pub struct Context<'a> {
+pub(crate) struct Context<'a> {
     pub file: &'a FileRecord,
     pub root: &'a Mapping,
     pub template: &'a Template,
@@ -25,7 +25,7 @@ pub struct Context<'a> {
 
 impl Context<'_> {
     /// A finding of `meta`'s code at the node `key_path` points to.
-    pub fn finding(
+    pub(crate) fn finding(
         &self,
         meta: &RuleMeta,
         key_path: &[&str],
@@ -41,7 +41,7 @@ impl Context<'_> {
     }
 
     /// A finding at the key (not the value) of `section` in the root.
-    pub fn key_finding(
+    pub(crate) fn key_finding(
         &self,
         meta: &RuleMeta,
         section: &str,
@@ -58,7 +58,7 @@ impl Context<'_> {
 
 /// Every argument of the intrinsic function `func` below `node` (a mapping
 /// with that single key), in document order.
-pub fn function_args<'a>(node: &'a Node, func: &str, out: &mut Vec<&'a Node>) {
+pub(crate) fn function_args<'a>(node: &'a Node, func: &str, out: &mut Vec<&'a Node>) {
     match &node.value {
         crate::model::Value::Map(m) => {
             if m.len() == 1 {
@@ -83,7 +83,7 @@ pub fn function_args<'a>(node: &'a Node, func: &str, out: &mut Vec<&'a Node>) {
 
 /// The name a reference function's argument names: `X`, or the first item
 /// of `[X, ...]`.
-pub fn reference_name(arg: &Node) -> Option<(&str, crate::diag::Span)> {
+pub(crate) fn reference_name(arg: &Node) -> Option<(&str, crate::diag::Span)> {
     match &arg.value {
         crate::model::Value::Str(s) => Some((s, arg.span)),
         crate::model::Value::Seq(items) => items
@@ -94,31 +94,41 @@ pub fn reference_name(arg: &Node) -> Option<(&str, crate::diag::Span)> {
 }
 
 /// One rule.
-pub trait Rule: Sync {
+pub(crate) trait Rule: Sync {
     fn meta(&self) -> &'static RuleMeta;
     fn check(&self, cx: &Context<'_>, out: &mut Vec<Diagnostic>);
 }
 
 /// What an environment rule sees.
-pub struct EnvContext<'a> {
+pub(crate) struct EnvContext<'a> {
     pub file: &'a FileRecord,
     pub env: &'a Environment,
 }
 
 /// One environment rule.
-pub trait EnvRule: Sync {
+pub(crate) trait EnvRule: Sync {
     fn meta(&self) -> &'static RuleMeta;
     fn check(&self, cx: &EnvContext<'_>, out: &mut Vec<Diagnostic>);
 }
 
 /// Which rules run: code prefixes to select and to ignore.
 #[derive(Debug, Clone, Default)]
+#[non_exhaustive]
 pub struct Selection {
+    /// Run only codes starting with one of these prefixes (all when empty).
     pub select: Vec<String>,
+    /// Skip codes starting with one of these prefixes.
     pub ignore: Vec<String>,
 }
 
 impl Selection {
+    /// Keep the codes starting with one of `select` (all when empty) and
+    /// none starting with one of `ignore`.
+    pub fn new(select: Vec<String>, ignore: Vec<String>) -> Selection {
+        Selection { select, ignore }
+    }
+
+    /// True when findings of `code` are kept.
     pub fn includes(&self, code: Code) -> bool {
         let selected =
             self.select.is_empty() || self.select.iter().any(|p| code.0.starts_with(p.as_str()));
@@ -127,7 +137,7 @@ impl Selection {
 }
 
 /// Runs the selected rules over one file (templates and environments).
-pub fn check_file(file: &FileRecord, selection: &Selection) -> Vec<Diagnostic> {
+pub(crate) fn check_file(file: &FileRecord, selection: &Selection) -> Vec<Diagnostic> {
     let mut out = Vec::new();
     if let Some(env) = file.environment() {
         // What Heat refuses when it loads the file is the model's own.
@@ -166,6 +176,7 @@ pub fn check_file(file: &FileRecord, selection: &Selection) -> Vec<Diagnostic> {
 
 /// Which rule sets run.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[non_exhaustive]
 pub enum Profile {
     /// The HOT, CFN and environment rules.
     #[default]
@@ -184,7 +195,7 @@ pub enum Profile {
 /// rule's requirement IDs, and a HOT rule whose every replacing ONAP rule
 /// runs on the file (W0010 by E8001; on HOT templates W2003 by E8005,
 /// E2001 by E8007 and E8008) reports nothing there.
-pub fn check_package(
+pub(crate) fn check_package(
     records: &[FileRecord],
     selection: &Selection,
     profile: Profile,

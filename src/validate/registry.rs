@@ -1,14 +1,12 @@
 //! The table of every rule, in code order. docs/rules.md is generated from
 //! it; the tests below and in tests/rules.rs keep it honest.
 
-use std::fmt::Write as _;
-
 use super::onap::{self, OnapRule};
 use super::{env, hot};
 use super::{EnvRule, Rule, RuleMeta};
 
 /// Every rule heatcap runs, in code order.
-pub static RULES: &[&dyn Rule] = &[
+pub(crate) static RULES: &[&dyn Rule] = &[
     &hot::invalid_version::InvalidTemplateVersion,
     &hot::unknown_section::InvalidTemplateSection,
     &hot::unsupported_function::UnsupportedFunction,
@@ -36,7 +34,7 @@ pub static RULES: &[&dyn Rule] = &[
 ];
 
 /// Every environment rule, in code order.
-pub static ENV_RULES: &[&dyn EnvRule] = &[
+pub(crate) static ENV_RULES: &[&dyn EnvRule] = &[
     &env::template_extension_ignored::TemplateExtensionIgnored,
     &env::glob_to_template::GlobToTemplate,
     &env::literal_star::LiteralStar,
@@ -46,7 +44,7 @@ pub static ENV_RULES: &[&dyn EnvRule] = &[
 ];
 
 /// The ONAP profile's rules (`validate --profile onap`), in code order.
-pub static ONAP_RULES: &[&dyn OnapRule] = &[
+pub(crate) static ONAP_RULES: &[&dyn OnapRule] = &[
     &onap::duplicate_key::DuplicateKey,
     &onap::missing_template_version::MissingTemplateVersion,
     &onap::missing_description::MissingDescription,
@@ -72,7 +70,7 @@ pub static ONAP_RULES: &[&dyn OnapRule] = &[
 ];
 
 /// Every rule's metadata (templates', environments', ONAP's), in code order.
-pub fn all() -> Vec<&'static RuleMeta> {
+pub(crate) fn all() -> Vec<&'static RuleMeta> {
     let mut v: Vec<&'static RuleMeta> = RULES
         .iter()
         .map(|r| r.meta())
@@ -86,46 +84,11 @@ pub fn all() -> Vec<&'static RuleMeta> {
 /// The whole catalogue of codes, in code order: every rule's entry and
 /// every code no rule owns ([`crate::diag::codes::CODES`]). Each code has
 /// exactly one entry.
-pub fn catalogue() -> Vec<&'static RuleMeta> {
+pub(crate) fn catalogue() -> Vec<&'static RuleMeta> {
     let mut v = all();
     v.extend(crate::diag::codes::CODES.iter());
     v.sort_by_key(|m| (&m.code.0[1..], m.code.0.as_bytes()[0]));
     v
-}
-
-/// docs/rules.md, rendered from the catalogue ([`catalogue`]).
-pub fn markdown() -> String {
-    let mut s = String::from(
-        "# heatcap codes\n\nGenerated from the catalogue of codes (`src/diag/codes.rs` and every rule's\nentry, listed in `src/validate/registry.rs`); do not edit (refresh with\n`HEATCAP_UPDATE_DOCS=1 cargo test --test rules`). `heatcap rules CODE` prints\none entry. The letter of a code is its severity (E error, W warning, I note);\nthe first digit its area (0 loading, 1 template and version, 2 parameters, 3\nresources, 4 outputs, 5 the `capabilities` annotation, 6 environments, 7\ncomposition, 8 the ONAP profile: `validate --profile onap`, with the ONAP\nrequirement ID in the source and in every finding).\n\n| code | severity | name | summary | source |\n|---|---|---|---|---|\n",
-    );
-    let all = catalogue();
-    for m in &all {
-        let _ = writeln!(
-            s,
-            "| {} | {} | {} | {} | {} |",
-            m.code,
-            m.severity(),
-            m.name,
-            m.summary,
-            m.source
-        );
-    }
-    s.push_str("\n## Every code\n");
-    for m in &all {
-        let _ = write!(
-            s,
-            "\n### {} {}\n\n{} ({})\n\n**What it checks.** {}\n\n**Why.** {}\n\n**Example.** {}\n\n**Source.** {}\n",
-            m.code,
-            m.name,
-            m.summary,
-            m.severity(),
-            m.what,
-            m.why,
-            m.example,
-            m.source
-        );
-    }
-    s
 }
 
 #[cfg(test)]

@@ -10,9 +10,9 @@ use indexmap::IndexMap;
 use super::catalog::locate;
 use super::Workspace;
 use crate::diag::{codes, Diagnostic, Severity};
+use crate::encode::{json, yaml};
 use crate::load::{parse_text, ParseOptions};
 use crate::product::export as transform;
-use crate::encode::{json, yaml};
 use crate::resolve::compose::TreeNode;
 use crate::resolve::registry::Registry;
 use crate::resolve::{Catalog, Implementation};
@@ -20,6 +20,7 @@ use crate::walk::display;
 
 /// What to write for one file.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum ExportFile {
     /// A template: written without `capabilities`.
     Template,
@@ -29,6 +30,7 @@ pub enum ExportFile {
 
 /// A planned export: the files (by real path, with how they are shown),
 /// the environment stock Heat is given, and the errors that refuse it.
+#[non_exhaustive]
 pub struct Export {
     /// Real path → (path as shown, what it is).
     pub files: IndexMap<PathBuf, (String, ExportFile)>,

@@ -19,7 +19,7 @@ use std::path::PathBuf;
 
 use indexmap::IndexMap;
 
-pub use catalog::FsCatalog;
+pub(crate) use catalog::FsCatalog;
 pub use export::{Export, ExportFile};
 pub use validate::{validate, ValidateOptions, Validated};
 

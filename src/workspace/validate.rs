@@ -16,21 +16,50 @@ use crate::walk::{self, WalkOptions};
 /// What to check, and how.
 #[derive(Debug, Clone)]
 pub struct ValidateOptions {
+    /// What to walk.
     pub walk: WalkOptions,
+    /// How files are read.
     pub load: LoadOptions,
+    /// Which codes to report.
     pub selection: Selection,
+    /// Which rule sets run.
     pub profile: Profile,
     /// Environments to compose every checked template with (E7xxx, W6xxx).
     pub environments: Vec<PathBuf>,
 }
 
+impl ValidateOptions {
+    /// Check `roots` (directories recursively) with every rule of
+    /// `profile`; under the ONAP profile `*.env` files are read too.
+    ///
+    /// # Panics
+    /// Never: the globs are constants that compile.
+    pub fn new(roots: Vec<PathBuf>, profile: Profile) -> ValidateOptions {
+        let mut walk = WalkOptions::new(roots).recursive();
+        if profile == Profile::Onap {
+            let mut include: Vec<&str> = walk::DEFAULT_INCLUDE.to_vec();
+            include.push("*.env");
+            walk = walk.include(&include).expect("constant globs compile");
+        }
+        ValidateOptions {
+            walk,
+            load: LoadOptions::default(),
+            selection: Selection::default(),
+            profile,
+            environments: Vec::new(),
+        }
+    }
+}
+
 /// The outcome: every finding, in file order, and what was checked.
 #[derive(Debug, Clone, Default)]
+#[non_exhaustive]
 pub struct Validated {
     /// The files checked.
     pub files: usize,
     /// Under the ONAP profile, what each file is in its package.
     pub modules: Vec<(String, ModuleKind)>,
+    /// Every finding, in file order.
     pub findings: Vec<Diagnostic>,
 }
 

@@ -8,7 +8,7 @@ use crate::validate::{EnvContext, EnvRule, RuleMeta};
 
 use super::{finding, mappings};
 
-pub struct GlobInResources;
+pub(crate) struct GlobInResources;
 
 static META: RuleMeta = RuleMeta {
     code: Code("W6010"),

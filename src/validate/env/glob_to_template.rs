@@ -9,7 +9,7 @@ use crate::validate::{EnvContext, EnvRule, RuleMeta};
 
 use super::{finding, mappings};
 
-pub struct GlobToTemplate;
+pub(crate) struct GlobToTemplate;
 
 static META: RuleMeta = RuleMeta {
     code: Code("W6008"),

@@ -8,7 +8,7 @@ use crate::validate::{EnvContext, EnvRule, RuleMeta};
 
 use super::{finding, mappings};
 
-pub struct LiteralStar;
+pub(crate) struct LiteralStar;
 
 static META: RuleMeta = RuleMeta {
     code: Code("W6009"),

@@ -9,11 +9,11 @@ use crate::diag::{Code, Diagnostic};
 use crate::model::registry::RegistryEntry;
 use crate::validate::{EnvContext, EnvRule, RuleMeta};
 
-pub struct MissingRegistryTarget;
+pub(crate) struct MissingRegistryTarget;
 
 /// This rule's code (`validate -e` reports the same problem as E7001 only
 /// where this rule has not).
-pub const CODE: Code = Code("E6012");
+pub(crate) const CODE: Code = Code("E6012");
 
 static META: RuleMeta = RuleMeta {
     code: CODE,

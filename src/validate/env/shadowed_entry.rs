@@ -7,7 +7,7 @@ use crate::diag::{Code, Diagnostic, Related};
 use crate::model::registry::{EntryValue, RegistryEntry};
 use crate::validate::{EnvContext, EnvRule, RuleMeta};
 
-pub struct ShadowedEntry;
+pub(crate) struct ShadowedEntry;
 
 static META: RuleMeta = RuleMeta {
     code: Code("W6011"),
@@ -22,7 +22,7 @@ static META: RuleMeta = RuleMeta {
 /// A glob entry that maps types to types (`OS::Nova::*: X::*`): its prefix
 /// and its target. `None` for other entries (a `*` elsewhere is literal, a
 /// glob mapped to a template never matches, a null glob deletes).
-pub fn type_glob(entry: &RegistryEntry) -> Option<(&str, &str)> {
+pub(crate) fn type_glob(entry: &RegistryEntry) -> Option<(&str, &str)> {
     match &entry.value {
         EntryValue::Glob { prefix, value } if !prefix.contains('*') => Some((prefix, value)),
         _ => None,
@@ -33,7 +33,7 @@ pub fn type_glob(entry: &RegistryEntry) -> Option<(&str, &str)> {
 /// entry `exact` first. Heat's glob never matches its own target (no
 /// self-recursion), a glob whose prefix is the whole type loses to the exact
 /// key, and a null exact key is a deletion, not an entry.
-pub fn shadows(glob: (&str, &str), exact: &RegistryEntry) -> bool {
+pub(crate) fn shadows(glob: (&str, &str), exact: &RegistryEntry) -> bool {
     let (prefix, target) = glob;
     let key = exact.key.as_str();
     !key.contains('*')
@@ -45,7 +45,7 @@ pub fn shadows(glob: (&str, &str), exact: &RegistryEntry) -> bool {
 
 /// The finding for an exact entry `exact` (in `file`) shadowed by the
 /// glob entry `glob` (in `glob_file`).
-pub fn finding(
+pub(crate) fn finding(
     file: &str,
     exact: &RegistryEntry,
     glob_file: &str,

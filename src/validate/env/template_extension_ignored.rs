@@ -9,7 +9,7 @@ use crate::validate::{EnvContext, EnvRule, RuleMeta};
 
 use super::{finding, looks_like_template, mappings};
 
-pub struct TemplateExtensionIgnored;
+pub(crate) struct TemplateExtensionIgnored;
 
 static META: RuleMeta = RuleMeta {
     code: Code("W6007"),

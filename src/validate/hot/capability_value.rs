@@ -7,7 +7,7 @@ use crate::diag::{Code, Diagnostic};
 use crate::model::capability::CapValue;
 use crate::validate::{Context, Rule, RuleMeta};
 
-pub struct CapabilityNeverMatches;
+pub(crate) struct CapabilityNeverMatches;
 
 static META: RuleMeta = RuleMeta {
     code: Code("W5003"),

@@ -7,7 +7,7 @@ use crate::diag::{Code, Diagnostic};
 use crate::model::{Format, Mapping, Node, Value};
 use crate::validate::{Context, Rule, RuleMeta};
 
-pub struct CircularCondition;
+pub(crate) struct CircularCondition;
 
 static META: RuleMeta = RuleMeta {
     code: Code("E1006"),

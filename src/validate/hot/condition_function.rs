@@ -7,7 +7,7 @@ use super::functions::Tables;
 use crate::diag::{Code, Diagnostic};
 use crate::validate::{Context, Rule, RuleMeta};
 
-pub struct FunctionInCondition;
+pub(crate) struct FunctionInCondition;
 
 static META: RuleMeta = RuleMeta {
     code: Code("E1007"),

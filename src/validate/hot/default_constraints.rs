@@ -7,7 +7,7 @@ use crate::diag::{Code, Diagnostic};
 use crate::model::{Format, Node, Value};
 use crate::validate::{Context, Rule, RuleMeta};
 
-pub struct DefaultViolatesConstraint;
+pub(crate) struct DefaultViolatesConstraint;
 
 static META: RuleMeta = RuleMeta {
     code: Code("E2006"),

@@ -7,7 +7,7 @@ use crate::diag::{Code, Diagnostic};
 use crate::model::Format;
 use crate::validate::{Context, Rule, RuleMeta};
 
-pub struct InvalidDeletionPolicy;
+pub(crate) struct InvalidDeletionPolicy;
 
 static META: RuleMeta = RuleMeta {
     code: Code("E3005"),

@@ -8,7 +8,7 @@ use crate::diag::{Code, Diagnostic};
 use crate::model::{Node, Value};
 use crate::validate::{Context, Rule, RuleMeta};
 
-pub struct InvalidFunctionArguments;
+pub(crate) struct InvalidFunctionArguments;
 
 static META: RuleMeta = RuleMeta {
     code: Code("E1008"),

@@ -10,7 +10,7 @@ use crate::validate::Context;
 
 /// Which table a snippet is parsed with.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Parse {
+pub(crate) enum Parse {
     /// The template's functions (resources, outputs).
     Functions,
     /// The condition functions (`conditions`, `condition` keys).
@@ -18,7 +18,7 @@ pub enum Parse {
 }
 
 /// One function call as Heat constructs it.
-pub struct Call<'a> {
+pub(crate) struct Call<'a> {
     pub name: &'a str,
     /// The key node (where findings point).
     pub key: &'a Node,
@@ -55,7 +55,7 @@ const CFN_CONDITIONS: [&str; 6] = [
 ];
 
 /// The tables of one template.
-pub struct Tables {
+pub(crate) struct Tables {
     pub functions: Vec<&'static str>,
     pub conditions: Vec<&'static str>,
     /// The HOT date (`None` for CFN).
@@ -64,7 +64,7 @@ pub struct Tables {
 
 impl Tables {
     /// The template's tables; `None` when its version is unknown.
-    pub fn of(cx: &Context<'_>) -> Option<Tables> {
+    pub(crate) fn of(cx: &Context<'_>) -> Option<Tables> {
         match cx.template.format {
             Format::Hot => {
                 let date = super::hot_date(cx.template.version.as_deref()?)?;
@@ -109,7 +109,7 @@ impl Tables {
 
     /// True when `node` is a call of a function `parse` knows: Heat makes
     /// it a function object, which is neither a list nor a map.
-    pub fn is_call(&self, node: &Node, parse: Parse) -> bool {
+    pub(crate) fn is_call(&self, node: &Node, parse: Parse) -> bool {
         single_key(node).is_some_and(|(k, _)| self.known(k, parse))
     }
 
@@ -121,7 +121,7 @@ impl Tables {
     }
 
     /// Every call in the template, in document order.
-    pub fn calls<'a>(&self, root: &'a Mapping, format: Format) -> Vec<Call<'a>> {
+    pub(crate) fn calls<'a>(&self, root: &'a Mapping, format: Format) -> Vec<Call<'a>> {
         let (resources, outputs, conditions, condition) = match format {
             Format::Hot => ("resources", "outputs", "conditions", "condition"),
             Format::Cfn => ("Resources", "Outputs", "Conditions", "Condition"),
@@ -209,7 +209,7 @@ impl Tables {
 }
 
 /// The key of a one-key mapping, with its value.
-pub fn single_key(node: &Node) -> Option<(&str, &Node)> {
+pub(crate) fn single_key(node: &Node) -> Option<(&str, &Node)> {
     match &node.value {
         Value::Map(m) if m.len() == 1 => {
             let (k, v) = &m.entries[0];

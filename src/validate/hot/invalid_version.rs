@@ -8,7 +8,7 @@ use crate::diag::{Code, Diagnostic};
 use crate::model::Value;
 use crate::validate::{Context, Rule, RuleMeta};
 
-pub struct InvalidTemplateVersion;
+pub(crate) struct InvalidTemplateVersion;
 
 static META: RuleMeta = RuleMeta {
     code: Code("E1001"),

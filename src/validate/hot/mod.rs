@@ -1,33 +1,33 @@
 //! Rules for HOT and CFN templates (heat-semantics §1).
 
-pub mod capability_value;
-pub mod circular_condition;
-pub mod condition_function;
-pub mod constraint_type;
-pub mod default_constraints;
-pub mod deletion_policy;
-pub mod function_arguments;
-pub mod functions;
-pub mod invalid_version;
-pub mod missing_dependency;
-pub mod missing_reference;
-pub mod null_conditions;
-pub mod output_value;
-pub mod parameter_groups;
-pub mod parameter_key;
-pub mod parameter_type;
-pub mod resource_name;
-pub mod resource_without_type;
-pub mod undeclared_parameter;
-pub mod unknown_condition;
-pub mod unknown_resource_key;
-pub mod unknown_section;
-pub mod unmappable_resource_type;
-pub mod unsupported_function;
-pub mod unused_parameter;
+pub(crate) mod capability_value;
+pub(crate) mod circular_condition;
+pub(crate) mod condition_function;
+pub(crate) mod constraint_type;
+pub(crate) mod default_constraints;
+pub(crate) mod deletion_policy;
+pub(crate) mod function_arguments;
+pub(crate) mod functions;
+pub(crate) mod invalid_version;
+pub(crate) mod missing_dependency;
+pub(crate) mod missing_reference;
+pub(crate) mod null_conditions;
+pub(crate) mod output_value;
+pub(crate) mod parameter_groups;
+pub(crate) mod parameter_key;
+pub(crate) mod parameter_type;
+pub(crate) mod resource_name;
+pub(crate) mod resource_without_type;
+pub(crate) mod undeclared_parameter;
+pub(crate) mod unknown_condition;
+pub(crate) mod unknown_resource_key;
+pub(crate) mod unknown_section;
+pub(crate) mod unmappable_resource_type;
+pub(crate) mod unsupported_function;
+pub(crate) mod unused_parameter;
 
 /// HOT versions and aliases Heat accepts, sorted as Heat sorts them.
-pub const HOT_VERSIONS: [&str; 17] = [
+pub(crate) const HOT_VERSIONS: [&str; 17] = [
     "2013-05-23",
     "2014-10-16",
     "2015-04-30",
@@ -48,7 +48,7 @@ pub const HOT_VERSIONS: [&str; 17] = [
 ];
 
 /// The date a HOT version (or alias) stands for; `None` when unknown.
-pub fn hot_date(version: &str) -> Option<&'static str> {
+pub(crate) fn hot_date(version: &str) -> Option<&'static str> {
     Some(match version {
         "newton" => "2016-10-14",
         "ocata" => "2017-02-24",
@@ -64,7 +64,7 @@ pub fn hot_date(version: &str) -> Option<&'static str> {
 }
 
 /// True when the template is HOT at `date` or later (unknown versions: no).
-pub fn hot_at_least(template: &crate::model::Template, date: &str) -> bool {
+pub(crate) fn hot_at_least(template: &crate::model::Template, date: &str) -> bool {
     template.format == crate::model::Format::Hot
         && template
             .version
@@ -73,10 +73,10 @@ pub fn hot_at_least(template: &crate::model::Template, date: &str) -> bool {
             .is_some_and(|d| d >= date)
 }
 
-pub use crate::model::template::PSEUDO_PARAMETERS;
+pub(crate) use crate::model::template::PSEUDO_PARAMETERS;
 
 /// The sections whose functions refer to parameters and resources.
-pub fn body_sections(template: &crate::model::Template) -> [&'static str; 3] {
+pub(crate) fn body_sections(template: &crate::model::Template) -> [&'static str; 3] {
     match template.format {
         crate::model::Format::Hot => ["resources", "outputs", "conditions"],
         crate::model::Format::Cfn => ["Resources", "Outputs", "Conditions"],
@@ -84,7 +84,7 @@ pub fn body_sections(template: &crate::model::Template) -> [&'static str; 3] {
 }
 
 /// The section holding parameters and the one holding resources.
-pub fn declared_sections(template: &crate::model::Template) -> (&'static str, &'static str) {
+pub(crate) fn declared_sections(template: &crate::model::Template) -> (&'static str, &'static str) {
     match template.format {
         crate::model::Format::Hot => ("parameters", "resources"),
         crate::model::Format::Cfn => ("Parameters", "Resources"),

@@ -7,7 +7,7 @@ use crate::diag::{Code, Diagnostic};
 use crate::model::Format;
 use crate::validate::{Context, Rule, RuleMeta};
 
-pub struct InvalidParameterKey;
+pub(crate) struct InvalidParameterKey;
 
 static META: RuleMeta = RuleMeta {
     code: Code("E2004"),

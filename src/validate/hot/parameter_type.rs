@@ -7,7 +7,7 @@ use crate::diag::{Code, Diagnostic};
 use crate::model::{Format, Value};
 use crate::validate::{Context, Rule, RuleMeta};
 
-pub struct InvalidParameterType;
+pub(crate) struct InvalidParameterType;
 
 static META: RuleMeta = RuleMeta {
     code: Code("E2001"),

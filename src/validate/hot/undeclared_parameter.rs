@@ -8,7 +8,7 @@ use crate::diag::{Code, Diagnostic};
 use crate::model::Format;
 use crate::validate::{function_args, reference_name, Context, Rule, RuleMeta};
 
-pub struct UndeclaredParameter;
+pub(crate) struct UndeclaredParameter;
 
 static META: RuleMeta = RuleMeta {
     code: Code("E2002"),

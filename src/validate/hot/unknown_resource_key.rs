@@ -7,7 +7,7 @@ use crate::diag::{Code, Diagnostic};
 use crate::model::Format;
 use crate::validate::{Context, Rule, RuleMeta};
 
-pub struct InvalidResourceKeyword;
+pub(crate) struct InvalidResourceKeyword;
 
 static META: RuleMeta = RuleMeta {
     code: Code("E3002"),

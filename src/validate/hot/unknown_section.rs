@@ -7,7 +7,7 @@ use crate::diag::{Code, Diagnostic};
 use crate::model::Format;
 use crate::validate::{Context, Rule, RuleMeta};
 
-pub struct InvalidTemplateSection;
+pub(crate) struct InvalidTemplateSection;
 
 static META: RuleMeta = RuleMeta {
     code: Code("E1002"),

@@ -4,11 +4,11 @@
 //! example; `docs/rules.md` and `heatcap rules` print it.
 
 use crate::diag::{Code, Diagnostic};
-use crate::model::{Node, Value};
 use crate::model::registry::is_template_path;
+use crate::model::{Node, Value};
 use crate::validate::{Context, Rule, RuleMeta};
 
-pub struct UnmappableResourceType;
+pub(crate) struct UnmappableResourceType;
 
 static META: RuleMeta = RuleMeta {
     code: Code("W5004"),

@@ -7,7 +7,7 @@ use crate::diag::{Code, Diagnostic};
 use crate::model::{Format, Node, Value};
 use crate::validate::{Context, Rule, RuleMeta};
 
-pub struct UnsupportedFunction;
+pub(crate) struct UnsupportedFunction;
 
 static META: RuleMeta = RuleMeta {
     code: Code("E1003"),
@@ -20,7 +20,7 @@ static META: RuleMeta = RuleMeta {
 };
 
 /// (function, first version, last version) for every HOT function.
-pub const FUNCTIONS: [(&str, &str, &str); 34] = [
+pub(crate) const FUNCTIONS: [(&str, &str, &str); 34] = [
     ("get_param", "2013-05-23", "9999"),
     ("get_resource", "2013-05-23", "9999"),
     ("get_attr", "2013-05-23", "9999"),

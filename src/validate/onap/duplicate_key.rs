@@ -7,7 +7,7 @@ use crate::diag::{codes, Code, Diagnostic};
 use crate::validate::onap::{ModuleKind, OnapContext, OnapRule};
 use crate::validate::RuleMeta;
 
-pub struct DuplicateKey;
+pub(crate) struct DuplicateKey;
 
 static META: RuleMeta = RuleMeta {
     code: Code("E8001"),

@@ -8,7 +8,7 @@ use crate::model::Mapping;
 use crate::validate::onap::{OnapContext, OnapRule};
 use crate::validate::RuleMeta;
 
-pub struct EmptyResources;
+pub(crate) struct EmptyResources;
 
 static META: RuleMeta = RuleMeta {
     code: Code("E8013"),

@@ -7,7 +7,7 @@ use crate::diag::{Code, Diagnostic};
 use crate::validate::onap::{ModuleKind, OnapContext, OnapRule};
 use crate::validate::RuleMeta;
 
-pub struct EnvironmentWithoutParameters;
+pub(crate) struct EnvironmentWithoutParameters;
 
 static META: RuleMeta = RuleMeta {
     code: Code("E8020"),

@@ -8,7 +8,7 @@ use crate::model::Value;
 use crate::validate::onap::{OnapContext, OnapRule};
 use crate::validate::RuleMeta;
 
-pub struct MetadataNotMap;
+pub(crate) struct MetadataNotMap;
 
 static META: RuleMeta = RuleMeta {
     code: Code("E8018"),

@@ -7,7 +7,7 @@ use crate::diag::{Code, Diagnostic};
 use crate::validate::onap::{OnapContext, OnapRule};
 use crate::validate::RuleMeta;
 
-pub struct MissingTemplateVersion;
+pub(crate) struct MissingTemplateVersion;
 
 static META: RuleMeta = RuleMeta {
     code: Code("E8002"),

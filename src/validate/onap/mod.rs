@@ -11,28 +11,28 @@
 //! anything else an incremental module. Cross-file rules (unique resource
 //! IDs, every module has its environment file) see the whole [`Package`].
 
-pub mod duplicate_key;
-pub mod empty_resources;
-pub mod environment_resource_registry;
-pub mod environment_without_parameters;
-pub mod metadata_not_map;
-pub mod missing_description;
-pub mod missing_environment_file;
-pub mod missing_template_version;
-pub mod module_without_resources;
-pub mod nested_get_param;
-pub mod nested_parameter_constraints;
-pub mod orphan_environment_file;
-pub mod parameter_default;
-pub mod parameter_name;
-pub mod parameter_type;
-pub mod parameter_without_description;
-pub mod parameter_without_type;
-pub mod remote_resource_type;
-pub mod repeated_resource_id;
-pub mod resource_id_characters;
-pub mod template_without_parameters;
-pub mod unused_parameter;
+pub(crate) mod duplicate_key;
+pub(crate) mod empty_resources;
+pub(crate) mod environment_resource_registry;
+pub(crate) mod environment_without_parameters;
+pub(crate) mod metadata_not_map;
+pub(crate) mod missing_description;
+pub(crate) mod missing_environment_file;
+pub(crate) mod missing_template_version;
+pub(crate) mod module_without_resources;
+pub(crate) mod nested_get_param;
+pub(crate) mod nested_parameter_constraints;
+pub(crate) mod orphan_environment_file;
+pub(crate) mod parameter_default;
+pub(crate) mod parameter_name;
+pub(crate) mod parameter_type;
+pub(crate) mod parameter_without_description;
+pub(crate) mod parameter_without_type;
+pub(crate) mod remote_resource_type;
+pub(crate) mod repeated_resource_id;
+pub(crate) mod resource_id_characters;
+pub(crate) mod template_without_parameters;
+pub(crate) mod unused_parameter;
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;
@@ -44,12 +44,12 @@ use crate::walk::normalize;
 
 /// The requirement every template failing Heat's own rules breaks: "MUST be
 /// compliant with the OpenStack Template Guide".
-pub const OPENSTACK_COMPLIANCE: &str = "R-92635";
+pub(crate) const OPENSTACK_COMPLIANCE: &str = "R-92635";
 
-pub use crate::model::package::ModuleKind;
+pub(crate) use crate::model::package::ModuleKind;
 
 /// One file of a package.
-pub struct PackageFile<'a> {
+pub(crate) struct PackageFile<'a> {
     pub record: &'a FileRecord,
     pub kind: ModuleKind,
     /// The file name without its extension.
@@ -57,7 +57,7 @@ pub struct PackageFile<'a> {
 }
 
 /// One VNF package: the files of one directory, classified.
-pub struct Package<'a> {
+pub(crate) struct Package<'a> {
     pub files: Vec<PackageFile<'a>>,
     /// Every resource ID of the package's templates, with the files (by
     /// index) and key spans that declare it.
@@ -69,7 +69,7 @@ pub struct Package<'a> {
 }
 
 /// What an ONAP rule sees: one file of a package, and the package.
-pub struct OnapContext<'a> {
+pub(crate) struct OnapContext<'a> {
     pub index: usize,
     pub file: &'a FileRecord,
     /// The document's top-level mapping, when it parsed to one.
@@ -80,7 +80,7 @@ pub struct OnapContext<'a> {
 
 impl<'a> OnapContext<'a> {
     /// A finding at `span`, or at the start of the document.
-    pub fn finding(
+    pub(crate) fn finding(
         &self,
         meta: &RuleMeta,
         span: Option<Span>,
@@ -91,19 +91,19 @@ impl<'a> OnapContext<'a> {
     }
 
     /// Where file-level findings point: the document's first node.
-    pub fn document_start(&self) -> Span {
+    pub(crate) fn document_start(&self) -> Span {
         self.file.tree.as_ref().map_or(Span::point(1, 1), |t| {
             Span::point(t.span.start.line, t.span.start.column)
         })
     }
 
     /// The entries of a template's `parameters` (none for other files).
-    pub fn parameters(&self) -> &'a [(Node, Node)] {
+    pub(crate) fn parameters(&self) -> &'a [(Node, Node)] {
         self.template_section("parameters")
     }
 
     /// The entries of a template's `resources` (none for other files).
-    pub fn resources(&self) -> &'a [(Node, Node)] {
+    pub(crate) fn resources(&self) -> &'a [(Node, Node)] {
         self.template_section("resources")
     }
 
@@ -119,18 +119,18 @@ impl<'a> OnapContext<'a> {
 
     /// True when the file parsed but has no top-level `name` (an empty
     /// document, or one that is not a mapping, has no sections).
-    pub fn lacks_section(&self, name: &str) -> bool {
+    pub(crate) fn lacks_section(&self, name: &str) -> bool {
         self.file.tree.is_some() && !self.root.is_some_and(|r| r.contains_key(name))
     }
 
     /// A top-level section's mapping, with its key.
-    pub fn section(&self, name: &str) -> Option<&(Node, Node)> {
+    pub(crate) fn section(&self, name: &str) -> Option<&(Node, Node)> {
         self.root?.entry(name)
     }
 }
 
 /// One ONAP rule.
-pub trait OnapRule: Sync {
+pub(crate) trait OnapRule: Sync {
     fn meta(&self) -> &'static RuleMeta;
     fn check(&self, cx: &OnapContext<'_>, out: &mut Vec<Diagnostic>);
 
@@ -146,7 +146,10 @@ pub trait OnapRule: Sync {
 /// rule replacing them is selected for, where those rules read the file
 /// (duplicate keys in any template or environment; the rest in HOT
 /// templates, since the ONAP rules read HOT sections only).
-pub fn replaced_codes(cx: &OnapContext<'_>, selection: &crate::validate::Selection) -> Vec<Code> {
+pub(crate) fn replaced_codes(
+    cx: &OnapContext<'_>,
+    selection: &crate::validate::Selection,
+) -> Vec<Code> {
     let rules = crate::validate::registry::ONAP_RULES;
     let hot = cx
         .root
@@ -189,7 +192,7 @@ fn is_base_name(stem: &str) -> bool {
 
 /// The template files a template names as nested: resource types ending in
 /// `.yaml`/`.yml`, and `OS::Heat::ResourceGroup` definitions' types.
-pub fn nested_references(root: &Mapping) -> Vec<&str> {
+pub(crate) fn nested_references(root: &Mapping) -> Vec<&str> {
     let mut out = Vec::new();
     let Some(resources) = root.get("resources").and_then(Node::as_map) else {
         return out;
@@ -225,7 +228,7 @@ pub fn nested_references(root: &Mapping) -> Vec<&str> {
 
 impl<'a> Package<'a> {
     /// Classifies the files of one directory.
-    pub fn new(records: &'a [FileRecord]) -> Package<'a> {
+    pub(crate) fn new(records: &'a [FileRecord]) -> Package<'a> {
         let roots: Vec<Option<&Mapping>> = records
             .iter()
             .map(|r| r.tree.as_ref().and_then(Node::as_map))
@@ -291,7 +294,7 @@ impl<'a> Package<'a> {
     }
 
     /// The context for the file at `index`.
-    pub fn context(&'a self, index: usize) -> OnapContext<'a> {
+    pub(crate) fn context(&'a self, index: usize) -> OnapContext<'a> {
         let f = &self.files[index];
         OnapContext {
             index,
@@ -304,12 +307,12 @@ impl<'a> Package<'a> {
 }
 
 /// Only ASCII letters, digits and `_` (ONAP's names), and not empty.
-pub fn is_word(name: &str) -> bool {
+pub(crate) fn is_word(name: &str) -> bool {
     !name.is_empty() && name.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_')
 }
 
 /// Every `{get_param: ARG}` below `node`: the argument and the key's span.
-pub fn get_params<'a>(node: &'a Node, out: &mut Vec<(&'a Node, Span)>) {
+pub(crate) fn get_params<'a>(node: &'a Node, out: &mut Vec<(&'a Node, Span)>) {
     match &node.value {
         crate::model::Value::Map(m) => {
             if let [(k, v)] = m.entries.as_slice() {

@@ -7,7 +7,7 @@ use crate::diag::{Code, Diagnostic};
 use crate::validate::onap::{ModuleKind, OnapContext, OnapRule};
 use crate::validate::RuleMeta;
 
-pub struct ModuleWithoutResources;
+pub(crate) struct ModuleWithoutResources;
 
 static META: RuleMeta = RuleMeta {
     code: Code("E8012"),

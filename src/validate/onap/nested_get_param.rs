@@ -7,7 +7,7 @@ use crate::diag::{Code, Diagnostic};
 use crate::validate::onap::{get_params, OnapContext, OnapRule};
 use crate::validate::RuleMeta;
 
-pub struct NestedGetParam;
+pub(crate) struct NestedGetParam;
 
 static META: RuleMeta = RuleMeta {
     code: Code("E8017"),

@@ -7,7 +7,7 @@ use crate::diag::{Code, Diagnostic};
 use crate::validate::onap::{ModuleKind, OnapContext, OnapRule};
 use crate::validate::RuleMeta;
 
-pub struct NestedParameterConstraints;
+pub(crate) struct NestedParameterConstraints;
 
 static META: RuleMeta = RuleMeta {
     code: Code("W8011"),

@@ -8,7 +8,7 @@ use crate::model::Node;
 use crate::validate::onap::{OnapContext, OnapRule};
 use crate::validate::RuleMeta;
 
-pub struct RemoteResourceType;
+pub(crate) struct RemoteResourceType;
 
 static META: RuleMeta = RuleMeta {
     code: Code("E8016"),

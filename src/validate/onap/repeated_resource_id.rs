@@ -7,7 +7,7 @@ use crate::diag::{Code, Diagnostic, Related, Span};
 use crate::validate::onap::{OnapContext, OnapRule};
 use crate::validate::RuleMeta;
 
-pub struct RepeatedResourceId;
+pub(crate) struct RepeatedResourceId;
 
 /// How many other declarations a finding names.
 const SHOWN: usize = 3;

@@ -7,7 +7,7 @@ use crate::diag::{Code, Diagnostic};
 use crate::validate::onap::{is_word, OnapContext, OnapRule};
 use crate::validate::RuleMeta;
 
-pub struct ResourceIdCharacters;
+pub(crate) struct ResourceIdCharacters;
 
 static META: RuleMeta = RuleMeta {
     code: Code("E8014"),

@@ -10,7 +10,7 @@ use crate::model::Node;
 use crate::validate::onap::{get_params, OnapContext, OnapRule};
 use crate::validate::{reference_name, RuleMeta};
 
-pub struct UnusedParameter;
+pub(crate) struct UnusedParameter;
 
 static META: RuleMeta = RuleMeta {
     code: Code("E8005"),

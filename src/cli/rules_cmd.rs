@@ -1,0 +1,30 @@
+//! `rules`: the catalogue of codes, or the codes asked for explained.
+
+use std::io::Write;
+
+use super::args::RulesArgs;
+use crate::error::{Error, Exit};
+use crate::report;
+
+/// `rules [CODE...]`: a usage error when a code matches nothing.
+pub(super) fn rules(a: &RulesArgs, out: &mut dyn Write) -> Result<Exit, Error> {
+    let all = crate::catalogue();
+    let mut shown = Vec::new();
+    for wanted in &a.codes {
+        let upper = wanted.to_ascii_uppercase();
+        let matching: Vec<_> = all
+            .iter()
+            .filter(|c| c.code.0.starts_with(&upper) && !shown.contains(*c))
+            .copied()
+            .collect();
+        if matching.is_empty() && !shown.iter().any(|c| c.code.0.starts_with(&upper)) {
+            return Err(Error::Usage(format!("no code starts with `{wanted}`")));
+        }
+        shown.extend(matching);
+    }
+    if a.codes.is_empty() {
+        shown = all;
+    }
+    report::render_rules(out, &shown, a.format)?;
+    Ok(Exit::Ok)
+}

@@ -1,0 +1,103 @@
+//! Renderers for `heatcap rules`: the catalogue of codes as a list, one
+//! code explained, or the Markdown page `docs/rules.md`.
+
+use std::fmt::Write as _;
+use std::io::{self, Write};
+
+use super::{json, table, Format};
+use crate::diag::CodeInfo;
+
+/// The catalogue (or one code of it) in `format`. `plain` and `table` list
+/// the codes; with a single code they explain it.
+pub(crate) fn render_rules(
+    out: &mut dyn Write,
+    codes: &[&CodeInfo],
+    format: Format,
+) -> io::Result<()> {
+    match format {
+        Format::Markdown => out.write_all(markdown(codes).as_bytes()),
+        Format::Json => {
+            let v: Vec<serde_json::Value> = codes.iter().map(|c| entry(c)).collect();
+            json::write_line(out, &v)
+        }
+        Format::Table => {
+            let mut t = table(&["Code", "Severity", "Name", "Summary"]);
+            for c in codes {
+                t.add_row(vec![
+                    c.code.to_string(),
+                    c.severity().to_string(),
+                    c.name.to_owned(),
+                    c.summary.to_owned(),
+                ]);
+            }
+            writeln!(out, "{t}")
+        }
+        _ if codes.len() == 1 => {
+            let c = codes[0];
+            writeln!(out, "{} {} ({})", c.code, c.name, c.severity())?;
+            writeln!(out, "\n{}\n", c.summary)?;
+            writeln!(out, "What it checks: {}\n", c.what)?;
+            writeln!(out, "Why: {}\n", c.why)?;
+            writeln!(out, "Example: {}\n", c.example)?;
+            writeln!(out, "Source: {}", c.source)
+        }
+        _ => codes.iter().try_for_each(|c| {
+            writeln!(
+                out,
+                "{}\t{}\t{}\t{}",
+                c.code,
+                c.severity(),
+                c.name,
+                c.summary
+            )
+        }),
+    }
+}
+
+fn entry(c: &CodeInfo) -> serde_json::Value {
+    serde_json::json!({
+        "code": c.code.0,
+        "severity": c.severity(),
+        "name": c.name,
+        "summary": c.summary,
+        "what": c.what,
+        "why": c.why,
+        "example": c.example,
+        "source": c.source,
+        "requirements": c.requirements(),
+    })
+}
+
+/// `docs/rules.md`: the table of every code, then each code explained.
+fn markdown(codes: &[&CodeInfo]) -> String {
+    let mut s = String::from(
+        "# heatcap codes\n\nGenerated from the catalogue of codes (`src/diag/codes.rs` and every rule's\nentry, listed in `src/validate/registry.rs`) by `heatcap rules --format\nmarkdown`; do not edit (tests/docs.rs fails when it is stale; refresh with\n`HEATCAP_UPDATE_DOCS=1 cargo test --test docs`). `heatcap rules CODE` prints\none entry. The letter of a code is its severity (E error, W warning, I note);\nthe first digit its area (0 loading, 1 template and version, 2 parameters, 3\nresources, 4 outputs, 5 the `capabilities` annotation, 6 environments, 7\ncomposition, 8 the ONAP profile: `validate --profile onap`, with the ONAP\nrequirement ID in the source and in every finding).\n\n| code | severity | name | summary | source |\n|---|---|---|---|---|\n",
+    );
+    for m in codes {
+        let _ = writeln!(
+            s,
+            "| {} | {} | {} | {} | {} |",
+            m.code,
+            m.severity(),
+            m.name,
+            m.summary,
+            m.source
+        );
+    }
+    s.push_str("\n## Every code\n");
+    for m in codes {
+        let _ = write!(
+            s,
+            "\n### {} {}\n\n{} ({})\n\n**What it checks.** {}\n\n**Why.** {}\n\n**Example.** {}\n\n**Source.** {}\n",
+            m.code,
+            m.name,
+            m.summary,
+            m.severity(),
+            m.what,
+            m.why,
+            m.example,
+            m.source
+        );
+    }
+    s
+}

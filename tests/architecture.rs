@@ -1,0 +1,110 @@
+//! The pipeline order written in `src/lib.rs` is true: a module uses only
+//! stages before it (`crate::x` paths, comments left out), and stages side
+//! by side (index, resolve, validate; product, query) never use each other.
+//! Unit tests (`#[cfg(test)]` modules, at the end of a file) may use any
+//! stage to build their inputs.
+
+use std::fs;
+use std::path::Path;
+
+/// Each top-level module with its rank; a module may use only lower ranks.
+const STAGES: &[(&str, u32)] = &[
+    ("diag", 0),
+    ("error", 1),
+    ("node", 1),
+    ("encode", 2),
+    ("walk", 3),
+    ("load", 4),
+    ("model", 5),
+    ("index", 6),
+    ("resolve", 6),
+    ("validate", 6),
+    ("product", 7),
+    ("query", 7),
+    ("workspace", 8),
+    ("report", 9),
+    ("cli", 10),
+];
+
+fn rank(module: &str) -> Option<u32> {
+    STAGES.iter().find(|(m, _)| *m == module).map(|(_, r)| *r)
+}
+
+/// Every `crate::x` a file's code (not its comments) uses.
+fn uses(text: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    for line in text.lines() {
+        if line.trim_start().starts_with("#[cfg(test)]") {
+            break;
+        }
+        let code = line.split("//").next().unwrap_or("");
+        for part in code.split("crate::").skip(1) {
+            let name: String = part
+                .chars()
+                .take_while(|c| c.is_ascii_alphanumeric() || *c == '_')
+                .collect();
+            if !name.is_empty() {
+                out.push(name);
+            }
+        }
+    }
+    out
+}
+
+fn files(dir: &Path, out: &mut Vec<std::path::PathBuf>) {
+    for e in fs::read_dir(dir).unwrap() {
+        let p = e.unwrap().path();
+        if p.is_dir() {
+            files(&p, out);
+        } else if p.extension().is_some_and(|x| x == "rs") {
+            out.push(p);
+        }
+    }
+}
+
+#[test]
+fn no_module_uses_a_later_stage() {
+    let mut all = Vec::new();
+    files(Path::new("src"), &mut all);
+    let mut violations = Vec::new();
+    let mut checked = 0;
+    for path in all {
+        let rel = path.strip_prefix("src").unwrap();
+        let first = rel
+            .components()
+            .next()
+            .unwrap()
+            .as_os_str()
+            .to_string_lossy();
+        let module = first.trim_end_matches(".rs").to_owned();
+        let Some(own) = rank(&module) else {
+            // lib.rs and main.rs are the crate root and the binary.
+            assert!(
+                matches!(module.as_str(), "lib" | "main"),
+                "{}: a module with no place in the pipeline",
+                path.display()
+            );
+            continue;
+        };
+        checked += 1;
+        for used in uses(&fs::read_to_string(&path).unwrap()) {
+            if used == module {
+                continue;
+            }
+            match rank(&used) {
+                Some(r) if r < own => {}
+                // Crate-root items (the façade's free functions).
+                None if matches!(used.as_str(), "catalogue" | "rules" | "Workspace") => {
+                    assert!(
+                        own >= rank("workspace").unwrap(),
+                        "{}: uses crate::{used}",
+                        path.display()
+                    );
+                }
+                _ => violations.push(format!("{} ({module}) uses crate::{used}", path.display())),
+            }
+        }
+    }
+    assert!(checked > 100, "only {checked} files");
+    assert!(violations.is_empty(), "{violations:#?}");
+}
