@@ -8,7 +8,6 @@ use indexmap::IndexMap;
 use super::args::ParametersArgs;
 use super::{config, exit_for_errors, print_diagnostics};
 use crate::error::{Error, Exit};
-use crate::product::parameters::diff;
 use crate::report::{self, json, Format};
 use crate::walk::display;
 use crate::Workspace;
@@ -73,24 +72,15 @@ fn parameters_diff(
     if t.is_empty() || from.is_empty() || to.is_empty() {
         return Err(usage());
     }
-    let root = display(&a.template);
-    let mut sides = Vec::new();
-    let mut diagnostics = Vec::new();
-    for path in [from, to] {
-        let mut c = chosen.clone();
-        c.insert(t.to_owned(), path.to_owned());
-        let (described, _) = workspace(a, c).parameters(&root);
-        diagnostics.extend(described.diagnostics);
-        sides.push(described.parameters);
-    }
-    let d = diff(t, from, to, &sides[0], &sides[1]);
+    let base = Workspace::builder()
+        .environments(&a.environments)
+        .choices(chosen.clone());
+    let (d, diagnostics) = Workspace::choice_diff(&base, &display(&a.template), t, from, to);
     let f = match a.format.unwrap_or(Format::Table) {
         Format::Heat => Format::Json,
         other => other,
     };
     report::render_parameters_diff(out, &d, f)?;
-    diagnostics.sort_by(|x, y| (&x.file, x.span).cmp(&(&y.file, y.span)));
-    diagnostics.dedup();
     print_diagnostics(err, &diagnostics, output)?;
     Ok(exit_for_errors(&diagnostics))
 }

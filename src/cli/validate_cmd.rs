@@ -7,7 +7,7 @@ use super::args::{FailOn, ProfileArg, ValidateArgs};
 use super::config;
 use crate::diag::Severity;
 use crate::error::{Error, Exit};
-use crate::report::{self, Format};
+use crate::report;
 use crate::validate::{Profile, Selection};
 use crate::workspace::{validate as run_validate, ValidateOptions};
 
@@ -36,37 +36,13 @@ pub(super) fn validate(
         },
         environments: a.environments.clone(),
     });
-    let findings = &validated.findings;
+    report::render_validate(out, &validated, a.format, &crate::catalogue())?;
     let (errors, warnings, notes) = (
         validated.count(Severity::Error),
         validated.count(Severity::Warning),
         validated.count(Severity::Info),
     );
-    match a.format {
-        Format::Json => report::json::write_line(
-            out,
-            &report::ValidateReport {
-                files: validated.files,
-                summary: report::Summary {
-                    errors,
-                    warnings,
-                    notes,
-                },
-                modules: &validated
-                    .modules
-                    .iter()
-                    .map(|(file, kind)| report::Module {
-                        file: file.clone(),
-                        kind: *kind,
-                    })
-                    .collect::<Vec<_>>(),
-                diagnostics: findings,
-            },
-        )?,
-        Format::Sarif => report::sarif::write(out, findings, &crate::catalogue())?,
-        Format::Table => report::write_findings_table(out, findings)?,
-        _ => report::write_diagnostics(out, findings, Severity::Info)?,
-    }
+    let findings = &validated.findings;
     if !a.quiet {
         writeln!(
             err,

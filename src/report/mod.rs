@@ -114,6 +114,42 @@ pub(crate) fn write_data(
 
 /// A comfy-table with heatcap's look (no terminal detection, so output is
 /// the same in a pipe and in a test).
+/// `validate`'s result in `format` (plain: `path:line:col` lines).
+pub(crate) fn render_validate(
+    out: &mut dyn Write,
+    validated: &crate::workspace::Validated,
+    format: Format,
+    catalogue: &[&crate::diag::CodeInfo],
+) -> io::Result<()> {
+    use crate::diag::Severity;
+    let findings = &validated.findings;
+    match format {
+        Format::Json => json::write_line(
+            out,
+            &ValidateReport {
+                files: validated.files,
+                summary: Summary {
+                    errors: validated.count(Severity::Error),
+                    warnings: validated.count(Severity::Warning),
+                    notes: validated.count(Severity::Info),
+                },
+                modules: &validated
+                    .modules
+                    .iter()
+                    .map(|(file, kind)| Module {
+                        file: file.clone(),
+                        kind: *kind,
+                    })
+                    .collect::<Vec<_>>(),
+                diagnostics: findings,
+            },
+        ),
+        Format::Sarif => sarif::write(out, findings, catalogue),
+        Format::Table => write_findings_table(out, findings),
+        _ => write_diagnostics(out, findings, Severity::Info),
+    }
+}
+
 /// `validate --format json`: the files checked, the counts, every finding.
 #[derive(Debug, serde::Serialize)]
 pub(crate) struct ValidateReport<'a> {

@@ -28,7 +28,7 @@ use crate::index::Index;
 use crate::load::{self, LoadOptions, Status};
 use crate::model::{Corpus, Environment, FileRecord, Template};
 use crate::product::options::{Annotated, OptionsReport};
-use crate::product::parameters::ParametersReport;
+use crate::product::parameters::{ChoiceDiff, ParametersReport};
 use crate::query::{self, Condition, IndexDocument, Match};
 use crate::resolve::compose::{compose, Composition};
 use crate::resolve::merge::{merge, Merged};
@@ -387,6 +387,33 @@ impl Workspace {
             diagnostics,
         };
         (report, heat)
+    }
+
+    /// `parameters --diff`: what switching `type_name` from template `from`
+    /// to template `to` changes in the parameters of the composition of
+    /// `root`, with the diagnostics of both sides (sorted, once each). The
+    /// builder gives the environments and any other choices.
+    pub fn choice_diff(
+        base: &WorkspaceBuilder,
+        root: &str,
+        type_name: &str,
+        from: &str,
+        to: &str,
+    ) -> (ChoiceDiff, Vec<Diagnostic>) {
+        let mut sides = Vec::new();
+        let mut diagnostics = Vec::new();
+        for path in [from, to] {
+            let mut b = base.clone();
+            b.choices.insert(type_name.to_owned(), path.to_owned());
+            b.roots = vec![root.to_owned()];
+            let (described, _) = b.open().parameters(root);
+            diagnostics.extend(described.diagnostics);
+            sides.push(described.parameters);
+        }
+        diagnostics.sort_by(|x, y| (&x.file, x.span).cmp(&(&y.file, y.span)));
+        diagnostics.dedup();
+        let d = crate::product::parameters::diff(type_name, from, to, &sides[0], &sides[1]);
+        (d, diagnostics)
     }
 
     /// `export`: the files stock Heat needs for the composition of `root`,
