@@ -18,7 +18,10 @@
 //! output to /dev/null; their peak heap comes from one in-process run.
 //!
 //! Peak heap comes from a counting allocator. Sizes: `HEATCAP_BENCH_SIZES`
-//! (default `2000,30000`). Prints a Markdown report.
+//! (default `2000,30000`). Prints a Markdown report. With
+//! `HEATCAP_BENCH_BASELINE=/path/to/an/older/heatcap`, every command is
+//! also timed with that binary, runs interleaved, and a before/after table
+//! follows (the same run, so the same machine load).
 // The counting allocator is the only unsafe code, and only in this bench.
 #![allow(unsafe_code)]
 // A benchmark report is printed; that is its purpose. Figures are
@@ -202,7 +205,12 @@ fn median(mut xs: Vec<f64>) -> f64 {
 
 /// Runs the release binary, as a user would, with `threads` rayon threads.
 fn exe_run(threads: usize, args: &[&str]) {
-    let status = std::process::Command::new(env!("CARGO_BIN_EXE_heatcap"))
+    exe_run_with(env!("CARGO_BIN_EXE_heatcap"), threads, args);
+}
+
+/// Runs `exe` (this build's binary, or the baseline's) the same way.
+fn exe_run_with(exe: &str, threads: usize, args: &[&str]) {
+    let status = std::process::Command::new(exe)
         .args(&args[1..])
         .env("RAYON_NUM_THREADS", threads.to_string())
         .stdout(std::process::Stdio::null())
@@ -290,6 +298,8 @@ fn measure(n: usize, runs: usize) {
     let root = root.to_str().unwrap().to_owned();
     let env = env.to_str().unwrap().to_owned();
     let mb = bytes as f64 / 1e6;
+    let baseline = std::env::var("HEATCAP_BENCH_BASELINE").ok();
+    let before_after = std::sync::Mutex::new(Vec::<(String, usize, f64, f64)>::new());
     println!("## {n} files, {mb:.1} MB\n");
     println!("| measurement | threads | seconds | files/s | MB/s | ratio | peak heap |");
     println!("|---|---|---|---|---|---|---|");
@@ -315,13 +325,27 @@ fn measure(n: usize, runs: usize) {
         // allocator's shared counters would slow threads down in-process);
         // peak heap from one in-process run.
         let command = |args: &[&str]| -> (f64, usize) {
+            let mut base_secs = Vec::new();
             let secs: Vec<f64> = (0..runs)
                 .map(|_| {
+                    if let Some(b) = &baseline {
+                        let start = Instant::now();
+                        exe_run_with(b, threads, args);
+                        base_secs.push(start.elapsed().as_secs_f64());
+                    }
                     let start = Instant::now();
                     exe_run(threads, args);
                     start.elapsed().as_secs_f64()
                 })
                 .collect();
+            if baseline.is_some() {
+                before_after.lock().unwrap().push((
+                    args[1..].join(" ").replace(&d, "DIR"),
+                    threads,
+                    median(base_secs),
+                    median(secs.clone()),
+                ));
+            }
             let base = reset_peak();
             pool.install(|| sink_run(args));
             (
@@ -410,6 +434,18 @@ fn measure(n: usize, runs: usize) {
             Some(("index", t_index)),
             p_resolve,
         );
+    }
+    let pairs = before_after.into_inner().unwrap();
+    if !pairs.is_empty() {
+        println!("\nBefore/after (baseline binary vs this build, same run, median of {runs}):\n");
+        println!("| command | threads | before s | after s | after / before |");
+        println!("|---|---|---|---|---|");
+        for (name, threads, before, after) in pairs {
+            println!(
+                "| `{name}` | {threads} | {before:.3} | {after:.3} | {:.2}× |",
+                after / before
+            );
+        }
     }
     let mut only = Vec::new();
     let mut lookups = 0;
