@@ -4,7 +4,7 @@
 //! keys are parsed with the condition-function table, everything else with
 //! the template's function table.
 
-use super::unsupported_function::FUNCTIONS;
+use crate::eval::tables::{CFN_CONDITIONS, CFN_FUNCTIONS, FUNCTIONS};
 use crate::model::{Format, Mapping, Node, Value};
 use crate::validate::Context;
 
@@ -28,31 +28,6 @@ pub(crate) struct Call<'a> {
     /// Heat's `Invalid` ("The function X is invalid in this context").
     pub invalid_here: bool,
 }
-
-/// CFN 2010-09-09's functions (HeatTemplateFormatVersion lacks `Fn::If`).
-const CFN_FUNCTIONS: [&str; 12] = [
-    "Fn::FindInMap",
-    "Fn::GetAZs",
-    "Ref",
-    "Fn::GetAtt",
-    "Fn::Select",
-    "Fn::Join",
-    "Fn::Split",
-    "Fn::Replace",
-    "Fn::Base64",
-    "Fn::MemberListToMap",
-    "Fn::ResourceFacade",
-    "Fn::If",
-];
-
-const CFN_CONDITIONS: [&str; 6] = [
-    "Fn::Equals",
-    "Ref",
-    "Fn::FindInMap",
-    "Fn::Not",
-    "Fn::And",
-    "Fn::Or",
-];
 
 /// The tables of one template.
 pub(crate) struct Tables {

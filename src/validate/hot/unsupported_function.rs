@@ -4,6 +4,7 @@
 //! example; `docs/rules.md` and `heatcap rules` print it.
 
 use crate::diag::{Code, Diagnostic};
+use crate::eval::tables::FUNCTIONS;
 use crate::model::{Format, Node, Value};
 use crate::validate::{Context, Rule, RuleMeta};
 
@@ -18,44 +19,6 @@ static META: RuleMeta = RuleMeta {
     example: "`{str_split: [',', a]}` in a 2015-04-30 template.",
     source: "heat-semantics §1.4 (function tables per HOT version)",
 };
-
-/// (function, first version, last version) for every HOT function.
-pub(crate) const FUNCTIONS: [(&str, &str, &str); 34] = [
-    ("get_param", "2013-05-23", "9999"),
-    ("get_resource", "2013-05-23", "9999"),
-    ("get_attr", "2013-05-23", "9999"),
-    ("list_join", "2013-05-23", "9999"),
-    ("str_replace", "2013-05-23", "9999"),
-    ("resource_facade", "2013-05-23", "9999"),
-    ("get_file", "2013-05-23", "9999"),
-    ("Fn::GetAZs", "2013-05-23", "2013-05-23"),
-    ("Ref", "2013-05-23", "2013-05-23"),
-    ("Fn::Join", "2013-05-23", "2013-05-23"),
-    ("Fn::Split", "2013-05-23", "2013-05-23"),
-    ("Fn::Replace", "2013-05-23", "2013-05-23"),
-    ("Fn::Base64", "2013-05-23", "2013-05-23"),
-    ("Fn::MemberListToMap", "2013-05-23", "2013-05-23"),
-    ("Fn::ResourceFacade", "2013-05-23", "2013-05-23"),
-    ("Fn::Select", "2013-05-23", "2015-04-30"),
-    ("Fn::GetAtt", "0", "0"),
-    ("Fn::FindInMap", "0", "0"),
-    ("repeat", "2015-04-30", "9999"),
-    ("digest", "2015-04-30", "9999"),
-    ("str_split", "2015-10-15", "9999"),
-    ("map_merge", "2016-04-08", "9999"),
-    ("yaql", "2016-10-14", "9999"),
-    ("map_replace", "2016-10-14", "9999"),
-    ("if", "2016-10-14", "9999"),
-    ("filter", "2017-02-24", "9999"),
-    ("str_replace_strict", "2017-02-24", "9999"),
-    ("make_url", "2017-09-01", "9999"),
-    ("list_concat", "2017-09-01", "9999"),
-    ("list_concat_unique", "2017-09-01", "9999"),
-    ("str_replace_vstrict", "2017-09-01", "9999"),
-    ("contains", "2017-09-01", "9999"),
-    ("Fn::If", "0", "0"),
-    ("Fn::Equals", "0", "0"),
-];
 
 fn walk(node: &Node, version: &str, date: &str, cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
     match &node.value {
