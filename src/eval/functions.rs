@@ -750,10 +750,15 @@ impl Evaluator<'_> {
             match u8::try_from(u32::from(c)) {
                 Ok(b) => bytes.push(b),
                 Err(_) => {
+                    let n = u32::from(c);
+                    let shown = if n < 0x1_0000 {
+                        format!("'\\u{n:04x}'")
+                    } else {
+                        format!("'\\U{n:08x}'")
+                    };
                     return Err(err(format!(
-                        "'latin-1' codec can't encode character {} in position {i}: ordinal not in range(256)",
-                        str_repr(&c.to_string())
-                    )))
+                        "'latin-1' codec can't encode character {shown} in position {i}: ordinal not in range(256)"
+                    )));
                 }
             }
         }
