@@ -77,9 +77,10 @@ const REFERENCE_NONE: [&str; 46] = [
 /// (`str(self.resource_id)`).
 const REFERENCE_NONE_TEXT: [&str; 2] = ["AWS::S3::Bucket", "OS::Swift::Container"];
 
-/// Digests Python's hashlib has with OpenSSL but heatcap does not compute
-/// (they depend on the OpenSSL of Heat's server).
-const OPENSSL_DIGESTS: [&str; 13] = [
+/// Digests Heat's hashlib offers that heatcap does not compute: SHA-3 and
+/// BLAKE2 (in every Python), and those the OpenSSL of Heat's server may
+/// add (this list is Heat 27.0.1's venv's; another server may have more).
+const OTHER_DIGESTS: [&str; 11] = [
     "blake2b",
     "blake2s",
     "md5-sha1",
@@ -90,10 +91,11 @@ const OPENSSL_DIGESTS: [&str; 13] = [
     "sha3_512",
     "sha512_224",
     "sha512_256",
-    "shake_128",
-    "shake_256",
     "sm3",
 ];
+
+/// Variable-length digests: `hexdigest()` needs a length Heat never gives.
+const SHAKE_DIGESTS: [&str; 2] = ["shake_128", "shake_256"];
 
 impl Evaluator<'_> {
     /// `function.resolve(snippet, nullable)`: `None` is Python's
@@ -747,19 +749,18 @@ impl Evaluator<'_> {
         // value.encode('latin-1')
         let mut bytes = Vec::with_capacity(value.len());
         for (i, c) in value.chars().enumerate() {
-            match u8::try_from(u32::from(c)) {
-                Ok(b) => bytes.push(b),
-                Err(_) => {
-                    let n = u32::from(c);
-                    let shown = if n < 0x1_0000 {
-                        format!("'\\u{n:04x}'")
-                    } else {
-                        format!("'\\U{n:08x}'")
-                    };
-                    return Err(err(format!(
-                        "'latin-1' codec can't encode character {shown} in position {i}: ordinal not in range(256)"
-                    )));
-                }
+            if let Ok(b) = u8::try_from(u32::from(c)) {
+                bytes.push(b);
+            } else {
+                let n = u32::from(c);
+                let shown = if n < 0x1_0000 {
+                    format!("'\\u{n:04x}'")
+                } else {
+                    format!("'\\U{n:08x}'")
+                };
+                return Err(err(format!(
+                    "'latin-1' codec can't encode character {shown} in position {i}: ordinal not in range(256)"
+                )));
             }
         }
         let hex = |d: &[u8]| {
@@ -775,15 +776,21 @@ impl Evaluator<'_> {
             "sha256" => hex(&Sha256::digest(&bytes)),
             "sha384" => hex(&Sha384::digest(&bytes)),
             "sha512" => hex(&Sha512::digest(&bytes)),
-            a if OPENSSL_DIGESTS.contains(&a) => {
-                return Err(err(format!(
-                    "the {a} digest depends on the OpenSSL of Heat's server"
-                )))
+            a if OTHER_DIGESTS.contains(&a) => {
+                return Err(err(format!("heatcap does not compute the {a} digest")))
+            }
+            a if SHAKE_DIGESTS.contains(&a) => {
+                return Err(err(
+                    "hexdigest() missing required argument 'length' (pos 1)".into(),
+                ))
             }
             _ => {
+                // Heat prints a set: its order is the hash order; this one
+                // is sorted.
                 let mut all: Vec<&str> = ["md5", "sha1", "sha224", "sha256", "sha384", "sha512"]
                     .into_iter()
-                    .chain(OPENSSL_DIGESTS)
+                    .chain(OTHER_DIGESTS)
+                    .chain(SHAKE_DIGESTS)
                     .collect();
                 all.sort_unstable();
                 let set: Vec<String> = all.iter().map(|a| str_repr(a)).collect();

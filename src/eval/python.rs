@@ -338,9 +338,10 @@ fn is_space(c: char) -> bool {
 /// Python's `int(text)` for a string: surrounding whitespace, a sign,
 /// ASCII digits with single underscores between them. `None` when Python
 /// raises `ValueError` (or the number is beyond `i128`, which no index or
-/// port reaches).
+/// port reaches). Python also reads other scripts' decimal digits
+/// (`"١٢"` is 12); heatcap does not.
 pub(crate) fn int_of_str(text: &str) -> Option<i128> {
-    let t = text.trim_matches(is_space);
+    let t = text.trim_matches(char::is_whitespace);
     let (negative, digits) = match t.as_bytes().first() {
         Some(b'-') => (true, &t[1..]),
         Some(b'+') => (false, &t[1..]),
