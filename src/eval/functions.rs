@@ -1001,7 +1001,14 @@ impl Evaluator<'_> {
             return Err(err("the template's Mappings are not available".into()));
         };
         let map = self.value(map)?;
-        let missing = |k: &Value| err(python::repr(k));
+        // KeyError (its message is the key's repr), or TypeError for a key
+        // no dict can hold.
+        let missing = |k: &Value| match k {
+            Value::Array(_) | Value::Object(_) => {
+                err(format!("unhashable type: '{}'", type_name(k)))
+            }
+            _ => err(python::repr(k)),
+        };
         // `self.stack.t.maps[name]`: a null section is an empty one.
         let mapping = match (mappings, &map) {
             (Value::Object(m), Value::String(s)) => m.get(s).ok_or_else(|| missing(&map))?,

@@ -676,9 +676,20 @@ impl Evaluator<'_> {
                 }
                 path.iter().try_for_each(|t| self.validate(t))?;
                 // `self._resource()`: the resource must exist. Whether the
-                // attribute is in its schema is not known here.
+                // attribute is among the resource's attributes is not known
+                // here (types that compute attributes, like OS::Heat::None,
+                // accept any); a list or map never is (`attr in set`).
                 self.resource(name, resource)?;
-                Ok(())
+                let Some(attribute) = attribute else {
+                    return Ok(());
+                };
+                match self.resolve(attribute, false)?.unwrap_or_default() {
+                    a @ (Value::Array(_) | Value::Object(_)) => Err(err(format!(
+                        "unhashable type: '{}'",
+                        python::type_name(&a)
+                    ))),
+                    _ => Ok(()),
+                }
             }
             Func::Repeat {
                 for_each, template, ..
