@@ -204,6 +204,7 @@ impl Evaluator<'_> {
                         "No content found in the \"files\" section for {name} path: {key}"
                     ))
                 })?;
+                self.charge(name, content.len() / 64)?;
                 Value::String(content)
             }
             Func::ResourceFacade => {
@@ -388,6 +389,7 @@ impl Evaluator<'_> {
             .scope
             .parameter(param)
             .ok_or_else(|| err(format!("The Parameter ({param}) was not provided.")))?;
+        self.charge(name, node_count(&value))?;
         // Any KeyError, IndexError or TypeError on the way gives ''.
         Ok(path
             .iter()
