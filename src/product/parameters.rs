@@ -89,6 +89,20 @@ pub struct StackNode {
     pub children: Vec<StackNode>,
 }
 
+impl StackNode {
+    /// A root stack with nothing known about it.
+    pub(crate) fn root(template: &str) -> StackNode {
+        StackNode {
+            id: "root".to_owned(),
+            name: None,
+            type_name: template.to_owned(),
+            template: template.to_owned(),
+            parameters: Vec::new(),
+            children: Vec::new(),
+        }
+    }
+}
+
 /// The `parameters` command's result.
 #[derive(Debug, Clone, Serialize)]
 #[non_exhaustive]

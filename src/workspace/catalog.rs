@@ -121,15 +121,7 @@ impl FsCatalog {
                 {
                     continue;
                 }
-                sources.push((
-                    k,
-                    Source {
-                        display: shown,
-                        path,
-                        explicit: true,
-                        jinja: false,
-                    },
-                ));
+                sources.push((k, Source::new(path, shown, true)));
             }
             let only: Vec<Source> = sources.iter().map(|(_, s)| s.clone()).collect();
             let loaded = load::load_all(&only, opts, |l| FileRecord::from_loaded(l, false));
@@ -195,7 +187,7 @@ impl Catalog for FsCatalog {
                 display: shown,
                 template: record.template(),
                 problem: record.template().is_none().then(|| match record.status {
-                    load::Status::Error => record
+                    load::Status::Error | load::Status::Skipped => record
                         .diagnostics
                         .first()
                         .map_or_else(|| "it cannot be read".to_owned(), |d| d.message.clone()),

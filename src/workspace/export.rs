@@ -52,17 +52,31 @@ pub(super) const ENVIRONMENT_NAME: &str = "heatcap-environment.yaml";
 /// Plans the export of the composition of `root`.
 pub(super) fn plan(ws: &Workspace, root: &str) -> Export {
     let mut diagnostics = ws.environment_diagnostics();
+    if ws.environment_broken() {
+        return Export {
+            files: IndexMap::new(),
+            diagnostics,
+            base: PathBuf::new(),
+            environment: serde_json::Value::Null,
+            api_environment: serde_json::Value::Null,
+            root: root.to_owned(),
+        };
+    }
     let registry = ws.registry();
     diagnostics.extend(registry.missing_targets());
     let composition = ws.compose(root);
     diagnostics.extend(composition.diagnostics.iter().cloned());
     // Every registry entry must resolve too: Heat's client fetches them all.
     let registry_files = registry_templates(&registry, ws.last_environment(), &mut diagnostics);
-    if ws.catalog.template("", root).template.is_none() {
+    let found = ws.catalog.template("", root);
+    if found.template.is_none() {
+        let why = found
+            .problem
+            .unwrap_or_else(|| "it is not a template".to_owned());
         diagnostics.push(Diagnostic::new(
             codes::EXPORT_FILE,
             root,
-            "the root template cannot be loaded",
+            format!("the root template cannot be loaded: {why}"),
         ));
     }
     let files = collect_files(&ws.catalog, &composition.root, &registry_files);

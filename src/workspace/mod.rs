@@ -268,8 +268,26 @@ impl Workspace {
         resource: Option<&str>,
     ) -> ResolveReport {
         let mut diagnostics = self.environment_diagnostics();
-        diagnostics.extend(self.root_problem(root));
-        diagnostics.extend(self.catalog_diagnostics());
+        if self.environment_broken() {
+            return ResolveReport {
+                environments: self.environment_paths(),
+                requires: self.requires(),
+                template: root.map(str::to_owned),
+                tree: None,
+                resolutions: Vec::new(),
+                resolved: false,
+                diagnostics,
+            };
+        }
+        let loaded = self.catalog_diagnostics();
+        // A root that loaded with errors is reported by them, at their place.
+        let reported = |r: &str| {
+            loaded
+                .iter()
+                .any(|d| d.file == r && d.severity == Severity::Error)
+        };
+        diagnostics.extend(self.root_problem(root.filter(|r| !reported(r))));
+        diagnostics.extend(loaded);
         let registry = self.registry();
         diagnostics.extend(registry.missing_targets());
         let (resolutions, tree) = if let Some(t) = type_name {
@@ -350,9 +368,14 @@ impl Workspace {
     /// the workspace's choices), and Heat's validate document of it.
     pub fn parameters(&self, root: &str) -> (ParametersReport, serde_json::Value) {
         let mut diagnostics = self.environment_diagnostics();
-        diagnostics.extend(self.root_problem(Some(root)));
+        if !self.environment_broken() {
+            diagnostics.extend(self.root_problem(Some(root)));
+        }
         let registry = self.registry();
         diagnostics.extend(registry.missing_targets());
+        if self.environment_broken() {
+            return self.parameters_refused(root, diagnostics);
+        }
         let composition = compose(root, &registry, &self.catalog);
         // Unset provider parameters (W7008) are what this report lists as
         // required; repeating them as warnings would only be noise.
@@ -416,6 +439,30 @@ impl Workspace {
         (d, diagnostics)
     }
 
+    /// The answer of `parameters` when an environment is broken: its
+    /// problems, no stacks, and Heat's error shape.
+    fn parameters_refused(
+        &self,
+        root: &str,
+        diagnostics: Vec<Diagnostic>,
+    ) -> (ParametersReport, serde_json::Value) {
+        let first = diagnostics
+            .iter()
+            .find(|d| d.severity == Severity::Error)
+            .map(ToString::to_string)
+            .unwrap_or_default();
+        let report = ParametersReport {
+            template: root.to_owned(),
+            environments: self.environment_paths(),
+            choices: self.choices.clone(),
+            tree: crate::product::parameters::StackNode::root(root),
+            parameters: IndexMap::new(),
+            required: Vec::new(),
+            diagnostics,
+        };
+        (report, serde_json::json!({ "Error": first }))
+    }
+
     /// `export`: the files stock Heat needs for the composition of `root`,
     /// or the errors that refuse it.
     pub fn export(&self, root: &str) -> Export {
@@ -434,6 +481,15 @@ impl Workspace {
             .iter()
             .map(|(k, (_, v, _))| (k.clone(), v.clone()))
             .collect()
+    }
+
+    /// True when an environment given could not be read or parsed (or is a
+    /// Jinja source): composing without it would report what it maps as
+    /// missing, so the commands report its own problem instead.
+    pub fn environment_broken(&self) -> bool {
+        self.env_files
+            .iter()
+            .any(|f| f.diagnostics.iter().any(|d| d.severity == Severity::Error))
     }
 
     /// The file findings without an entry fall back to: the last
@@ -470,12 +526,7 @@ impl Workspace {
 fn load_environments(paths: &[PathBuf], opts: &LoadOptions) -> Vec<FileRecord> {
     let sources: Vec<Source> = paths
         .iter()
-        .map(|p| Source {
-            display: display(p),
-            path: p.clone(),
-            explicit: true,
-            jinja: false,
-        })
+        .map(|p| Source::new(p.clone(), display(p), true))
         .collect();
     load::load_all(&sources, opts, |l| FileRecord::from_loaded(l, false))
 }
