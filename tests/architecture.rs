@@ -16,14 +16,15 @@ const STAGES: &[(&str, u32)] = &[
     ("walk", 3),
     ("load", 4),
     ("model", 5),
-    ("index", 6),
-    ("resolve", 6),
-    ("validate", 6),
-    ("product", 7),
-    ("query", 7),
-    ("workspace", 8),
-    ("report", 9),
-    ("cli", 10),
+    ("eval", 6),
+    ("index", 7),
+    ("resolve", 7),
+    ("validate", 7),
+    ("product", 8),
+    ("query", 8),
+    ("workspace", 9),
+    ("report", 10),
+    ("cli", 11),
 ];
 
 fn rank(module: &str) -> Option<u32> {

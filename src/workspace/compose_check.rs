@@ -199,8 +199,10 @@ mod tests {
                     template: Some((*c).to_owned()),
                     depth: 1,
                     children: Vec::new(),
+                    ..TreeNode::default()
                 })
                 .collect(),
+            ..TreeNode::default()
         }
     }
 
@@ -211,6 +213,7 @@ mod tests {
                 root: tree(children),
                 resolutions: Vec::new(),
                 diagnostics: Vec::new(),
+                unevaluated: Vec::new(),
             },
         )
     }
@@ -238,6 +241,7 @@ mod tests {
             template: Some("far.yaml".to_owned()),
             depth: MAX_NESTED_DEPTH + 1,
             children: Vec::new(),
+            ..TreeNode::default()
         });
         let composed = vec![deep, comp("near.yaml", &[]), comp("far.yaml", &[])];
         assert_eq!(choose_roots(&composed), vec![0, 2]);

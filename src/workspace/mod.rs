@@ -400,6 +400,15 @@ impl Workspace {
             .filter(|(_, p)| !p.required_in.is_empty())
             .map(|(n, _)| n.clone())
             .collect();
+        let unevaluated = composition
+            .unevaluated
+            .iter()
+            .map(|(at, u)| crate::product::parameters::UnevaluatedValue {
+                at: at.clone(),
+                function: u.function.clone(),
+                reason: u.reason.clone(),
+            })
+            .collect();
         let report = ParametersReport {
             template: root.to_owned(),
             environments: self.environment_paths(),
@@ -408,6 +417,7 @@ impl Workspace {
             parameters,
             required,
             diagnostics,
+            unevaluated,
         };
         (report, heat)
     }
@@ -459,6 +469,7 @@ impl Workspace {
             parameters: IndexMap::new(),
             required: Vec::new(),
             diagnostics,
+            unevaluated: Vec::new(),
         };
         (report, serde_json::json!({ "Error": first }))
     }
