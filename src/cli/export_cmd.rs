@@ -29,6 +29,7 @@ pub(super) fn export(
     let ws = Workspace::builder()
         .environments(&a.environments)
         .roots(&[&root])
+        .max_nested_depth(a.max_nested_depth)
         .open();
     let plan = ws.export(&root);
     if plan.refused() {

@@ -27,6 +27,7 @@ pub(super) fn validate(
             ProfileArg::Onap => Profile::Onap,
         },
         environments: a.environments.clone(),
+        max_nested_depth: a.max_nested_depth,
     });
     report::render_validate(out, &validated, a.format, &crate::catalogue())?;
     let (errors, warnings, notes) = (

@@ -93,16 +93,29 @@ pub struct Composition {
     /// Values Heat would compute that heatcap could not, with where.
     #[serde(skip)]
     pub(crate) unevaluated: Vec<(String, Unevaluated)>,
+    /// The first problem that makes Heat refuse the whole document, in
+    /// Heat's words (its validate API answers `{"Error": ...}`).
+    #[serde(skip)]
+    pub(crate) heat_error: Option<String>,
 }
 
-/// Walks the composition of `root` (a template path as the user gave it).
-pub(crate) fn compose(root: &str, registry: &Registry<'_>, catalog: &dyn Catalog) -> Composition {
+/// Walks the composition of `root` (a template path as the user gave it),
+/// nested stacks at most `max_depth` deep (Heat's
+/// `max_nested_stack_depth`: 5 by default, 7 on TripleO's undercloud).
+pub(crate) fn compose(
+    root: &str,
+    registry: &Registry<'_>,
+    catalog: &dyn Catalog,
+    max_depth: usize,
+) -> Composition {
     let mut w = Walker {
         catalog,
+        max_depth,
         defaults: registry.parameter_defaults().clone(),
         seen: IndexMap::new(),
         diagnostics: Vec::new(),
         unevaluated: Vec::new(),
+        heat_error: None,
     };
     let values: IndexMap<String, Outcome> = registry
         .root_parameters()
@@ -124,6 +137,7 @@ pub(crate) fn compose(root: &str, registry: &Registry<'_>, catalog: &dyn Catalog
         resolutions: w.seen.into_values().collect(),
         diagnostics: w.diagnostics,
         unevaluated: w.unevaluated,
+        heat_error: w.heat_error,
     }
 }
 
@@ -171,11 +185,13 @@ enum GroupKind {
 
 struct Walker<'c> {
     catalog: &'c dyn Catalog,
+    max_depth: usize,
     /// The environments' `parameter_defaults` (they reach every stack).
     defaults: IndexMap<String, J>,
     seen: IndexMap<(String, Option<String>, String), Resolution>,
     diagnostics: Vec<Diagnostic>,
     unevaluated: Vec<(String, Unevaluated)>,
+    heat_error: Option<String>,
 }
 
 /// One stack as the functions see it.
@@ -445,6 +461,11 @@ impl Walker<'_> {
             return node;
         };
         node.kind = NodeKind::Group;
+        // The group's own generated stack is a level too.
+        if depth + 1 > self.max_depth {
+            self.too_deep(&m.site, &m.type_name, depth + 1);
+            return node;
+        }
         let group_stack = format!("{stack_name}-{}", m.name);
         let nested_registry = registry.child(&m.name, None);
         let members = group_members(kind, m, raw, scope);
@@ -483,6 +504,13 @@ impl Walker<'_> {
             outcome,
         );
         if let Some(e) = &r.error {
+            let heat = match e {
+                super::ResolveError::NotFound { .. } => {
+                    format!("The Resource Type ({type_name}) could not be found.")
+                }
+                other => other.message(),
+            };
+            self.heat_error.get_or_insert(heat);
             if !self.seen.contains_key(&key) {
                 self.diagnostics.push(
                     Diagnostic::new(
@@ -525,6 +553,9 @@ impl Walker<'_> {
             let why = found
                 .problem
                 .unwrap_or_else(|| "it is not a template".to_owned());
+            self.heat_error.get_or_insert_with(|| {
+                format!("Could not fetch remote template \"{path}\": {why}")
+            });
             self.diagnostics.push(
                 Diagnostic::new(
                     MISSING_TEMPLATE,
@@ -564,15 +595,8 @@ impl Walker<'_> {
             );
             return (node, implementation);
         }
-        if depth + 1 > MAX_NESTED_DEPTH {
-            self.diagnostics.push(
-                Diagnostic::new(
-                    TOO_DEEP,
-                    from,
-                    format!("resource `{}` nests `{path}` at depth {}, beyond Heat's limit of {MAX_NESTED_DEPTH}", m.site.name, depth + 1),
-                )
-                .at(span),
-            );
+        if depth + 1 > self.max_depth {
+            self.too_deep(&m.site, &path, depth + 1);
             return (node, implementation);
         }
         ancestry.push((path.clone(), state));
@@ -588,6 +612,23 @@ impl Walker<'_> {
         );
         ancestry.pop();
         (node, implementation)
+    }
+
+    /// E7003: a nested stack beyond Heat's depth limit ("Recursion depth
+    /// exceeds N.").
+    fn too_deep(&mut self, site: &Site<'_>, what: &str, depth: usize) {
+        let max = self.max_depth;
+        self.heat_error.get_or_insert_with(|| {
+            format!("Request limit exceeded: Recursion depth exceeds {max}.")
+        });
+        self.diagnostics.push(
+            Diagnostic::new(
+                TOO_DEEP,
+                site.from,
+                format!("resource `{}` nests `{what}` at depth {depth}, beyond Heat's limit of {max} (Heat: Recursion depth exceeds {max}.)", site.name),
+            )
+            .at(site.span),
+        );
     }
 
     /// W7009: the entry that mapped the type names a template whose
@@ -621,6 +662,9 @@ impl Walker<'_> {
             .iter()
             .filter(|p| !t.parameters.iter().any(|q| &q.name == *p))
         {
+            self.heat_error.get_or_insert_with(|| {
+                format!("Property error: resources.{name}.properties: Unknown Property {p}")
+            });
             self.diagnostics.push(
                 Diagnostic::new(
                     UNKNOWN_PROPERTY,

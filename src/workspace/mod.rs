@@ -46,9 +46,18 @@ pub struct WorkspaceBuilder {
     registry_templates: bool,
     roots: Vec<String>,
     choices: IndexMap<String, String>,
+    max_depth: Option<usize>,
 }
 
 impl WorkspaceBuilder {
+    /// Heat's `max_nested_stack_depth` (5 unless set; TripleO's undercloud
+    /// set 7).
+    #[must_use]
+    pub fn max_nested_depth(mut self, depth: usize) -> Self {
+        self.max_depth = Some(depth);
+        self
+    }
+
     /// How files are read (size limit, parser limits).
     #[must_use]
     pub fn load_options(mut self, load: LoadOptions) -> Self {
@@ -133,6 +142,9 @@ impl WorkspaceBuilder {
             merged,
             catalog,
             choices: self.choices,
+            max_depth: self
+                .max_depth
+                .unwrap_or(crate::resolve::compose::MAX_NESTED_DEPTH),
         }
     }
 }
@@ -157,6 +169,7 @@ pub struct Workspace {
     merged: Merged,
     catalog: FsCatalog,
     choices: IndexMap<String, String>,
+    max_depth: usize,
 }
 
 impl Workspace {
@@ -184,6 +197,11 @@ impl Workspace {
     /// The merged environment.
     pub fn merged(&self) -> &Merged {
         &self.merged
+    }
+
+    /// Heat's `max_nested_stack_depth` the compositions are walked with.
+    pub fn max_nested_depth(&self) -> usize {
+        self.max_depth
     }
 
     /// The catalog of templates the roots and the registry reach.
@@ -255,7 +273,7 @@ impl Workspace {
 
     /// The composition of `root` (as the user gave its path).
     pub fn compose(&self, root: &str) -> Composition {
-        compose(root, &self.registry(), &self.catalog)
+        compose(root, &self.registry(), &self.catalog, self.max_depth)
     }
 
     /// `resolve`: with `type_name`, one lookup (for `resource`, where
@@ -293,7 +311,7 @@ impl Workspace {
         let (resolutions, tree) = if let Some(t) = type_name {
             (vec![registry.lookup(t, resource, root)], None)
         } else if let Some(r) = root {
-            let c = compose(r, &registry, &self.catalog);
+            let c = compose(r, &registry, &self.catalog, self.max_depth);
             diagnostics.extend(c.diagnostics);
             (c.resolutions, Some(c.root))
         } else {
@@ -376,7 +394,7 @@ impl Workspace {
         if self.environment_broken() {
             return self.parameters_refused(root, diagnostics);
         }
-        let composition = compose(root, &registry, &self.catalog);
+        let composition = compose(root, &registry, &self.catalog, self.max_depth);
         // Unset provider parameters (W7008) are what this report lists as
         // required; repeating them as warnings would only be noise.
         diagnostics.extend(
@@ -388,13 +406,16 @@ impl Workspace {
         );
         let (tree, parameters) =
             crate::product::parameters::collect(&composition.root, &self.merged, &self.catalog);
-        let heat = crate::product::heat_validate::document(
-            &composition.root,
-            &self.environments,
-            &self.merged,
-            &registry,
-            &self.catalog,
-        );
+        let heat = match &composition.heat_error {
+            Some(message) => serde_json::json!({ "Error": message }),
+            None => crate::product::heat_validate::document(
+                &composition.root,
+                &self.environments,
+                &self.merged,
+                &registry,
+                &self.catalog,
+            ),
+        };
         let required = parameters
             .iter()
             .filter(|(_, p)| !p.required_in.is_empty())
