@@ -160,13 +160,14 @@ fn group_kind(plugin: &str) -> Option<GroupKind> {
         "OS::Heat::ResourceGroup" => GroupKind::ResourceDef,
         "OS::Heat::AutoScalingGroup" => GroupKind::AutoScaling,
         "OS::Heat::ResourceChain" => GroupKind::Chain,
-        // Members are Heat's own deployments or instances: no templates.
-        "OS::Heat::SoftwareDeploymentGroup"
-        | "OS::Heat::StructuredDeploymentGroup"
-        | "OS::Heat::SoftwareDeployments"
-        | "OS::Heat::StructuredDeployments"
-        | "OS::Heat::InstanceGroup"
-        | "AWS::AutoScaling::AutoScalingGroup" => GroupKind::Native,
+        "OS::Heat::SoftwareDeploymentGroup" | "OS::Heat::SoftwareDeployments" => {
+            GroupKind::Deployments { structured: false }
+        }
+        "OS::Heat::StructuredDeploymentGroup" | "OS::Heat::StructuredDeployments" => {
+            GroupKind::Deployments { structured: true }
+        }
+        // Members are Heat's own instances: no templates.
+        "OS::Heat::InstanceGroup" | "AWS::AutoScaling::AutoScalingGroup" => GroupKind::Native,
         _ => return None,
     })
 }
@@ -179,6 +180,9 @@ enum GroupKind {
     AutoScaling,
     /// `OS::Heat::ResourceChain`: a member per type of `resources`.
     Chain,
+    /// A software deployment group: one member, the first `servers` key,
+    /// a (Software|Structured)Deployment with the group's properties.
+    Deployments { structured: bool },
     /// Members Heat implements itself.
     Native,
 }
@@ -342,6 +346,9 @@ struct Member<'a> {
     type_name: String,
     properties: IndexMap<String, Outcome>,
     site: Site<'a>,
+    /// Heat wrote the properties (a deployment group's members receive all
+    /// of the group's), so they are not checked against the template.
+    implicit: bool,
 }
 
 impl Walker<'_> {
@@ -398,6 +405,7 @@ impl Walker<'_> {
                     name: &res.name,
                     span: res.span,
                 },
+                implicit: false,
             };
             children.push(self.resource(
                 &member,
@@ -574,8 +582,10 @@ impl Walker<'_> {
                 self.check_annotation(from, &path, t, step);
             }
         }
-        let passed: Vec<String> = m.properties.keys().cloned().collect();
-        self.check_properties(&m.site, &path, t, &passed);
+        if !m.implicit {
+            let passed: Vec<String> = m.properties.keys().cloned().collect();
+            self.check_properties(&m.site, &path, t, &passed);
+        }
         node.values = child_values(t, &m.properties);
         let child_registry = registry.child(name, producing.as_ref());
         let state = child_registry.state();
@@ -721,8 +731,62 @@ fn group_members<'s>(
                     type_name: t,
                     properties: props.clone(),
                     site: m.site,
+                    implicit: false,
                 })
                 .collect()
+        }
+        GroupKind::Deployments { structured } => {
+            // `servers` from get_attr is None: no member.
+            let Some(J::Object(servers)) = prop("servers") else {
+                return Vec::new();
+            };
+            let Some((name, server)) = servers.iter().next() else {
+                return Vec::new();
+            };
+            let given = |k: &str, default: J| -> Outcome {
+                match m.properties.get(k) {
+                    Some(v) => v.clone(),
+                    None => Ok(default),
+                }
+            };
+            let mut props: IndexMap<String, Outcome> = IndexMap::new();
+            props.insert("config".into(), given("config", J::Null));
+            props.insert(
+                "input_values".into(),
+                given("input_values", serde_json::json!({})),
+            );
+            props.insert(
+                "actions".into(),
+                given("actions", serde_json::json!(["CREATE", "UPDATE"])),
+            );
+            props.insert("name".into(), given("name", J::Null));
+            props.insert(
+                "signal_transport".into(),
+                given("signal_transport", J::String("CFN_SIGNAL".into())),
+            );
+            if structured {
+                props.insert(
+                    "input_key".into(),
+                    given("input_key", J::String("get_input".into())),
+                );
+                props.insert(
+                    "input_values_validate".into(),
+                    given("input_values_validate", J::String("LAX".into())),
+                );
+            }
+            props.insert("server".into(), Ok(server.clone()));
+            let member_type = if structured {
+                "OS::Heat::StructuredDeployment"
+            } else {
+                "OS::Heat::SoftwareDeployment"
+            };
+            vec![Member {
+                name: name.clone(),
+                type_name: member_type.to_owned(),
+                properties: props,
+                site: m.site,
+                implicit: true,
+            }]
         }
         GroupKind::ResourceDef | GroupKind::AutoScaling => {
             let def_key = if kind == GroupKind::ResourceDef {
@@ -752,6 +816,7 @@ fn group_members<'s>(
                 type_name,
                 properties: props,
                 site: m.site,
+                implicit: false,
             }]
         }
     }
