@@ -735,59 +735,7 @@ fn group_members<'s>(
                 })
                 .collect()
         }
-        GroupKind::Deployments { structured } => {
-            // `servers` from get_attr is None: no member.
-            let Some(J::Object(servers)) = prop("servers") else {
-                return Vec::new();
-            };
-            let Some((name, server)) = servers.iter().next() else {
-                return Vec::new();
-            };
-            let given = |k: &str, default: J| -> Outcome {
-                match m.properties.get(k) {
-                    Some(v) => v.clone(),
-                    None => Ok(default),
-                }
-            };
-            let mut props: IndexMap<String, Outcome> = IndexMap::new();
-            props.insert("config".into(), given("config", J::Null));
-            props.insert(
-                "input_values".into(),
-                given("input_values", serde_json::json!({})),
-            );
-            props.insert(
-                "actions".into(),
-                given("actions", serde_json::json!(["CREATE", "UPDATE"])),
-            );
-            props.insert("name".into(), given("name", J::Null));
-            props.insert(
-                "signal_transport".into(),
-                given("signal_transport", J::String("CFN_SIGNAL".into())),
-            );
-            if structured {
-                props.insert(
-                    "input_key".into(),
-                    given("input_key", J::String("get_input".into())),
-                );
-                props.insert(
-                    "input_values_validate".into(),
-                    given("input_values_validate", J::String("LAX".into())),
-                );
-            }
-            props.insert("server".into(), Ok(server.clone()));
-            let member_type = if structured {
-                "OS::Heat::StructuredDeployment"
-            } else {
-                "OS::Heat::SoftwareDeployment"
-            };
-            vec![Member {
-                name: name.clone(),
-                type_name: member_type.to_owned(),
-                properties: props,
-                site: m.site,
-                implicit: true,
-            }]
-        }
+        GroupKind::Deployments { structured } => deployment_member(m, structured),
         GroupKind::ResourceDef | GroupKind::AutoScaling => {
             let def_key = if kind == GroupKind::ResourceDef {
                 "resource_def"
@@ -820,6 +768,64 @@ fn group_members<'s>(
             }]
         }
     }
+}
+
+/// The member of a software deployment group (heat-evaluation §4.2): the
+/// first `servers` key, a (Software|Structured)Deployment receiving every
+/// group property, defaults applied, and its server.
+fn deployment_member<'s>(m: &Member<'s>, structured: bool) -> Vec<Member<'s>> {
+    let prop = |k: &str| m.properties.get(k).and_then(|v| v.as_ref().ok());
+    // `servers` from get_attr is None: no member.
+    let Some(J::Object(servers)) = prop("servers") else {
+        return Vec::new();
+    };
+    let Some((name, server)) = servers.iter().next() else {
+        return Vec::new();
+    };
+    let given = |k: &str, default: J| -> Outcome {
+        match m.properties.get(k) {
+            Some(v) => v.clone(),
+            None => Ok(default),
+        }
+    };
+    let mut props: IndexMap<String, Outcome> = IndexMap::new();
+    props.insert("config".into(), given("config", J::Null));
+    props.insert(
+        "input_values".into(),
+        given("input_values", serde_json::json!({})),
+    );
+    props.insert(
+        "actions".into(),
+        given("actions", serde_json::json!(["CREATE", "UPDATE"])),
+    );
+    props.insert("name".into(), given("name", J::Null));
+    props.insert(
+        "signal_transport".into(),
+        given("signal_transport", J::String("CFN_SIGNAL".into())),
+    );
+    if structured {
+        props.insert(
+            "input_key".into(),
+            given("input_key", J::String("get_input".into())),
+        );
+        props.insert(
+            "input_values_validate".into(),
+            given("input_values_validate", J::String("LAX".into())),
+        );
+    }
+    props.insert("server".into(), Ok(server.clone()));
+    let member_type = if structured {
+        "OS::Heat::StructuredDeployment"
+    } else {
+        "OS::Heat::SoftwareDeployment"
+    };
+    vec![Member {
+        name: name.clone(),
+        type_name: member_type.to_owned(),
+        properties: props,
+        site: m.site,
+        implicit: true,
+    }]
 }
 
 /// The values a provider template's parameters receive from the
