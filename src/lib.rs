@@ -48,8 +48,8 @@
 //! 3. `load`: read and parse as Heat does, in parallel;
 //! 4. `model`: typed views (templates, environments and their registry
 //!    entries);
-//! 5. `eval`: Heat's intrinsic functions, evaluated as at validate time
-//!    (the function tables per version live here);
+//! 5. `eval`: Heat's intrinsic functions and conditions, evaluated as Heat
+//!    evaluates them when it validates a stack;
 //! 6. `index` (capabilities), `resolve` (merge, look up, choose, compose)
 //!    and `validate` (the rules), side by side, none using another;
 //! 7. `product` (options, parameters, Heat's validate document, export's
@@ -57,8 +57,8 @@
 //!    index);
 //! 8. `workspace`: the façade that opens files and runs the stages;
 //! 9. `report`: renderers, pure functions from results to a writer;
-//! 10. `cli`: flags → workspace → one call → render. `main.rs` only maps the
-//!     result to an exit code.
+//! 10. `cli`: flags → workspace → one call → render. `main.rs` only maps
+//!     the result to an exit code.
 #![warn(clippy::print_stdout, clippy::print_stderr, clippy::dbg_macro)]
 #![warn(missing_docs)]
 
@@ -91,6 +91,7 @@ pub use model::Content;
 pub use product::options::{Choice, OptionsReport};
 pub use product::parameters::{
     ChoiceDiff, ParameterInfo, ParametersReport, Source as ValueSource, StackNode, Supplied,
+    UnevaluatedValue,
 };
 pub use query::{Condition, FileEntry, IndexDocument, IndexSummary, Match};
 pub use report::Format;

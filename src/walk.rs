@@ -216,6 +216,14 @@ fn walk_dir(root: &Path, opts: &WalkOptions, seen: &mut Dedup, out: &mut Walked)
     }
 }
 
+impl Source {
+    /// A file to load, shown as `display`; a Jinja source (`*.j2.*`) is
+    /// marked as one.
+    pub(crate) fn new(path: PathBuf, display: String, explicit: bool) -> Source {
+        source(path, display, explicit)
+    }
+}
+
 fn source(path: PathBuf, display: String, explicit: bool) -> Source {
     let jinja = path
         .file_name()

@@ -30,17 +30,34 @@ fn round_trip(root: &str, template: &str, envs: &[&str]) {
     let out_dir = dir.path().join("out");
     let out = out_dir.to_str().unwrap();
     let t = format!("{root}/{template}");
-    let mut args = vec!["export", "-t", &t, "--out", out];
+    let mut args = vec!["export", "-t", &t, "--out", out, "--format", "json"];
     let env_paths: Vec<String> = envs.iter().map(|e| format!("{root}/{e}")).collect();
     for e in &env_paths {
         args.extend(["-e", e]);
     }
     let (code, written, err) = heatcap(&args);
     assert_eq!(code, 0, "export failed: {err}");
-    assert!(
-        written.lines().any(|l| l == "heatcap-environment.yaml"),
-        "{written}"
-    );
+    let written: serde_json::Value = serde_json::from_str(&written).unwrap();
+    // Each environment is exported (edited), in the order given.
+    let exported_envs: Vec<String> = written["environments"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|e| format!("{out}/{}", e.as_str().unwrap()))
+        .collect();
+    assert_eq!(exported_envs.len(), envs.len(), "{written}");
+    // A file heatcap has nothing to remove from is copied byte for byte.
+    for f in written["files"].as_array().unwrap() {
+        let rel = f.as_str().unwrap();
+        let original = std::fs::read(format!("{root}/{rel}"));
+        let copy = std::fs::read(format!("{out}/{rel}")).unwrap();
+        if let Ok(original) = original {
+            let text = String::from_utf8_lossy(&original);
+            if !text.contains("capabilities") && !text.contains("requires") {
+                assert_eq!(original, copy, "{rel} changed");
+            }
+        }
+    }
 
     // Nothing heatcap-specific is left.
     let (_, index, _) = heatcap(&["index", "-r", out]);
@@ -66,17 +83,10 @@ fn round_trip(root: &str, template: &str, envs: &[&str]) {
     }
     let exported_root = Path::new(out).join(template);
     let exported_root = exported_root.to_str().unwrap();
-    let env = format!("{out}/heatcap-environment.yaml");
-    let after_args = [
-        "resolve",
-        "-t",
-        exported_root,
-        "-e",
-        &env,
-        "--format",
-        "plain",
-        "--all",
-    ];
+    let mut after_args = vec!["resolve", "-t", exported_root, "--format", "plain", "--all"];
+    for e in &exported_envs {
+        after_args.extend(["-e", e]);
+    }
     assert_eq!(
         resolved(&before_args, &format!("{root}/")),
         resolved(&after_args, &format!("{out}/")),

@@ -196,6 +196,10 @@ pub struct ResolveArgs {
     pub max_size: usize,
     #[command(flatten)]
     pub output: OutputArgs,
+    /// Heat's max_nested_stack_depth: nested stacks deeper than this are
+    /// refused (Heat's default; TripleO's undercloud used 7).
+    #[arg(long, value_name = "N", default_value_t = 5)]
+    pub max_nested_depth: usize,
 }
 
 #[derive(Debug, Args)]
@@ -235,6 +239,10 @@ pub struct ExportArgs {
     pub format: Format,
     #[command(flatten)]
     pub output: QuietArgs,
+    /// Heat's max_nested_stack_depth: nested stacks deeper than this are
+    /// refused (Heat's default; TripleO's undercloud used 7).
+    #[arg(long, value_name = "N", default_value_t = 5)]
+    pub max_nested_depth: usize,
 }
 
 /// Diagnostics verbosity only (for commands with their own formats).
@@ -267,6 +275,10 @@ pub struct ParametersArgs {
     pub format: Option<Format>,
     #[command(flatten)]
     pub output: QuietArgs,
+    /// Heat's max_nested_stack_depth: nested stacks deeper than this are
+    /// refused (Heat's default; TripleO's undercloud used 7).
+    #[arg(long, value_name = "N", default_value_t = 5)]
+    pub max_nested_depth: usize,
 }
 
 /// The lowest severity that fails the run.
@@ -316,4 +328,8 @@ pub struct ValidateArgs {
     /// Print no summary on stderr.
     #[arg(short = 'q', long)]
     pub quiet: bool,
+    /// Heat's max_nested_stack_depth: nested stacks deeper than this are
+    /// refused (Heat's default; TripleO's undercloud used 7).
+    #[arg(long, value_name = "N", default_value_t = 5)]
+    pub max_nested_depth: usize,
 }

@@ -35,6 +35,20 @@ pub fn walk_options(args: &WalkArgs, roots: Vec<PathBuf>) -> Result<WalkOptions,
     })
 }
 
+/// `validate`'s walk: under the ONAP profile `*.env` files are read too,
+/// unless `--include` says otherwise.
+pub fn validate_walk_options(a: &super::args::ValidateArgs) -> Result<WalkOptions, Error> {
+    let mut walk_args = a.walk.clone();
+    if a.profile == super::args::ProfileArg::Onap && walk_args.include.is_empty() {
+        walk_args.include = DEFAULT_INCLUDE
+            .iter()
+            .chain(&["*.env"])
+            .map(|s| (*s).to_owned())
+            .collect();
+    }
+    walk_options(&walk_args, a.paths.clone())
+}
+
 /// Load options from the flags.
 pub fn load_options(args: &WalkArgs) -> Result<LoadOptions, Error> {
     sized_load_options(args.max_size)

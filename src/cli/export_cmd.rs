@@ -29,6 +29,7 @@ pub(super) fn export(
     let ws = Workspace::builder()
         .environments(&a.environments)
         .roots(&[&root])
+        .max_nested_depth(a.max_nested_depth)
         .open();
     let plan = ws.export(&root);
     if plan.refused() {
@@ -43,7 +44,13 @@ pub(super) fn export(
         (Format::HeatApi, _) => Ok(json::write_line(out, &plan.heat_api_body())),
         (format, Some(dir)) => plan.write_tree(dir, a.force).map(|written| {
             if format == Format::Json {
-                json::write_line(out, &written)
+                json::write_line(
+                    out,
+                    &serde_json::json!({
+                        "files": written,
+                        "environments": plan.environment_paths(),
+                    }),
+                )
             } else {
                 written.iter().try_for_each(|w| writeln!(out, "{w}"))
             }

@@ -30,6 +30,7 @@ fn workspace(a: &ParametersArgs, choices: IndexMap<String, String>) -> Workspace
         .environments(&a.environments)
         .roots(&[display(&a.template)])
         .choices(choices)
+        .max_nested_depth(a.max_nested_depth)
         .open()
 }
 
@@ -74,7 +75,8 @@ fn parameters_diff(
     }
     let base = Workspace::builder()
         .environments(&a.environments)
-        .choices(chosen.clone());
+        .choices(chosen.clone())
+        .max_nested_depth(a.max_nested_depth);
     let (d, diagnostics) = Workspace::choice_diff(&base, &display(&a.template), t, from, to);
     let f = match a.format.unwrap_or(Format::Table) {
         Format::Heat => Format::Json,

@@ -22,6 +22,7 @@ pub(super) fn resolve(
         .load_options(config::sized_load_options(a.max_size)?)
         .environments(&a.environments)
         .roots(root.as_slice())
+        .max_nested_depth(a.max_nested_depth)
         .open();
     let resolved = ws.resolve(
         root.as_deref(),

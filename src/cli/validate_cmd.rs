@@ -18,16 +18,8 @@ pub(super) fn validate(
     err: &mut dyn Write,
 ) -> Result<Exit, Error> {
     let selection = selection(a)?;
-    let mut walk_args = a.walk.clone();
-    if a.profile == ProfileArg::Onap && walk_args.include.is_empty() {
-        walk_args.include = crate::walk::DEFAULT_INCLUDE
-            .iter()
-            .chain(&["*.env"])
-            .map(|s| (*s).to_owned())
-            .collect();
-    }
     let validated = run_validate(&ValidateOptions {
-        walk: config::walk_options(&walk_args, a.paths.clone())?,
+        walk: config::validate_walk_options(a)?,
         load: config::load_options(&a.walk)?,
         selection,
         profile: match a.profile {
@@ -35,6 +27,7 @@ pub(super) fn validate(
             ProfileArg::Onap => Profile::Onap,
         },
         environments: a.environments.clone(),
+        max_nested_depth: a.max_nested_depth,
     });
     report::render_validate(out, &validated, a.format, &crate::catalogue())?;
     let (errors, warnings, notes) = (

@@ -32,6 +32,8 @@ pub(crate) const SYMLINK_LOOP: Code = Code("W0012");
 pub(crate) const JINJA_SKIPPED: Code = Code("I0013");
 /// A path given on the command line does not exist.
 pub(crate) const NOT_FOUND: Code = Code("E0014");
+/// A file named explicitly is a Jinja source.
+pub(crate) const JINJA_SOURCE: Code = Code("E0015");
 /// A directory given without `-r`.
 pub(crate) const DIRECTORY_SKIPPED: Code = Code("W0016");
 /// `capabilities` is present but is not a mapping.
@@ -189,6 +191,15 @@ pub(crate) static CODES: &[CodeInfo] = &[
         why: "Nothing can be read from it.",
         example: "`heatcap index ./no-such-dir`.",
         source: "heatcap's walker",
+    },
+    CodeInfo {
+        code: JINJA_SOURCE,
+        name: "JinjaSource",
+        summary: "a file given as a template or environment is a Jinja source (`*.j2.yaml`)",
+        what: "A file named on the command line (a root template, an environment, a path to check) is a Jinja source.",
+        why: "Heat reads YAML, not Jinja: the tree must be rendered first (TripleO's tools/process-templates.py), and the rendered file given instead.",
+        example: "`heatcap parameters -t overcloud.j2.yaml -e ...`.",
+        source: "heatcap's walker; TripleO's rendering step",
     },
     CodeInfo {
         code: DIRECTORY_SKIPPED,

@@ -138,7 +138,7 @@ impl Evaluator<'_> {
     #[allow(clippy::too_many_lines)]
     fn result(&self, call: &Call) -> Res<Option<Value>> {
         let name = call.name.as_str();
-        let err = |m: String| Unevaluated::new(name, m);
+        let err = |m: String| Unevaluated::heat_error(name, m);
         let v = match &call.func {
             Func::If(branch) => return self.resolve(branch, true),
             Func::GetParam(args) => self.get_param(name, args)?,
@@ -151,7 +151,7 @@ impl Evaluator<'_> {
                     }
                     _ => None,
                 }
-                .ok_or_else(|| err(reference_error(&param)))?
+                .ok_or_else(|| err(reference_error(&param)))??
             }
             Func::GetResource(args) => {
                 let resource = self.resource(name, args)?;
@@ -208,8 +208,9 @@ impl Evaluator<'_> {
                 Value::String(content)
             }
             Func::ResourceFacade => {
-                return Err(err(
-                    "the parent resource's data is only known to the parent stack".into(),
+                return Err(Unevaluated::new(
+                    name,
+                    "the parent resource's data is only known to the parent stack",
                 ))
             }
             Func::Removed => {
@@ -225,7 +226,12 @@ impl Evaluator<'_> {
             } => self.repeat(name, *style, for_each, template, *nested)?,
             Func::Digest(args) => self.digest(name, args)?,
             Func::StrSplit(args) => self.str_split(name, args)?,
-            Func::Yaql => return Err(err("yaql expressions are not evaluated by heatcap".into())),
+            Func::Yaql => {
+                return Err(Unevaluated::new(
+                    name,
+                    "yaql expressions are not evaluated by heatcap",
+                ))
+            }
             Func::Equals(a, b) => {
                 let a = self.value(a)?;
                 let b = self.value(b)?;
@@ -276,8 +282,9 @@ impl Evaluator<'_> {
             }
             Func::FindInMap(map, key, value) => self.find_in_map(name, map, key, value)?,
             Func::GetAZs => {
-                return Err(err(
-                    "Heat asks Nova for the availability zones".into(),
+                return Err(Unevaluated::new(
+                    name,
+                    "Heat asks Nova for the availability zones",
                 ))
             }
             Func::Select(index, collection) => self.select(name, index, collection)?,
@@ -315,7 +322,7 @@ impl Evaluator<'_> {
             Value::String(name) => match self.scope.condition(name) {
                 None => Err(invalid_condition(condition)),
                 Some(Ok(Value::Bool(b))) => Ok(b),
-                Some(Ok(other)) => Err(Unevaluated::new(
+                Some(Ok(other)) => Err(Unevaluated::heat_error(
                     "conditions",
                     format!(
                         "The definition of condition \"{name}\" is invalid: {}",
@@ -343,11 +350,11 @@ impl Evaluator<'_> {
         let resource = self.value(resource)?;
         match &resource {
             Value::String(s) if self.scope.has_resource(s) => Ok(s.clone()),
-            Value::Array(_) | Value::Object(_) => Err(Unevaluated::new(
+            Value::Array(_) | Value::Object(_) => Err(Unevaluated::heat_error(
                 name,
                 format!("unhashable type: '{}'", type_name(&resource)),
             )),
-            _ => Err(Unevaluated::new(name, reference_error(&resource))),
+            _ => Err(Unevaluated::heat_error(name, reference_error(&resource))),
         }
     }
 
@@ -368,7 +375,7 @@ impl Evaluator<'_> {
     }
 
     fn get_param(&self, name: &str, args: &Tree) -> Res<Value> {
-        let err = |m: String| Unevaluated::new(name, m);
+        let err = |m: String| Unevaluated::heat_error(name, m);
         let args = self.value(args)?;
         if !truthy(&args) {
             return Err(err(format!("Function \"{name}\" must have arguments")));
@@ -388,7 +395,7 @@ impl Evaluator<'_> {
         let value = self
             .scope
             .parameter(param)
-            .ok_or_else(|| err(format!("The Parameter ({param}) was not provided.")))?;
+            .ok_or_else(|| err(format!("The Parameter ({param}) was not provided.")))??;
         self.charge(name, node_count(&value))?;
         // Any KeyError, IndexError or TypeError on the way gives ''.
         Ok(path
@@ -404,7 +411,7 @@ impl Evaluator<'_> {
         params: &Tree,
         template: &Tree,
     ) -> Res<Value> {
-        let err = |m: String| Unevaluated::new(name, m);
+        let err = |m: String| Unevaluated::heat_error(name, m);
         let template = self.value(template)?;
         let mapping = self.value(params)?;
         let Value::String(template) = template else {
@@ -427,8 +434,9 @@ impl Evaluator<'_> {
         }
         let mut found = vec![false; pairs.len()];
         let mut budget = self.budget.get();
-        let out = replace_all(&template, &pairs, &mut found, &mut budget)
-            .ok_or_else(|| err("the result is too large for heatcap to compute".into()))?;
+        let out = replace_all(&template, &pairs, &mut found, &mut budget).ok_or_else(|| {
+            Unevaluated::new(name, "the result is too large for heatcap to compute")
+        })?;
         self.charge(name, out.len())?;
         if matches!(style, ReplaceStyle::Strict | ReplaceStyle::VeryStrict) {
             let missing: Vec<&str> = pairs
@@ -448,7 +456,7 @@ impl Evaluator<'_> {
     }
 
     fn join(&self, name: &str, delim: &Tree, list: &Tree) -> Res<Value> {
-        let err = |m: String| Unevaluated::new(name, m);
+        let err = |m: String| Unevaluated::heat_error(name, m);
         let strings = match self.value(list)? {
             Value::Null => Vec::new(),
             Value::Array(items) => items,
@@ -476,7 +484,7 @@ impl Evaluator<'_> {
     }
 
     fn join_multiple(&self, name: &str, delim: &Tree, lists: &[Tree]) -> Res<Value> {
-        let err = |m: String| Unevaluated::new(name, m);
+        let err = |m: String| Unevaluated::heat_error(name, m);
         // The lists are all resolved first (elided items dropped).
         let mut resolved = Vec::with_capacity(lists.len());
         for list in lists {
@@ -517,7 +525,7 @@ impl Evaluator<'_> {
     }
 
     fn map_merge(&self, name: &str, args: &Tree) -> Res<Value> {
-        let err = |m: String| Unevaluated::new(name, m);
+        let err = |m: String| Unevaluated::heat_error(name, m);
         let items: Vec<Value> = match self.value(args)? {
             Value::Array(items) => items,
             // A string is a sequence of one-character strings.
@@ -554,7 +562,7 @@ impl Evaluator<'_> {
         let example = format!(
             "\"{name}\" : [ {{ \"key1\": \"val1\" }}, {{\"keys\": {{\"key1\": \"key2\"}}, \"values\": {{\"val1\": \"val2\"}}}}]"
         );
-        let err = |m: String| Unevaluated::new(name, m);
+        let err = |m: String| Unevaluated::heat_error(name, m);
         let incorrect = || {
             err(format!(
                 "Incorrect arguments to \"{name}\" should be: {example}"
@@ -620,9 +628,9 @@ impl Evaluator<'_> {
                     return Err(err(format!("unhashable type: '{}'", type_name(other))))
                 }
                 Some(_) => {
-                    return Err(err(
-                        "a key replaced by a number or boolean makes a map heatcap cannot hold"
-                            .into(),
+                    return Err(Unevaluated::new(
+                        name,
+                        "a key replaced by a number or boolean makes a map heatcap cannot hold",
                     ))
                 }
             };
@@ -645,7 +653,7 @@ impl Evaluator<'_> {
         template: &Tree,
         nested: bool,
     ) -> Res<Value> {
-        let err = |m: String| Unevaluated::new(name, m);
+        let err = |m: String| Unevaluated::heat_error(name, m);
         let for_each = match self.value(for_each)? {
             Value::Object(m) => m,
             other => {
@@ -700,7 +708,9 @@ impl Evaluator<'_> {
             let total = values
                 .iter()
                 .try_fold(1usize, |acc, v| acc.checked_mul(v.len()))
-                .ok_or_else(|| err("the result is too large for heatcap to compute".into()))?;
+                .ok_or_else(|| {
+                    Unevaluated::new(name, "the result is too large for heatcap to compute")
+                })?;
             self.charge(name, total.saturating_mul(size))?;
             let mut combos: Vec<Vec<&Value>> = vec![Vec::new()];
             for list in &values {
@@ -730,7 +740,7 @@ impl Evaluator<'_> {
     }
 
     fn digest(&self, name: &str, args: &Tree) -> Res<Value> {
-        let err = |m: String| Unevaluated::new(name, m);
+        let err = |m: String| Unevaluated::heat_error(name, m);
         let args = self.value(args)?;
         let strings: Vec<&str> = match &args {
             Value::Array(items) => items.iter().filter_map(Value::as_str).collect(),
@@ -779,7 +789,10 @@ impl Evaluator<'_> {
             "sha384" => hex(&Sha384::digest(&bytes)),
             "sha512" => hex(&Sha512::digest(&bytes)),
             a if OTHER_DIGESTS.contains(&a) => {
-                return Err(err(format!("heatcap does not compute the {a} digest")))
+                return Err(Unevaluated::new(
+                    name,
+                    format!("heatcap does not compute the {a} digest"),
+                ))
             }
             a if SHAKE_DIGESTS.contains(&a) => {
                 return Err(err(
@@ -807,7 +820,7 @@ impl Evaluator<'_> {
 
     fn str_split(&self, name: &str, args: &Tree) -> Res<Value> {
         let example = format!("\"{name}\" : [ \",\", \"apples,pears\", <index>]");
-        let err = |m: String| Unevaluated::new(name, m);
+        let err = |m: String| Unevaluated::heat_error(name, m);
         let items = match self.value(args)? {
             Value::Array(items) if items.len() >= 2 => items,
             _ => {
@@ -860,7 +873,7 @@ impl Evaluator<'_> {
     }
 
     fn filter(&self, name: &str, values: &Tree, sequence: &Tree) -> Res<Value> {
-        let err = |m: String| Unevaluated::new(name, m);
+        let err = |m: String| Unevaluated::heat_error(name, m);
         let sequence = self.value(sequence)?;
         if !truthy(&sequence) {
             return Ok(sequence);
@@ -884,7 +897,7 @@ impl Evaluator<'_> {
     }
 
     fn make_url(&self, name: &str, args: &Tree) -> Res<Value> {
-        let err = |m: String| Unevaluated::new(name, m);
+        let err = |m: String| Unevaluated::heat_error(name, m);
         let Value::Object(args) = self.value(args)? else {
             return Err(err(format!("The arguments to \"{name}\" must be a map")));
         };
@@ -961,7 +974,7 @@ impl Evaluator<'_> {
     }
 
     fn list_concat(&self, name: &str, unique: bool, args: &Tree) -> Res<Value> {
-        let err = |m: String| Unevaluated::new(name, m);
+        let err = |m: String| Unevaluated::heat_error(name, m);
         let args = self.value(args)?;
         let Value::Array(items) = &args else {
             return Err(err(format!(
@@ -998,9 +1011,12 @@ impl Evaluator<'_> {
     }
 
     fn find_in_map(&self, name: &str, map: &Tree, key: &Tree, value: &Tree) -> Res<Value> {
-        let err = |m: String| Unevaluated::new(name, m);
+        let err = |m: String| Unevaluated::heat_error(name, m);
         let Some(mappings) = self.scope.mappings() else {
-            return Err(err("the template's Mappings are not available".into()));
+            return Err(Unevaluated::new(
+                name,
+                "the template's Mappings are not available",
+            ));
         };
         let map = self.value(map)?;
         // KeyError (its message is the key's repr), or TypeError for a key
@@ -1042,7 +1058,7 @@ impl Evaluator<'_> {
     }
 
     fn select(&self, name: &str, index: &Tree, collection: &Tree) -> Res<Value> {
-        let err = |m: String| Unevaluated::new(name, m);
+        let err = |m: String| Unevaluated::heat_error(name, m);
         let index = self.value(index)?;
         let mut strings = self.value(collection)?;
         if let Value::String(s) = &strings {
@@ -1076,7 +1092,7 @@ impl Evaluator<'_> {
     }
 
     fn member_list_to_map(&self, name: &str, key: &str, value: &str, list: &Tree) -> Res<Value> {
-        let err = |m: String| Unevaluated::new(name, m);
+        let err = |m: String| Unevaluated::heat_error(name, m);
         let items: Vec<Value> = match self.value(list)? {
             Value::Array(items) => items,
             Value::String(s) => s.chars().map(|c| Value::String(c.into())).collect(),
@@ -1135,7 +1151,7 @@ impl Evaluator<'_> {
 /// `MakeURL._check_args` over the arguments present (`None`: a function,
 /// not yet resolved). It stops at `query`, as Heat's loop returns there.
 pub(super) fn check_url_args(name: &str, args: &[(String, Option<Value>)]) -> Res<()> {
-    let err = |m: String| Unevaluated::new(name, m);
+    let err = |m: String| Unevaluated::heat_error(name, m);
     for key in URL_KEYS {
         let Some((_, value)) = args.iter().find(|(k, _)| k == key) else {
             continue;
@@ -1230,7 +1246,7 @@ fn reference_error(name: &Value) -> String {
 }
 
 fn invalid_condition(condition: &Value) -> Unevaluated {
-    Unevaluated::new(
+    Unevaluated::heat_error(
         "conditions",
         format!("Invalid condition \"{}\"", python::str(condition)),
     )
@@ -1277,7 +1293,7 @@ fn path_component(collection: Value, key: &Value) -> Option<Value> {
 
 /// `_validate_replacement` of each `str_replace` flavour.
 fn replacement(name: &str, style: ReplaceStyle, value: &Value, param: &str) -> Res<String> {
-    let err = |m: String| Unevaluated::new(name, m);
+    let err = |m: String| Unevaluated::heat_error(name, m);
     let allow_empty = style != ReplaceStyle::VeryStrict;
     let empty = || {
         err(format!(
@@ -1351,7 +1367,7 @@ fn substitute(name: &str, keys: &[String], values: &[&Value], template: &Value) 
             let mut s = s.clone();
             for (key, value) in keys.iter().zip(values) {
                 let Value::String(value) = value else {
-                    return Err(Unevaluated::new(
+                    return Err(Unevaluated::heat_error(
                         name,
                         format!("replace() argument 2 must be str, not {}", type_name(value)),
                     ));

@@ -42,21 +42,34 @@ use tables::Table;
 use tree::Tree;
 
 /// Why a value could not be computed offline (Heat would compute it), or
-/// Heat's error when Heat itself refuses the snippet.
+/// Heat's error when Heat itself refuses the snippet (`heat_error`).
 #[derive(Debug, Clone, PartialEq)]
 pub(crate) struct Unevaluated {
     /// The function (`get_param`, `Fn::Join`…) that stopped.
     pub(crate) function: String,
     /// Heat's message, or what heatcap cannot know.
     pub(crate) reason: String,
+    /// Heat itself fails here (a missing parameter, a bad argument), with
+    /// Heat's message: Heat's own fallback applies, and it is not
+    /// heatcap's limit.
+    pub(crate) heat_error: bool,
 }
 
 impl Unevaluated {
-    /// A reason for `function`.
-    pub(crate) fn new(function: impl Into<String>, reason: impl Into<String>) -> Unevaluated {
+    /// A value Heat would compute and heatcap cannot.
+    pub(crate) fn new(function: &str, reason: impl Into<String>) -> Unevaluated {
         Unevaluated {
-            function: function.into(),
+            function: function.to_owned(),
             reason: reason.into(),
+            heat_error: false,
+        }
+    }
+
+    /// A value Heat itself fails to compute, with Heat's message.
+    pub(crate) fn heat_error(function: &str, reason: impl Into<String>) -> Unevaluated {
+        Unevaluated {
+            heat_error: true,
+            ..Unevaluated::new(function, reason)
         }
     }
 }
@@ -95,10 +108,10 @@ pub(crate) trait Scope {
     /// `get_param`/`Ref` of a parameter: its value as Heat's
     /// `Parameter.value()` returns it (already typed: string, number, list
     /// for comma_delimited_list, json, bool), pseudo parameters included
-    /// (`OS::stack_name`, `OS::stack_id`, `AWS::StackName`…). `None` when
-    /// the template has no such parameter, or when it has no value (no
-    /// default, none given): Heat's message is the same for both.
-    fn parameter(&self, name: &str) -> Option<Value>;
+    /// (`OS::stack_name`, `OS::stack_id`, `AWS::StackName`…), or why it
+    /// has none (Heat's `UserParameterMissing`, "The Parameter (x) was not
+    /// provided."). `None` when the template has no such parameter.
+    fn parameter(&self, name: &str) -> Option<Outcome>;
     /// True when the stack defines a resource of that name, enabled by its
     /// condition.
     fn has_resource(&self, name: &str) -> bool;
@@ -210,7 +223,7 @@ pub(crate) fn evaluate_condition_definition(
     scope: &dyn Scope,
 ) -> Result<bool, Unevaluated> {
     let invalid = |shown: &Value| {
-        Unevaluated::new(
+        Unevaluated::heat_error(
             "conditions",
             format!(
                 "The definition of condition \"{name}\" is invalid: {}",

@@ -7,42 +7,8 @@
 
 use super::Dialect;
 
-/// HOT versions and aliases Heat accepts, sorted as Heat sorts them.
-pub(crate) const HOT_VERSIONS: [&str; 17] = [
-    "2013-05-23",
-    "2014-10-16",
-    "2015-04-30",
-    "2015-10-15",
-    "2016-04-08",
-    "2016-10-14",
-    "2017-02-24",
-    "2017-09-01",
-    "2018-03-02",
-    "2018-08-31",
-    "2021-04-16",
-    "newton",
-    "ocata",
-    "pike",
-    "queens",
-    "rocky",
-    "wallaby",
-];
-
-/// The date a HOT version (or alias) stands for; `None` when unknown.
-pub(crate) fn hot_date(version: &str) -> Option<&'static str> {
-    Some(match version {
-        "newton" => "2016-10-14",
-        "ocata" => "2017-02-24",
-        "pike" => "2017-09-01",
-        "queens" => "2018-03-02",
-        "rocky" => "2018-08-31",
-        "wallaby" => "2021-04-16",
-        v => HOT_VERSIONS
-            .iter()
-            .copied()
-            .find(|h| *h == v && h.starts_with('2'))?,
-    })
-}
+// The version list lives with the template model.
+pub(crate) use crate::model::template::hot_date;
 
 /// (function, first version, last version) for every HOT function. A
 /// function past its last version is Heat's `Removed` (it stays in the

@@ -8,8 +8,8 @@ use serde_json::{json, Value};
 
 use super::python;
 use super::{
-    evaluate, evaluate_condition, evaluate_condition_definition, evaluate_item, tables, Dialect,
-    Outcome, Scope, Unevaluated,
+    evaluate, evaluate_condition, evaluate_condition_definition, evaluate_item, Dialect, Outcome,
+    Scope, Unevaluated,
 };
 
 /// The suites, by name.
@@ -51,6 +51,8 @@ struct SuiteScope {
     stack: Value,
     files: Value,
     mappings: Option<Value>,
+    /// The template's parameters section (declared, maybe without value).
+    declared: Value,
 }
 
 impl SuiteScope {
@@ -61,7 +63,7 @@ impl SuiteScope {
             "heat-cfn" => Dialect::HeatCfn,
             hot => {
                 let compact = hot.trim_start_matches("hot:");
-                let date = tables::HOT_VERSIONS
+                let date = crate::model::template::HOT_VERSIONS
                     .iter()
                     .find(|v| v.replace('-', "") == compact)
                     .copied()
@@ -73,6 +75,11 @@ impl SuiteScope {
             dialect,
             files: suite["files"].clone(),
             mappings: suite["template"].get("Mappings").cloned(),
+            declared: suite["template"]
+                .get("parameters")
+                .or_else(|| suite["template"].get("Parameters"))
+                .cloned()
+                .unwrap_or_default(),
             stack,
         }
     }
@@ -82,8 +89,16 @@ impl Scope for SuiteScope {
     fn dialect(&self) -> Dialect {
         self.dialect
     }
-    fn parameter(&self, name: &str) -> Option<Value> {
-        self.stack["parameters"].get(name).cloned()
+    fn parameter(&self, name: &str) -> Option<Outcome> {
+        match self.stack["parameters"].get(name) {
+            Some(v) => Some(Ok(v.clone())),
+            None => self.declared.get(name).map(|_| {
+                Err(Unevaluated::heat_error(
+                    "get_param",
+                    format!("The Parameter ({name}) was not provided."),
+                ))
+            }),
+        }
     }
     fn has_resource(&self, name: &str) -> bool {
         self.stack["resources"].get(name).is_some()
@@ -92,7 +107,7 @@ impl Scope for SuiteScope {
         let c = self.stack["conditions"].get(name)?;
         Some(match (c.get("value"), c.get("error")) {
             (Some(v), _) => Ok(v.clone()),
-            (None, e) => Err(Unevaluated::new(
+            (None, e) => Err(Unevaluated::heat_error(
                 "conditions",
                 heat_message(e.and_then(Value::as_str).unwrap_or_default()),
             )),
@@ -151,7 +166,14 @@ fn agrees_with_heat() {
                 serde_json::to_string(a).ok() == serde_json::to_string(b).ok()
             };
             let ok = match (&got, heat.get("value"), heat.get("error")) {
-                (Err(_), _, _) if unevaluated => true,
+                // Where Heat fails before reaching what heatcap cannot
+                // compute, heatcap fails the same way.
+                (Err(u), None, Some(Value::String(e)))
+                    if u.heat_error && heat_message(e).ends_with(&u.reason) =>
+                {
+                    true
+                }
+                (Err(u), _, _) if unevaluated => !u.heat_error,
                 (Ok(v), Some(want), _) => !unevaluated && same(v, want),
                 // Whether an attribute is in the resource type's schema is
                 // beyond heatcap: it answers null where Heat refuses.
@@ -161,7 +183,8 @@ fn agrees_with_heat() {
                 // Heat's message, or (`"message"`) a known difference in
                 // the wording only.
                 (Err(u), None, Some(Value::String(e))) => {
-                    marker == Some("message") || heat_message(e).ends_with(&u.reason)
+                    u.heat_error
+                        && (marker == Some("message") || heat_message(e).ends_with(&u.reason))
                 }
                 _ => false,
             };
@@ -202,8 +225,8 @@ impl Scope for TestScope {
     fn dialect(&self) -> Dialect {
         self.dialect
     }
-    fn parameter(&self, name: &str) -> Option<Value> {
-        self.parameters.get(name).cloned()
+    fn parameter(&self, name: &str) -> Option<Outcome> {
+        self.parameters.get(name).cloned().map(Ok)
     }
     fn has_resource(&self, name: &str) -> bool {
         self.resources.iter().any(|(n, _)| *n == name)

@@ -278,7 +278,7 @@ impl Evaluator<'_> {
         raw: &Value,
         table: Table,
     ) -> Result<Tree, Unevaluated> {
-        let err = |m: String| Unevaluated::new(name, m);
+        let err = |m: String| Unevaluated::heat_error(name, m);
         let call = |func: Func| {
             Ok(Tree::Call(Box::new(Call {
                 name: name.to_owned(),
@@ -614,7 +614,7 @@ impl Evaluator<'_> {
         table: Table,
     ) -> Result<Tree, Unevaluated> {
         let form = || {
-            Unevaluated::new(
+            Unevaluated::heat_error(
                 name,
                 format!(
                     "Arguments to \"{name}\" must be of the form: [condition_name, value_if_true, value_if_false]"
@@ -659,7 +659,7 @@ impl Evaluator<'_> {
     #[allow(clippy::too_many_lines)]
     fn validate_call(&self, call: &Call) -> Result<(), Unevaluated> {
         let name = call.name.as_str();
-        let err = |m: String| Unevaluated::new(name, m);
+        let err = |m: String| Unevaluated::heat_error(name, m);
         match &call.func {
             Func::Removed => Err(err(format!(
                 "The template version is invalid: The function {name} is not supported in this version of HOT."
@@ -790,7 +790,7 @@ fn replace(
     template: Tree,
 ) -> Result<Tree, Unevaluated> {
     if !matches!(params, Tree::Map(_) | Tree::Call(_)) {
-        return Err(Unevaluated::new(
+        return Err(Unevaluated::heat_error(
             name,
             format!("\"{name}\" parameters must be a mapping"),
         ));

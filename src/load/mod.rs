@@ -130,11 +130,20 @@ pub(crate) fn load_one(source: &Source, opts: &LoadOptions) -> Loaded {
     if source.jinja {
         loaded.status = Status::Skipped;
         loaded.reason = Some("a Jinja source, rendered before Heat sees it");
-        loaded.diagnostics.push(Diagnostic::new(
-            codes::JINJA_SKIPPED,
-            file,
-            "jinja template source skipped; run heatcap on the rendered output",
-        ));
+        // Named explicitly, the user meant Heat to read it: that fails.
+        loaded.diagnostics.push(if source.explicit {
+            Diagnostic::new(
+                codes::JINJA_SOURCE,
+                file,
+                "a Jinja source, which Heat cannot read: render the tree first (TripleO: tools/process-templates.py) and use the rendered file",
+            )
+        } else {
+            Diagnostic::new(
+                codes::JINJA_SKIPPED,
+                file,
+                "jinja template source skipped; run heatcap on the rendered output",
+            )
+        });
         return loaded;
     }
     let bytes = match read_limited(source, opts.max_size) {

@@ -115,6 +115,20 @@ impl Environment {
         }
     }
 
+    /// Drops what only composition commands read (the values `parameters`
+    /// and `parameter_defaults` set, the other sections): the index reports
+    /// names, so its memory grows with what it reports.
+    pub(crate) fn slim(&mut self) {
+        for v in self
+            .parameters
+            .values_mut()
+            .chain(self.parameter_defaults.values_mut())
+        {
+            *v = J::Null;
+        }
+        self.other_sections = IndexMap::new();
+    }
+
     /// The top-level entries, in file order.
     pub fn top(&self) -> impl Iterator<Item = &RegistryEntry> {
         self.entries.iter().filter(|e| e.scope == Scope::Top)

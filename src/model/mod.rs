@@ -91,8 +91,10 @@ impl FileRecord {
     /// The record with a slim template view (see [`Template::slim`]).
     #[must_use]
     pub fn slimmed(mut self) -> FileRecord {
-        if let Content::Template(t) = &mut self.content {
-            t.slim();
+        match &mut self.content {
+            Content::Template(t) => t.slim(),
+            Content::Environment(e) => e.slim(),
+            Content::None => {}
         }
         self
     }

@@ -21,6 +21,43 @@ pub(crate) const PSEUDO_PARAMETERS: [&str; 7] = [
     "AWS::Region",
 ];
 
+/// HOT versions and aliases Heat accepts, sorted as Heat sorts them.
+pub(crate) const HOT_VERSIONS: [&str; 17] = [
+    "2013-05-23",
+    "2014-10-16",
+    "2015-04-30",
+    "2015-10-15",
+    "2016-04-08",
+    "2016-10-14",
+    "2017-02-24",
+    "2017-09-01",
+    "2018-03-02",
+    "2018-08-31",
+    "2021-04-16",
+    "newton",
+    "ocata",
+    "pike",
+    "queens",
+    "rocky",
+    "wallaby",
+];
+
+/// The date a HOT version (or alias) stands for; `None` when unknown.
+pub(crate) fn hot_date(version: &str) -> Option<&'static str> {
+    Some(match version {
+        "newton" => "2016-10-14",
+        "ocata" => "2017-02-24",
+        "pike" => "2017-09-01",
+        "queens" => "2018-03-02",
+        "rocky" => "2018-08-31",
+        "wallaby" => "2021-04-16",
+        v => HOT_VERSIONS
+            .iter()
+            .copied()
+            .find(|h| *h == v && h.starts_with('2'))?,
+    })
+}
+
 /// HOT or CFN.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "lowercase")]
@@ -92,6 +129,10 @@ pub struct ResourceUse {
     /// The properties it passes (to a nested template: its parameters).
     #[serde(skip)]
     pub properties: IndexMap<String, serde_json::Value>,
+    /// Its `condition` (CFN `Condition`) as written: a name, a boolean or
+    /// a condition function.
+    #[serde(skip)]
+    pub condition: Option<serde_json::Value>,
     /// The properties each member of a group or chain receives
     /// (`resource_def.properties`, `resource.properties`, `resource_properties`).
     #[serde(skip)]
@@ -129,6 +170,9 @@ pub struct Template {
     /// `parameter_groups` as written (HOT).
     #[serde(skip)]
     pub parameter_groups: Option<serde_json::Value>,
+    /// The `conditions` section (CFN `Conditions`): name → definition.
+    #[serde(skip)]
+    pub conditions: IndexMap<String, serde_json::Value>,
 }
 
 impl Template {
@@ -186,6 +230,20 @@ impl Template {
             resources,
             get_files: get_files(root),
             parameter_groups: root.get("parameter_groups").map(|n| n.value.to_json()),
+            conditions: root
+                .get(if format == Format::Hot {
+                    "conditions"
+                } else {
+                    "Conditions"
+                })
+                .and_then(Node::as_map)
+                .map(|m| {
+                    m.entries
+                        .iter()
+                        .map(|(k, v)| (k.value.key_text(), v.value.to_json()))
+                        .collect()
+                })
+                .unwrap_or_default(),
             parameters: parameters(root.get(params_key), type_key, default_key, format),
         }
     }
@@ -201,6 +259,7 @@ impl Template {
         }
         self.get_files.clear();
         self.parameter_groups = None;
+        self.conditions = IndexMap::new();
     }
 
     /// True when the template declares it can implement `type_name`.
@@ -419,7 +478,15 @@ fn resource_uses(
                 })
                 .unwrap_or_default();
             let member_properties = member_properties(body);
+            let condition = body
+                .get(if type_key == "Type" {
+                    "Condition"
+                } else {
+                    "condition"
+                })
+                .map(|n| n.value.to_json());
             Some(ResourceUse {
+                condition,
                 name: name.to_owned(),
                 type_name: type_name.to_owned(),
                 members: members(body, type_name, params),

@@ -40,6 +40,45 @@ pub(crate) fn strip_section(text: &str, root: &Node, key: &str) -> Option<String
     Some(out)
 }
 
+/// The byte offset of a 1-based (line, column in characters) position.
+fn offset(text: &str, pos: crate::diag::Pos) -> Option<usize> {
+    let mut line_start = 0;
+    for _ in 1..pos.line {
+        line_start += text[line_start..].find('\n')? + 1;
+    }
+    let line = &text[line_start..];
+    let col = usize::try_from(pos.column).ok()?.checked_sub(1)?;
+    let within = line.char_indices().nth(col).map_or(line.len(), |(i, _)| i);
+    Some(line_start + within)
+}
+
+/// The text with the node at `span` replaced by `value` (a plain scalar
+/// when YAML reads it back as that string, else a double-quoted one). A
+/// replaced block that ended a line keeps the line break.
+pub(crate) fn replace_node(text: &str, span: crate::diag::Span, value: &str) -> Option<String> {
+    let (a, b) = (offset(text, span.start)?, offset(text, span.end)?);
+    if a > b || b > text.len() {
+        return None;
+    }
+    let plain = !value.is_empty()
+        && value
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || "_./:-".contains(c))
+        && !value.starts_with(['-', ':'])
+        && matches!(
+            crate::node::scalar::resolve_plain(value.to_owned()),
+            Value::Str(ref r) if r == value
+        );
+    let scalar = if plain {
+        value.to_owned()
+    } else {
+        serde_json::to_string(value).ok()?
+    };
+    let replaced = &text[a..b];
+    let tail = if replaced.ends_with('\n') { "\n" } else { "" };
+    Some(format!("{}{scalar}{tail}{}", &text[..a], &text[b..]))
+}
+
 /// The JSON form of a template without its top-level `capabilities`.
 pub(crate) fn without_capabilities(root: &Node) -> J {
     let mut v = root.value.to_json();

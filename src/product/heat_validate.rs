@@ -5,12 +5,15 @@
 use indexmap::IndexMap;
 use serde_json::{json, Map, Value as J};
 
-use crate::model::template::{Format, Parameter, ResourceUse, PSEUDO_PARAMETERS};
+use crate::eval::Outcome;
+use crate::model::registry::is_template_path;
+use crate::model::template::{Format, Parameter, PSEUDO_PARAMETERS};
 use crate::model::Environment;
 use crate::model::Template;
-use crate::resolve::compose::TreeNode;
+use crate::resolve::compose::{NodeKind, TreeNode};
 use crate::resolve::merge::Merged;
 use crate::resolve::registry::Registry;
+use crate::resolve::values::truthy;
 use crate::resolve::Catalog;
 
 /// Heat reports CFN type names, even for HOT.
@@ -26,23 +29,6 @@ fn cfn_type(t: Option<&str>) -> J {
         }
         .to_owned(),
     )
-}
-
-/// Python's truthiness, which decides whether Heat shows `Value`.
-fn truthy(v: &J) -> bool {
-    match v {
-        J::Null => false,
-        J::Bool(b) => *b,
-        J::Number(n) => n.as_f64().is_some_and(|f| f != 0.0),
-        J::String(s) => !s.is_empty(),
-        J::Array(a) => !a.is_empty(),
-        J::Object(o) => !o.is_empty(),
-    }
-}
-
-/// A value heatcap cannot know offline (an intrinsic function call).
-fn is_function(v: &J) -> bool {
-    matches!(v, J::Object(o) if o.len() == 1 && o.keys().next().is_some_and(|k| k.starts_with("get_") || k.starts_with("Fn::") || k == "Ref" || matches!(k.as_str(), "str_replace" | "list_join" | "if" | "yaql" | "repeat" | "map_merge" | "map_replace" | "str_split" | "digest" | "filter" | "make_url" | "list_concat" | "list_concat_unique" | "contains" | "resource_facade")))
 }
 
 /// HOT constraints, or CFN's constraint keys, as Heat's entry keys.
@@ -110,7 +96,7 @@ fn constraints(p: &Parameter, format: Format, entry: &mut Map<String, J>) {
     }
 }
 
-fn entry(p: &Parameter, format: Format, pd: Option<&J>, value: Option<&J>) -> J {
+fn entry(p: &Parameter, format: Format, pd: Option<&J>, value: Option<&Outcome>) -> J {
     let mut e = Map::new();
     e.insert("Type".to_owned(), cfn_type(p.type_.as_deref()));
     e.insert(
@@ -128,8 +114,18 @@ fn entry(p: &Parameter, format: Format, pd: Option<&J>, value: Option<&J>) -> J 
     if let Some(d) = pd.or(p.default()) {
         e.insert("Default".to_owned(), d.clone());
     }
-    if let Some(v) = value.filter(|v| truthy(v) && !is_function(v)) {
-        e.insert("Value".to_owned(), v.clone());
+    match value {
+        Some(Ok(v)) if truthy(v) => {
+            e.insert("Value".to_owned(), v.clone());
+        }
+        // Heat would compute it; say so rather than leave it out.
+        Some(Err(u)) if !u.heat_error => {
+            e.insert(
+                UNEVALUATED_KEY.to_owned(),
+                J::String(format!("{}: {}", u.function, u.reason)),
+            );
+        }
+        _ => {}
     }
     if let Some(t) = p
         .tags()
@@ -141,27 +137,39 @@ fn entry(p: &Parameter, format: Format, pd: Option<&J>, value: Option<&J>) -> J 
     J::Object(e)
 }
 
+/// The key that marks a `Value` Heat would compute and heatcap could not
+/// (with the function and why), in place of `Value`.
+pub(crate) const UNEVALUATED_KEY: &str = "heatcap:Unevaluated";
+
 struct Builder<'c> {
     catalog: &'c dyn Catalog,
     defaults: IndexMap<String, J>,
 }
 
 impl Builder<'_> {
-    /// The document of one stack: its parameters (with the values `given`)
-    /// and its nested stacks.
-    fn stack(
-        &self,
-        node: &TreeNode,
-        type_name: Option<&str>,
-        given: &IndexMap<String, J>,
-    ) -> Map<String, J> {
+    /// The `Type` Heat shows: as written, except that python-heatclient
+    /// made a template path an absolute `file://` URL.
+    fn type_of(&self, parent: Option<&str>, type_name: &str) -> J {
+        let shown = match parent {
+            Some(p) if is_template_path(type_name) => self
+                .catalog
+                .url(p, type_name)
+                .unwrap_or_else(|| type_name.to_owned()),
+            _ => type_name.to_owned(),
+        };
+        J::String(shown)
+    }
+
+    /// The document of one stack: its parameters (with the values its
+    /// node received) and its nested stacks.
+    fn stack(&self, node: &TreeNode, type_name: Option<J>) -> Map<String, J> {
         let template: Option<&Template> = node
             .template
             .as_deref()
             .and_then(|p| self.catalog.template("", p).template);
         let mut doc = Map::new();
         if let Some(t) = type_name {
-            doc.insert("Type".to_owned(), J::String(t.to_owned()));
+            doc.insert("Type".to_owned(), t);
         }
         let description = template
             .and_then(|t| t.description.clone())
@@ -176,7 +184,12 @@ impl Builder<'_> {
             {
                 params.insert(
                     p.name.clone(),
-                    entry(p, t.format, self.defaults.get(&p.name), given.get(&p.name)),
+                    entry(
+                        p,
+                        t.format,
+                        self.defaults.get(&p.name),
+                        node.values.get(&p.name),
+                    ),
                 );
             }
         }
@@ -187,38 +200,51 @@ impl Builder<'_> {
         {
             doc.insert("ParameterGroups".to_owned(), groups);
         }
-        let resources: &[ResourceUse] = template.map_or(&[], |t| t.resources.as_slice());
-        let mut nested = Map::new();
-        for child in &node.children {
-            let name = child.resource.clone().unwrap_or_default();
-            let res = resources.iter().find(|r| r.name == name);
-            if child.template.is_some() {
-                let props = res.map(|r| r.properties.clone()).unwrap_or_default();
-                nested.insert(
-                    name,
-                    J::Object(self.stack(child, Some(&child.type_name), &props)),
-                );
-            } else if !child.children.is_empty() {
-                // A group (or chain): its generated stack, holding the members.
-                let member_props = res.map(|r| r.member_properties.clone()).unwrap_or_default();
-                let mut members = Map::new();
-                for m in child.children.iter().filter(|m| m.template.is_some()) {
-                    let key = m.resource.clone().unwrap_or_default();
-                    members.insert(
-                        key,
-                        J::Object(self.stack(m, Some(&m.type_name), &member_props)),
-                    );
-                }
-                nested.insert(
-                    name,
-                    json!({"Type": child.type_name, "Description": "No description", "Parameters": {}, "NestedParameters": members}),
-                );
-            }
-        }
+        let nested = self.nested(node);
         if !nested.is_empty() {
             doc.insert("NestedParameters".to_owned(), J::Object(nested));
         }
         doc
+    }
+
+    /// The entries of a stack's resources that are stacks themselves:
+    /// provider templates, and groups and chains (whose generated stack
+    /// holds their members).
+    fn nested(&self, node: &TreeNode) -> Map<String, J> {
+        let parent = node.template.as_deref();
+        let mut nested = Map::new();
+        for child in &node.children {
+            let name = child.resource.clone().unwrap_or_default();
+            let ty = self.type_of(parent, &child.type_name);
+            match child.kind {
+                NodeKind::Template if child.template.is_some() => {
+                    nested.insert(name, J::Object(self.stack(child, Some(ty))));
+                }
+                NodeKind::Group => {
+                    let mut group = Map::new();
+                    group.insert("Type".to_owned(), ty);
+                    group.insert(
+                        "Description".to_owned(),
+                        J::String("No description".to_owned()),
+                    );
+                    group.insert("Parameters".to_owned(), json!({}));
+                    let mut members = Map::new();
+                    for m in &child.children {
+                        if m.kind == NodeKind::Template && m.template.is_some() {
+                            let key = m.resource.clone().unwrap_or_default();
+                            let mty = self.type_of(parent, &m.type_name);
+                            members.insert(key, J::Object(self.stack(m, Some(mty))));
+                        }
+                    }
+                    if !members.is_empty() {
+                        group.insert("NestedParameters".to_owned(), J::Object(members));
+                    }
+                    nested.insert(name, J::Object(group));
+                }
+                _ => {}
+            }
+        }
+        nested
     }
 }
 
@@ -234,18 +260,31 @@ pub(crate) fn document(
         catalog,
         defaults: merged.parameter_defaults.clone(),
     };
-    let parameters = merged.parameters.clone();
-    let mut doc = b.stack(root, None, &parameters);
+    let mut doc = b.stack(root, None);
     // The user environment as Heat shows it (`user_env_as_dict`): lists
-    // already resolved, paths as written.
-    let mut env = super::export::environment(envs, merged, registry, &|_, t| t.to_owned());
+    // already resolved, template paths as python-heatclient sends them
+    // (absolute `file://` URLs).
+    let mut env = super::export::environment(envs, merged, registry, &|from, t| {
+        catalog.url(from, t).unwrap_or_else(|| t.to_owned())
+    });
     if let J::Object(m) = &mut env {
         m.shift_remove("encrypted_param_names");
         m.entry("parameters").or_insert_with(|| json!({}));
         m.entry("parameter_defaults").or_insert_with(|| json!({}));
         m.entry("event_sinks").or_insert_with(|| json!([]));
         if let Some(J::Object(reg)) = m.get_mut("resource_registry") {
-            reg.entry("resources").or_insert_with(|| json!({}));
+            // A template path used directly as a type in the root template
+            // is registered in its environment (heat-semantics §2.4).
+            for child in &root.children {
+                let parent = root.template.as_deref().unwrap_or_default();
+                if is_template_path(&child.type_name) {
+                    if let Some(url) = catalog.url(parent, &child.type_name) {
+                        reg.entry(url.clone()).or_insert(J::String(url));
+                    }
+                }
+            }
+            let resources = reg.shift_remove("resources").unwrap_or_else(|| json!({}));
+            reg.insert("resources".to_owned(), resources);
         }
     }
     doc.insert("Environment".to_owned(), env);
@@ -273,20 +312,28 @@ mod tests {
     #[test]
     fn entry_follows_heat_conventions() {
         let (p, f) = param("    type: string\n    hidden: true\n    default: abc\n    tags: [a]\n    constraints:\n      - length: {min: 4, max: 8}\n        description: four to eight\n      - allowed_pattern: '[a-z]*'\n        description: lower case\n");
-        let e = entry(&p, f, Some(&json!("from-defaults")), Some(&json!("")));
+        let e = entry(&p, f, Some(&json!("from-defaults")), Some(&Ok(json!(""))));
         assert_eq!(
             e,
             json!({"Type": "String", "Description": "", "NoEcho": "true", "Label": "p", "Default": "from-defaults",
                    "Tags": ["a"], "MinLength": 4, "MaxLength": 8, "AllowedPattern": "[a-z]*",
                    "ConstraintDescription": "four to eight lower case"})
         );
-        // Value only when truthy and known.
+        // Value only when truthy; marked when heatcap cannot compute it.
         let (p, f) = param("    type: number\n");
-        assert!(entry(&p, f, None, Some(&json!(0))).get("Value").is_none());
-        assert_eq!(entry(&p, f, None, Some(&json!(3)))["Value"], json!(3));
-        assert!(entry(&p, f, None, Some(&json!({"get_param": "x"})))
+        assert!(entry(&p, f, None, Some(&Ok(json!(0))))
             .get("Value")
             .is_none());
+        assert_eq!(entry(&p, f, None, Some(&Ok(json!(3))))["Value"], json!(3));
+        let unknown = Err(crate::eval::Unevaluated::new("yaql", "not evaluated"));
+        let e = entry(&p, f, None, Some(&unknown));
+        assert!(e.get("Value").is_none());
+        assert_eq!(e[UNEVALUATED_KEY], json!("yaql: not evaluated"));
+        let heat_fails = Err(crate::eval::Unevaluated::heat_error("get_param", "missing"));
+        assert_eq!(
+            entry(&p, f, None, Some(&heat_fails)).get(UNEVALUATED_KEY),
+            None
+        );
         assert!(entry(&p, f, None, None).get("Default").is_none());
     }
 }

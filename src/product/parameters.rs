@@ -89,6 +89,20 @@ pub struct StackNode {
     pub children: Vec<StackNode>,
 }
 
+impl StackNode {
+    /// A root stack with nothing known about it.
+    pub(crate) fn root(template: &str) -> StackNode {
+        StackNode {
+            id: "root".to_owned(),
+            name: None,
+            type_name: template.to_owned(),
+            template: template.to_owned(),
+            parameters: Vec::new(),
+            children: Vec::new(),
+        }
+    }
+}
+
 /// The `parameters` command's result.
 #[derive(Debug, Clone, Serialize)]
 #[non_exhaustive]
@@ -108,6 +122,22 @@ pub struct ParametersReport {
     pub required: Vec<String>,
     /// Problems found on the way.
     pub diagnostics: Vec<crate::diag::Diagnostic>,
+    /// Values Heat would compute that heatcap could not (an expression it
+    /// does not evaluate), with where they are.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub unevaluated: Vec<UnevaluatedValue>,
+}
+
+/// A value Heat would compute that heatcap could not.
+#[derive(Debug, Clone, Serialize)]
+#[non_exhaustive]
+pub struct UnevaluatedValue {
+    /// The template and the place in it (`path: resources.r.properties.p`).
+    pub at: String,
+    /// The function heatcap did not evaluate.
+    pub function: String,
+    /// Why.
+    pub reason: String,
 }
 
 struct Collector<'c> {

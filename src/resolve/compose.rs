@@ -1,42 +1,81 @@
-//! The nested composition of a root template: every resource whose type is
-//! (or maps to) a template, recursively, with Heat's child-environment rules
-//! (heat-semantics §3.4), group members (§3.7), its depth limit (§3.6) and
-//! cycle detection. Problems are diagnostics; the walk goes on after each.
+//! The nested composition of a root template, evaluated as Heat evaluates
+//! it when it validates a stack with `show_nested` (heat-semantics §3–§4,
+//! docs/heat-evaluation.md): each stack's parameters get their values
+//! (the environments' at the root, the parent's evaluated properties
+//! below, `parameter_defaults` everywhere, then defaults); conditions
+//! decide which resources exist; every resource whose type is (or maps to)
+//! a template becomes a nested stack with Heat's child environment (the
+//! entry that produced it removed, §3.4); groups and chains become a stack
+//! of their members, from their evaluated properties (§3.7). Heat's depth
+//! limit (§3.6) and real cycles are reported; the walk goes on after each
+//! problem.
+
+use std::cell::RefCell;
+use std::collections::HashMap;
 
 use indexmap::IndexMap;
 use serde::Serialize;
+use serde_json::Value as J;
 
 use super::registry::{KeyPath, Registry};
+use super::values::{child_param, parameter_value, ParamType};
 use super::{Catalog, Implementation, Resolution, Step, StepKind};
 use crate::diag::Diagnostic;
+use crate::eval::{evaluate, evaluate_condition, Dialect, Outcome, Scope, Unevaluated};
+use crate::model::template::{Format, ResourceUse, PSEUDO_PARAMETERS};
 use crate::model::Template;
-
-/// Heat's `max_nested_stack_depth`.
-pub(crate) const MAX_NESTED_DEPTH: usize = 5;
 
 pub(crate) use crate::diag::codes::{
     ANNOTATION_MISMATCH, CYCLE, MISSING_FILE, MISSING_TEMPLATE, NESTED_TOO_DEEP as TOO_DEEP,
     PROPERTY_UNSET, UNKNOWN_PROPERTY, UNRESOLVED,
 };
 
+/// Heat's `max_nested_stack_depth`.
+pub(crate) const MAX_NESTED_DEPTH: usize = 5;
+
+/// The name Heat gives the stack it validates.
+pub(crate) const ROOT_STACK_NAME: &str = "dummy";
+
+/// What a node of the tree is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum NodeKind {
+    /// A stack of a template (the root, or a provider template).
+    #[default]
+    Template,
+    /// A group or chain: Heat generates its stack, whose resources are the
+    /// members (`"0"`, `"1"`, ...).
+    Group,
+    /// A resource Heat implements itself.
+    Native,
+}
+
 /// One node of the composition tree.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, Default)]
 #[non_exhaustive]
 pub struct TreeNode {
     /// The resource name (`"0"` for a group member; the root has none).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub resource: Option<String>,
-    #[serde(rename = "type")]
     /// The resource type as written.
+    #[serde(rename = "type")]
     pub type_name: String,
     /// The template this node instantiates, as shown to the user.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub template: Option<String>,
     /// Nested stack depth (the root is 0).
     pub depth: usize,
-    #[serde(skip_serializing_if = "Vec::is_empty")]
     /// The resources it nests.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
     pub children: Vec<TreeNode>,
+    /// What it is.
+    #[serde(skip)]
+    pub kind: NodeKind,
+    /// The values its template's parameters receive (the environments'
+    /// `parameters` at the root; the parent's evaluated properties, as
+    /// Heat passes them, below), by parameter name.
+    #[serde(skip)]
+    pub(crate) values: IndexMap<String, Outcome>,
 }
 
 /// The walked composition.
@@ -48,22 +87,43 @@ pub struct Composition {
     /// Every distinct lookup made, first-seen order (by type, and by
     /// resource where a per-resource entry decided it).
     pub resolutions: Vec<Resolution>,
-    #[serde(skip)]
     /// Problems found while walking.
+    #[serde(skip)]
     pub diagnostics: Vec<Diagnostic>,
+    /// Values Heat would compute that heatcap could not, with where.
+    #[serde(skip)]
+    pub(crate) unevaluated: Vec<(String, Unevaluated)>,
+    /// The first problem that makes Heat refuse the whole document, in
+    /// Heat's words (its validate API answers `{"Error": ...}`).
+    #[serde(skip)]
+    pub(crate) heat_error: Option<String>,
 }
 
-/// Walks the composition of `root` (a template path as the user gave it).
-pub(crate) fn compose(root: &str, registry: &Registry<'_>, catalog: &dyn Catalog) -> Composition {
+/// Walks the composition of `root` (a template path as the user gave it),
+/// nested stacks at most `max_depth` deep (Heat's
+/// `max_nested_stack_depth`: 5 by default, 7 on TripleO's undercloud).
+pub(crate) fn compose(
+    root: &str,
+    registry: &Registry<'_>,
+    catalog: &dyn Catalog,
+    max_depth: usize,
+) -> Composition {
     let mut w = Walker {
         catalog,
-        passing: None,
-        defaults: registry.parameter_default_names(),
+        max_depth,
+        defaults: registry.parameter_defaults().clone(),
         seen: IndexMap::new(),
         diagnostics: Vec::new(),
+        unevaluated: Vec::new(),
+        heat_error: None,
     };
-    let mut ancestry = vec![root.to_owned()];
-    let children = w.template_children(root, registry, 0, &mut ancestry);
+    let values: IndexMap<String, Outcome> = registry
+        .root_parameters()
+        .iter()
+        .map(|(k, v)| (k.clone(), Ok(v.clone())))
+        .collect();
+    let mut ancestry = vec![(root.to_owned(), registry.state())];
+    let children = w.template_children(root, registry, 0, &mut ancestry, ROOT_STACK_NAME, &values);
     Composition {
         root: TreeNode {
             resource: None,
@@ -71,21 +131,14 @@ pub(crate) fn compose(root: &str, registry: &Registry<'_>, catalog: &dyn Catalog
             template: Some(root.to_owned()),
             depth: 0,
             children,
+            kind: NodeKind::Template,
+            values,
         },
         resolutions: w.seen.into_values().collect(),
         diagnostics: w.diagnostics,
+        unevaluated: w.unevaluated,
+        heat_error: w.heat_error,
     }
-}
-
-struct Walker<'c> {
-    catalog: &'c dyn Catalog,
-    /// The properties the resource being resolved passes to its template.
-    passing: Option<Vec<String>>,
-    /// The names the environments' `parameter_defaults` set (they reach
-    /// every nested stack, heat-semantics §3.2).
-    defaults: Vec<String>,
-    seen: IndexMap<(String, Option<String>, String), Resolution>,
-    diagnostics: Vec<Diagnostic>,
 }
 
 /// The registry entry that produced a template, for the child registry.
@@ -101,13 +154,214 @@ fn producing_entry(r: &Resolution) -> Option<KeyPath> {
     })
 }
 
+/// Heat's group resources: their nested stack holds the members.
+fn group_kind(plugin: &str) -> Option<GroupKind> {
+    Some(match plugin {
+        "OS::Heat::ResourceGroup" => GroupKind::ResourceDef,
+        "OS::Heat::AutoScalingGroup" => GroupKind::AutoScaling,
+        "OS::Heat::ResourceChain" => GroupKind::Chain,
+        "OS::Heat::SoftwareDeploymentGroup" | "OS::Heat::SoftwareDeployments" => {
+            GroupKind::Deployments { structured: false }
+        }
+        "OS::Heat::StructuredDeploymentGroup" | "OS::Heat::StructuredDeployments" => {
+            GroupKind::Deployments { structured: true }
+        }
+        // Members are Heat's own instances: no templates.
+        "OS::Heat::InstanceGroup" | "AWS::AutoScaling::AutoScalingGroup" => GroupKind::Native,
+        _ => return None,
+    })
+}
+
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum GroupKind {
+    /// `OS::Heat::ResourceGroup`: one member from `resource_def`.
+    ResourceDef,
+    /// `OS::Heat::AutoScalingGroup`: one member from `resource`.
+    AutoScaling,
+    /// `OS::Heat::ResourceChain`: a member per type of `resources`.
+    Chain,
+    /// A software deployment group: one member, the first `servers` key,
+    /// a (Software|Structured)Deployment with the group's properties.
+    Deployments { structured: bool },
+    /// Members Heat implements itself.
+    Native,
+}
+
+struct Walker<'c> {
+    catalog: &'c dyn Catalog,
+    max_depth: usize,
+    /// The environments' `parameter_defaults` (they reach every stack).
+    defaults: IndexMap<String, J>,
+    seen: IndexMap<(String, Option<String>, String), Resolution>,
+    diagnostics: Vec<Diagnostic>,
+    unevaluated: Vec<(String, Unevaluated)>,
+    heat_error: Option<String>,
+}
+
+/// One stack as the functions see it.
+#[allow(dead_code)] // `path` and `catalog` serve `get_file`
+struct StackScope<'t> {
+    template: &'t Template,
+    path: &'t str,
+    catalog: &'t dyn Catalog,
+    params: IndexMap<String, Option<Outcome>>,
+    conditions: RefCell<HashMap<String, Outcome>>,
+    /// Conditions being evaluated (a cycle is Heat's error, E1006).
+    evaluating: RefCell<Vec<String>>,
+}
+
+impl Scope for StackScope<'_> {
+    fn dialect(&self) -> Dialect {
+        match self.template.format {
+            Format::Cfn if self.template.version.as_deref() == Some("2012-12-12") => {
+                Dialect::HeatCfn
+            }
+            Format::Cfn => Dialect::Cfn,
+            Format::Hot => Dialect::Hot(
+                self.template
+                    .version
+                    .as_deref()
+                    .and_then(crate::model::template::hot_date)
+                    .unwrap_or("2013-05-23"),
+            ),
+        }
+    }
+
+    fn parameter(&self, name: &str) -> Option<Outcome> {
+        match self.params.get(name) {
+            Some(Some(v)) => Some(v.clone()),
+            Some(None) => Some(Err(Unevaluated::heat_error(
+                "get_param",
+                format!("The Parameter ({name}) was not provided."),
+            ))),
+            None => None,
+        }
+    }
+
+    fn has_resource(&self, name: &str) -> bool {
+        self.template.resources.iter().any(|r| r.name == name)
+    }
+
+    fn condition(&self, name: &str) -> Option<Outcome> {
+        if let Some(v) = self.conditions.borrow().get(name) {
+            return Some(v.clone());
+        }
+        let definition = self.template.conditions.get(name)?;
+        if self.evaluating.borrow().iter().any(|n| n == name) {
+            return Some(Err(Unevaluated::heat_error(
+                "conditions",
+                format!("Circular definition for condition \"{name}\""),
+            )));
+        }
+        self.evaluating.borrow_mut().push(name.to_owned());
+        let v = evaluate_condition(definition, self).map(J::Bool);
+        self.evaluating.borrow_mut().pop();
+        self.conditions
+            .borrow_mut()
+            .insert(name.to_owned(), v.clone());
+        Some(v)
+    }
+
+    fn file(&self, name: &str) -> Option<String> {
+        self.catalog.file(self.path, name)
+    }
+}
+
+/// The typed value of every parameter of `t` (and Heat's pseudo
+/// parameters), from the values passed and the defaults.
+fn stack_parameters(
+    t: &Template,
+    values: &IndexMap<String, Outcome>,
+    defaults: &IndexMap<String, J>,
+    stack_name: &str,
+) -> IndexMap<String, Option<Outcome>> {
+    let mut params: IndexMap<String, Option<Outcome>> = IndexMap::new();
+    for p in &t.parameters {
+        let ty = ParamType::of(p.type_.as_deref());
+        let default = defaults.get(&p.name).or(p.default());
+        let v = match values.get(&p.name) {
+            Some(Err(e)) => Some(Err(e.clone())),
+            Some(Ok(user)) => parameter_value(ty, Some(user), default),
+            None => parameter_value(ty, None, default),
+        };
+        params.insert(p.name.clone(), v);
+    }
+    let name = J::String(stack_name.to_owned());
+    for (pseudo, value) in [
+        ("OS::stack_name", Ok(name.clone())),
+        ("AWS::StackName", Ok(name)),
+        (
+            "OS::stack_id",
+            Err(Unevaluated::new(
+                "get_param",
+                "the stack id is known only once created",
+            )),
+        ),
+        (
+            "AWS::StackId",
+            Err(Unevaluated::new(
+                "get_param",
+                "the stack id is known only once created",
+            )),
+        ),
+        (
+            "OS::project_id",
+            Err(Unevaluated::new(
+                "get_param",
+                "the project is known only in a cloud",
+            )),
+        ),
+        (
+            "OS::region",
+            Err(Unevaluated::new(
+                "get_param",
+                "the region is known only in a cloud",
+            )),
+        ),
+        (
+            "AWS::Region",
+            Err(Unevaluated::new(
+                "get_param",
+                "the region is known only in a cloud",
+            )),
+        ),
+    ] {
+        debug_assert!(PSEUDO_PARAMETERS.contains(&pseudo));
+        params.entry(pseudo.to_owned()).or_insert(Some(value));
+    }
+    params
+}
+
+/// Where a resource is used: the template, the resource name, its span.
+#[derive(Clone, Copy)]
+struct Site<'a> {
+    from: &'a str,
+    name: &'a str,
+    span: crate::diag::Span,
+}
+
+/// A resource to place in a stack: its name, type, evaluated properties.
+struct Member<'a> {
+    name: String,
+    type_name: String,
+    properties: IndexMap<String, Outcome>,
+    site: Site<'a>,
+    /// Heat wrote the properties (a deployment group's members receive all
+    /// of the group's), so they are not checked against the template.
+    implicit: bool,
+}
+
 impl Walker<'_> {
+    /// The resources of the stack of template `path` (named `stack_name`,
+    /// its parameters given `values`).
     fn template_children(
         &mut self,
         path: &str,
         registry: &Registry<'_>,
         depth: usize,
-        ancestry: &mut Vec<String>,
+        ancestry: &mut Vec<(String, String)>,
+        stack_name: &str,
+        values: &IndexMap<String, Outcome>,
     ) -> Vec<TreeNode> {
         let Some(template) = self.catalog.template("", path).template else {
             return Vec::new();
@@ -124,52 +378,128 @@ impl Walker<'_> {
                 );
             }
         }
+        let scope = StackScope {
+            template,
+            path,
+            catalog: self.catalog,
+            params: stack_parameters(template, values, &self.defaults, stack_name),
+            conditions: RefCell::new(HashMap::new()),
+            evaluating: RefCell::new(Vec::new()),
+        };
         let mut children = Vec::new();
         for res in &template.resources {
-            self.passing = Some(res.properties.keys().cloned().collect());
-            let mut node = self.resource(
-                path,
-                &res.name,
-                &res.type_name,
+            if !self.enabled(res, &scope, path) {
+                continue;
+            }
+            let properties = res
+                .properties
+                .iter()
+                .map(|(k, v)| (k.clone(), self.eval(v, &scope, path, &res.name, k)))
+                .collect();
+            let member = Member {
+                name: res.name.clone(),
+                type_name: res.type_name.clone(),
+                properties,
+                site: Site {
+                    from: path,
+                    name: &res.name,
+                    span: res.span,
+                },
+                implicit: false,
+            };
+            children.push(self.resource(
+                &member,
+                &res.properties,
+                &scope,
                 registry,
                 depth,
                 ancestry,
-                res.span,
-            );
-            if !res.members.is_empty() {
-                // A group's nested stack holds one member, "0" (§3.7); a
-                // chain's, one per type, "0", "1", ...
-                let nested_registry = registry.child(&res.name, None);
-                for (i, member) in res.members.iter().enumerate() {
-                    self.passing = Some(res.member_properties.keys().cloned().collect());
-                    let member_node = self.resource(
-                        path,
-                        &i.to_string(),
-                        member,
-                        &nested_registry,
-                        depth + 1,
-                        ancestry,
-                        res.span,
-                    );
-                    node.children.push(member_node);
-                }
-            }
-            children.push(node);
+                stack_name,
+            ));
         }
         children
+    }
+
+    /// A resource's condition: false leaves it out, as Heat leaves it out.
+    fn enabled(&mut self, res: &ResourceUse, scope: &StackScope<'_>, path: &str) -> bool {
+        let Some(cond) = &res.condition else {
+            return true;
+        };
+        match evaluate_condition(cond, scope) {
+            Ok(b) => b,
+            Err(e) => {
+                self.unevaluated
+                    .push((format!("{path}: resources.{}.condition", res.name), e));
+                true
+            }
+        }
+    }
+
+    /// Evaluates one property, noting what could not be.
+    fn eval(&mut self, v: &J, scope: &StackScope<'_>, path: &str, res: &str, key: &str) -> Outcome {
+        let out = evaluate(v, scope);
+        if let Err(e) = &out {
+            if !e.heat_error {
+                self.unevaluated.push((
+                    format!("{path}: resources.{res}.properties.{key}"),
+                    e.clone(),
+                ));
+            }
+        }
+        out
     }
 
     #[allow(clippy::too_many_arguments)]
     fn resource(
         &mut self,
-        from: &str,
-        name: &str,
-        type_name: &str,
+        m: &Member<'_>,
+        raw: &IndexMap<String, J>,
+        scope: &StackScope<'_>,
         registry: &Registry<'_>,
         depth: usize,
-        ancestry: &mut Vec<String>,
-        span: crate::diag::Span,
+        ancestry: &mut Vec<(String, String)>,
+        stack_name: &str,
     ) -> TreeNode {
+        let (mut node, found) = self.member(m, registry, depth, ancestry, stack_name);
+        let Some(Implementation::Plugin(plugin)) = found else {
+            return node;
+        };
+        let Some(kind) = group_kind(&plugin) else {
+            node.kind = NodeKind::Native;
+            return node;
+        };
+        node.kind = NodeKind::Group;
+        // The group's own generated stack is a level too.
+        if depth + 1 > self.max_depth {
+            self.too_deep(&m.site, &m.type_name, depth + 1);
+            return node;
+        }
+        let group_stack = format!("{stack_name}-{}", m.name);
+        let nested_registry = registry.child(&m.name, None);
+        let members = group_members(kind, m, raw, scope);
+        for member in members {
+            let (child, _) =
+                self.member(&member, &nested_registry, depth + 1, ancestry, &group_stack);
+            node.children.push(child);
+        }
+        node
+    }
+
+    /// One resource placed in a stack: looked up, and when it is a
+    /// template, walked as a nested stack. The second value is what the
+    /// type is.
+    #[allow(clippy::too_many_lines)]
+    fn member(
+        &mut self,
+        m: &Member<'_>,
+        registry: &Registry<'_>,
+        depth: usize,
+        ancestry: &mut Vec<(String, String)>,
+        stack_name: &str,
+    ) -> (TreeNode, Option<Implementation>) {
+        let Site { from, span, .. } = m.site;
+        let name = m.name.as_str();
+        let type_name = m.type_name.as_str();
         let r = registry.lookup(type_name, Some(name), Some(from));
         // Lookups depend on the stack's registry (child environments), so
         // each distinct outcome is kept: by type, by resource where a
@@ -182,17 +512,25 @@ impl Walker<'_> {
             outcome,
         );
         if let Some(e) = &r.error {
+            let heat = match e {
+                super::ResolveError::NotFound { .. } => {
+                    format!("The Resource Type ({type_name}) could not be found.")
+                }
+                other => other.message(),
+            };
+            self.heat_error.get_or_insert(heat);
             if !self.seen.contains_key(&key) {
                 self.diagnostics.push(
                     Diagnostic::new(
                         UNRESOLVED,
                         from,
-                        format!("resource `{name}`: {}", e.message()),
+                        format!("resource `{}`: {}", m.site.name, e.message()),
                     )
                     .at(span),
                 );
             }
         }
+        let implementation = r.implementation.clone();
         let template = match &r.implementation {
             Some(Implementation::Template(p)) => Some(p.clone()),
             _ => None,
@@ -212,61 +550,95 @@ impl Walker<'_> {
             template: template.clone(),
             depth: depth + 1,
             children: Vec::new(),
+            kind: NodeKind::Template,
+            values: IndexMap::new(),
         };
-        let Some(path) = template else { return node };
+        let Some(path) = template.clone() else {
+            return (node, implementation);
+        };
         let found = self.catalog.template("", &path);
-        if found.template.is_none() {
+        let Some(t) = found.template else {
             let why = found
                 .problem
                 .unwrap_or_else(|| "it is not a template".to_owned());
+            self.heat_error.get_or_insert_with(|| {
+                format!("Could not fetch remote template \"{path}\": {why}")
+            });
             self.diagnostics.push(
                 Diagnostic::new(
                     MISSING_TEMPLATE,
                     from,
-                    format!("resource `{name}` (`{type_name}`) maps to `{path}`: {why}"),
+                    format!(
+                        "resource `{}` (`{type_name}`) maps to `{path}`: {why}",
+                        m.site.name
+                    ),
                 )
                 .at(span),
             );
-            return node;
-        }
-        if let Some(t) = found.template {
-            let at = Site { from, name, span };
-            if first_seen {
-                if let Some(step) = &mapping_step {
-                    self.check_annotation(from, &path, t, step);
-                }
-            }
-            if let Some(passed) = self.passing.take() {
-                self.check_properties(&at, &path, t, &passed);
+            return (node, implementation);
+        };
+        if first_seen {
+            if let Some(step) = &mapping_step {
+                self.check_annotation(from, &path, t, step);
             }
         }
-        if ancestry.contains(&path) {
+        if !m.implicit {
+            let passed: Vec<String> = m.properties.keys().cloned().collect();
+            self.check_properties(&m.site, &path, t, &passed);
+        }
+        node.values = child_values(t, &m.properties);
+        let child_registry = registry.child(name, producing.as_ref());
+        let state = child_registry.state();
+        if ancestry.iter().any(|(p, s)| *p == path && *s == state) {
+            let chain: Vec<&str> = ancestry.iter().map(|(p, _)| p.as_str()).collect();
             self.diagnostics.push(
                 Diagnostic::new(
                     CYCLE,
                     from,
-                    format!("resource `{name}` includes `{path}`, which already contains it ({} -> {path})", ancestry.join(" -> ")),
+                    format!(
+                        "resource `{}` includes `{path}`, which already contains it ({} -> {path})",
+                        m.site.name,
+                        chain.join(" -> ")
+                    ),
                 )
                 .at(span),
             );
-            return node;
+            return (node, implementation);
         }
-        if depth + 1 > MAX_NESTED_DEPTH {
-            self.diagnostics.push(
-                Diagnostic::new(
-                    TOO_DEEP,
-                    from,
-                    format!("resource `{name}` nests `{path}` at depth {}, beyond Heat's limit of {MAX_NESTED_DEPTH}", depth + 1),
-                )
-                .at(span),
-            );
-            return node;
+        if depth + 1 > self.max_depth {
+            self.too_deep(&m.site, &path, depth + 1);
+            return (node, implementation);
         }
-        let child_registry = registry.child(name, producing.as_ref());
-        ancestry.push(path.clone());
-        node.children = self.template_children(&path, &child_registry, depth + 1, ancestry);
+        ancestry.push((path.clone(), state));
+        let nested_name = format!("{stack_name}-{name}");
+        let values = node.values.clone();
+        node.children = self.template_children(
+            &path,
+            &child_registry,
+            depth + 1,
+            ancestry,
+            &nested_name,
+            &values,
+        );
         ancestry.pop();
-        node
+        (node, implementation)
+    }
+
+    /// E7003: a nested stack beyond Heat's depth limit ("Recursion depth
+    /// exceeds N.").
+    fn too_deep(&mut self, site: &Site<'_>, what: &str, depth: usize) {
+        let max = self.max_depth;
+        self.heat_error.get_or_insert_with(|| {
+            format!("Request limit exceeded: Recursion depth exceeds {max}.")
+        });
+        self.diagnostics.push(
+            Diagnostic::new(
+                TOO_DEEP,
+                site.from,
+                format!("resource `{}` nests `{what}` at depth {depth}, beyond Heat's limit of {max} (Heat: Recursion depth exceeds {max}.)", site.name),
+            )
+            .at(site.span),
+        );
     }
 
     /// W7009: the entry that mapped the type names a template whose
@@ -300,6 +672,9 @@ impl Walker<'_> {
             .iter()
             .filter(|p| !t.parameters.iter().any(|q| &q.name == *p))
         {
+            self.heat_error.get_or_insert_with(|| {
+                format!("Property error: resources.{name}.properties: Unknown Property {p}")
+            });
             self.diagnostics.push(
                 Diagnostic::new(
                     UNKNOWN_PROPERTY,
@@ -311,11 +686,9 @@ impl Walker<'_> {
         }
         // At create, a parameter with no default that neither the
         // resource nor parameter_defaults sets is "Property X not assigned".
-        for q in t
-            .parameters
-            .iter()
-            .filter(|q| q.required && !passed.contains(&q.name) && !self.defaults.contains(&q.name))
-        {
+        for q in t.parameters.iter().filter(|q| {
+            q.required && !passed.contains(&q.name) && !self.defaults.contains_key(&q.name)
+        }) {
             self.diagnostics.push(
                 Diagnostic::new(
                     PROPERTY_UNSET,
@@ -328,10 +701,206 @@ impl Walker<'_> {
     }
 }
 
-/// Where a resource is used: the template, the resource name, its span.
-#[derive(Clone, Copy)]
-struct Site<'a> {
-    from: &'a str,
-    name: &'a str,
-    span: crate::diag::Span,
+/// The members of a group's or chain's generated stack, from its
+/// evaluated properties (heat-semantics §3.7): show_nested always
+/// builds one member of a group, whatever its count.
+fn group_members<'s>(
+    kind: GroupKind,
+    m: &Member<'s>,
+    raw: &IndexMap<String, J>,
+    scope: &dyn Scope,
+) -> Vec<Member<'s>> {
+    let prop = |k: &str| m.properties.get(k).and_then(|v| v.as_ref().ok());
+    match kind {
+        GroupKind::Native => Vec::new(),
+        GroupKind::Chain => {
+            let types: Vec<String> = match prop("resources") {
+                Some(J::Array(items)) => items
+                    .iter()
+                    .filter_map(|i| i.as_str().map(str::to_owned))
+                    .collect(),
+                Some(J::String(s)) if !s.is_empty() => s.split(',').map(str::to_owned).collect(),
+                _ => Vec::new(),
+            };
+            let props = member_properties(raw.get("resource_properties"), scope);
+            types
+                .into_iter()
+                .enumerate()
+                .map(|(i, t)| Member {
+                    name: i.to_string(),
+                    type_name: t,
+                    properties: props.clone(),
+                    site: m.site,
+                    implicit: false,
+                })
+                .collect()
+        }
+        GroupKind::Deployments { structured } => deployment_member(m, structured),
+        GroupKind::ResourceDef | GroupKind::AutoScaling => {
+            let def_key = if kind == GroupKind::ResourceDef {
+                "resource_def"
+            } else {
+                "resource"
+            };
+            let Some(J::Object(def)) = raw.get(def_key) else {
+                return Vec::new();
+            };
+            let Some(Ok(J::String(type_name))) = def.get("type").map(|t| evaluate(t, scope)) else {
+                return Vec::new();
+            };
+            let name = first_member_name(prop("removal_policies"));
+            let index_var = match prop("index_var") {
+                Some(J::String(v)) => v.clone(),
+                _ => "%index%".to_owned(),
+            };
+            let mut props = member_properties(def.get("properties"), scope);
+            if kind == GroupKind::ResourceDef {
+                for x in props.values_mut().flatten() {
+                    *x = replace_index(x, &index_var, &name);
+                }
+            }
+            vec![Member {
+                name,
+                type_name,
+                properties: props,
+                site: m.site,
+                implicit: false,
+            }]
+        }
+    }
+}
+
+/// The member of a software deployment group (heat-evaluation §4.2): the
+/// first `servers` key, a (Software|Structured)Deployment receiving every
+/// group property, defaults applied, and its server.
+fn deployment_member<'s>(m: &Member<'s>, structured: bool) -> Vec<Member<'s>> {
+    let prop = |k: &str| m.properties.get(k).and_then(|v| v.as_ref().ok());
+    // `servers` from get_attr is None: no member.
+    let Some(J::Object(servers)) = prop("servers") else {
+        return Vec::new();
+    };
+    let Some((name, server)) = servers.iter().next() else {
+        return Vec::new();
+    };
+    let given = |k: &str, default: J| -> Outcome {
+        match m.properties.get(k) {
+            Some(v) => v.clone(),
+            None => Ok(default),
+        }
+    };
+    let mut props: IndexMap<String, Outcome> = IndexMap::new();
+    props.insert("config".into(), given("config", J::Null));
+    props.insert(
+        "input_values".into(),
+        given("input_values", serde_json::json!({})),
+    );
+    props.insert(
+        "actions".into(),
+        given("actions", serde_json::json!(["CREATE", "UPDATE"])),
+    );
+    props.insert("name".into(), given("name", J::Null));
+    props.insert(
+        "signal_transport".into(),
+        given("signal_transport", J::String("CFN_SIGNAL".into())),
+    );
+    if structured {
+        props.insert(
+            "input_key".into(),
+            given("input_key", J::String("get_input".into())),
+        );
+        props.insert(
+            "input_values_validate".into(),
+            given("input_values_validate", J::String("LAX".into())),
+        );
+    }
+    props.insert("server".into(), Ok(server.clone()));
+    let member_type = if structured {
+        "OS::Heat::StructuredDeployment"
+    } else {
+        "OS::Heat::SoftwareDeployment"
+    };
+    vec![Member {
+        name: name.clone(),
+        type_name: member_type.to_owned(),
+        properties: props,
+        site: m.site,
+        implicit: true,
+    }]
+}
+
+/// The values a provider template's parameters receive from the
+/// properties passed (`TemplateResource.child_params`).
+fn child_values(t: &Template, properties: &IndexMap<String, Outcome>) -> IndexMap<String, Outcome> {
+    let mut out = IndexMap::new();
+    for p in &t.parameters {
+        let Some(v) = properties.get(&p.name) else {
+            continue;
+        };
+        // A property Heat fails to compute falls back to its default.
+        let v = match v {
+            Err(e) if e.heat_error => Ok(J::Null),
+            other => other.clone(),
+        };
+        if let Some(passed) = child_param(ParamType::of(p.type_.as_deref()), &v) {
+            out.insert(p.name.clone(), passed);
+        }
+    }
+    out
+}
+
+/// A group member's properties, each evaluated on its own in the group's
+/// stack: a value that is null or whose parameter is missing is left out
+/// (`ResourceGroup.get_resource_def` resolves missing parameters to None,
+/// and `_clean_props` drops None).
+fn member_properties(def: Option<&J>, scope: &dyn Scope) -> IndexMap<String, Outcome> {
+    let Some(J::Object(m)) = def else {
+        return match def.map(|d| evaluate(d, scope)) {
+            Some(Ok(J::Object(m))) => m
+                .into_iter()
+                .filter(|(_, v)| !v.is_null())
+                .map(|(k, v)| (k, Ok(v)))
+                .collect(),
+            _ => IndexMap::new(),
+        };
+    };
+    m.iter()
+        .filter_map(|(k, v)| match evaluate(v, scope) {
+            Ok(J::Null) => None,
+            Err(e) if e.heat_error => None,
+            other => Some((k.clone(), other)),
+        })
+        .collect()
+}
+
+/// The first member name a group's `removal_policies` leave (`"0"` unless
+/// listed).
+fn first_member_name(policies: Option<&J>) -> String {
+    let mut skip: Vec<String> = Vec::new();
+    if let Some(J::Array(items)) = policies {
+        for p in items {
+            if let Some(J::Array(list)) = p.get("resource_list") {
+                skip.extend(list.iter().map(super::values::py_str));
+            }
+        }
+    }
+    // One more candidate than names listed: one of them is free.
+    (0..=skip.len())
+        .map(|i| i.to_string())
+        .find(|n| !skip.contains(n))
+        .unwrap_or_default()
+}
+
+/// `ResourceGroup._handle_repl_val`: the index variable replaced by the
+/// member name in every string.
+fn replace_index(v: &J, var: &str, name: &str) -> J {
+    match v {
+        J::String(s) => J::String(s.replace(var, name)),
+        J::Array(items) => J::Array(items.iter().map(|i| replace_index(i, var, name)).collect()),
+        J::Object(m) => J::Object(
+            m.iter()
+                .map(|(k, x)| (k.clone(), replace_index(x, var, name)))
+                .collect(),
+        ),
+        other => other.clone(),
+    }
 }

@@ -35,6 +35,14 @@ impl Catalog for Mem {
         None
     }
 
+    fn file(&self, _from: &str, _target: &str) -> Option<String> {
+        None
+    }
+
+    fn url(&self, _from: &str, _target: &str) -> Option<String> {
+        None
+    }
+
     fn template(&self, from: &str, target: &str) -> TemplateRef<'_> {
         let dir = from.rsplit_once('/').map_or("", |(d, _)| d);
         let display = normalize(&format!("{dir}/{target}"));

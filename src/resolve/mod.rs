@@ -13,6 +13,7 @@ mod conformance;
 pub(crate) mod merge;
 pub(crate) mod plugins;
 pub(crate) mod registry;
+pub(crate) mod values;
 
 use indexmap::IndexMap;
 use serde::Serialize;
@@ -30,6 +31,15 @@ pub trait Catalog {
     /// Why a file `target` names from `from` cannot be read (for
     /// `get_file`); `None` when it can.
     fn file_problem(&self, from: &str, target: &str) -> Option<String>;
+
+    /// The content of the file `target` names from `from`, as
+    /// python-heatclient uploads it (`get_file`); `None` when it cannot be
+    /// read.
+    fn file(&self, from: &str, target: &str) -> Option<String>;
+
+    /// The absolute `file://` URL python-heatclient makes of the file
+    /// `target` names from `from`; `None` when it does not exist.
+    fn url(&self, from: &str, target: &str) -> Option<String>;
 }
 
 /// A template path as the catalog found it.

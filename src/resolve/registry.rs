@@ -45,6 +45,9 @@ pub struct Registry<'a> {
     /// given (relative to the working directory). They win over the
     /// environments, as an entry written into the user registry would.
     choices: IndexMap<String, String>,
+    /// The top-level keys child environments removed, in order (for
+    /// telling a real cycle from a template used again lower down).
+    removed: Vec<String>,
 }
 
 impl<'a> Registry<'a> {
@@ -76,7 +79,32 @@ impl<'a> Registry<'a> {
             top,
             resources,
             choices: IndexMap::new(),
+            removed: Vec::new(),
         }
+    }
+
+    /// What makes two stacks' registries differ: the entries removed on the
+    /// way down, and the per-resource entries in force. A template met again
+    /// with the same state is a cycle; with a smaller registry it is not.
+    pub fn state(&self) -> String {
+        let mut removed = self.removed.clone();
+        removed.sort();
+        let resources: Vec<String> = self
+            .resources
+            .iter()
+            .map(|(n, m)| format!("{n}={:?}", m.keys().collect::<Vec<_>>()))
+            .collect();
+        format!("{removed:?}|{resources:?}")
+    }
+
+    /// The environments' `parameters`, merged (the root stack's values).
+    pub fn root_parameters(&self) -> &IndexMap<String, serde_json::Value> {
+        &self.merged.parameters
+    }
+
+    /// The environments' `parameter_defaults`, merged (every stack's).
+    pub fn parameter_defaults(&self) -> &IndexMap<String, serde_json::Value> {
+        &self.merged.parameter_defaults
     }
 
     /// The names the environments' `parameter_defaults` set, merged.
@@ -101,6 +129,7 @@ impl<'a> Registry<'a> {
     pub fn child(&self, name: &str, producing: Option<&KeyPath>) -> Registry<'a> {
         let mut child = self.clone();
         if let Some([t]) = producing.map(Vec::as_slice) {
+            child.removed.push(t.clone());
             child.top.shift_remove(t);
             child.choices.shift_remove(t);
         }

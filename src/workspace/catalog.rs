@@ -121,15 +121,7 @@ impl FsCatalog {
                 {
                     continue;
                 }
-                sources.push((
-                    k,
-                    Source {
-                        display: shown,
-                        path,
-                        explicit: true,
-                        jinja: false,
-                    },
-                ));
+                sources.push((k, Source::new(path, shown, true)));
             }
             let only: Vec<Source> = sources.iter().map(|(_, s)| s.clone()).collect();
             let loaded = load::load_all(&only, opts, |l| FileRecord::from_loaded(l, false));
@@ -171,6 +163,40 @@ impl FsCatalog {
 }
 
 impl Catalog for FsCatalog {
+    fn url(&self, from: &str, target: &str) -> Option<String> {
+        if target.contains("://") {
+            return Some(target.to_owned());
+        }
+        let (path, _) = locate(from, target)?;
+        let real = std::fs::canonicalize(path).ok()?;
+        Some(format!("file://{}", crate::walk::display(&real)))
+    }
+
+    fn file(&self, from: &str, target: &str) -> Option<String> {
+        let (path, shown) = locate(from, target)?;
+        let text = std::fs::read_to_string(&path).ok()?;
+        // python-heatclient uploads a file that parses as a template as
+        // that template's JSON (heat-semantics §2.12).
+        let parsed = load::parse_text(&text, &shown, &load::ParseOptions::default());
+        let is_template = parsed
+            .root
+            .as_ref()
+            .and_then(crate::node::Node::as_map)
+            .is_some_and(|m| {
+                [
+                    "heat_template_version",
+                    "AWSTemplateFormatVersion",
+                    "HeatTemplateFormatVersion",
+                ]
+                .iter()
+                .any(|k| m.contains_key(k))
+            });
+        Some(match parsed.root {
+            Some(root) if is_template => crate::encode::json::to_string(&root.value.to_json()),
+            _ => text,
+        })
+    }
+
     fn file_problem(&self, from: &str, target: &str) -> Option<String> {
         let Some((path, _)) = locate(from, target) else {
             return Some("remote URLs are not fetched".to_owned());
@@ -195,7 +221,7 @@ impl Catalog for FsCatalog {
                 display: shown,
                 template: record.template(),
                 problem: record.template().is_none().then(|| match record.status {
-                    load::Status::Error => record
+                    load::Status::Error | load::Status::Skipped => record
                         .diagnostics
                         .first()
                         .map_or_else(|| "it cannot be read".to_owned(), |d| d.message.clone()),

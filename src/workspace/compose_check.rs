@@ -15,7 +15,7 @@ use super::Workspace;
 use crate::diag::{codes, Diagnostic};
 use crate::load::LoadOptions;
 use crate::resolve::choose::unselectable;
-use crate::resolve::compose::{compose, Composition, TreeNode, MAX_NESTED_DEPTH};
+use crate::resolve::compose::{compose, Composition, TreeNode};
 use crate::resolve::merge::Merged;
 use crate::validate::env::shadowed_entry;
 use crate::walk::normalize;
@@ -34,12 +34,14 @@ pub(super) fn composition(
     templates: &[String],
     checked: &[String],
     opts: &LoadOptions,
+    max_depth: usize,
 ) -> Vec<Diagnostic> {
     let walked: HashSet<PathBuf> = checked.iter().map(|t| identity(t)).collect();
     let ws = Workspace::builder()
         .load_options(*opts)
         .environments(envs)
         .roots(templates)
+        .max_nested_depth(max_depth)
         .open();
     // An environment also among the paths checked has had its own file
     // diagnostics reported already.
@@ -82,9 +84,14 @@ pub(super) fn composition(
     }
     let composed: Vec<(PathBuf, Composition)> = templates
         .iter()
-        .map(|t| (identity(t), compose(t, &registry, ws.catalog())))
+        .map(|t| {
+            (
+                identity(t),
+                compose(t, &registry, ws.catalog(), ws.max_nested_depth()),
+            )
+        })
         .collect();
-    for i in choose_roots(&composed) {
+    for i in choose_roots(&composed, ws.max_nested_depth()) {
         let c = &composed[i].1;
         out.extend(c.diagnostics.iter().cloned());
         out.extend(c.resolutions.iter().flat_map(unselectable));
@@ -120,23 +127,23 @@ fn shadowed(merged: &Merged, env_paths: &[&str], env_checked: &[bool]) -> Vec<Di
 /// Every template a composition tree nests and walks into (not its root,
 /// nor a template beyond the depth limit, which is not walked), by
 /// identity.
-fn nested(node: &TreeNode, out: &mut HashSet<PathBuf>) {
+fn nested(node: &TreeNode, max_depth: usize, out: &mut HashSet<PathBuf>) {
     for c in &node.children {
-        if let (Some(t), true) = (&c.template, c.depth <= MAX_NESTED_DEPTH) {
+        if let (Some(t), true) = (&c.template, c.depth <= max_depth) {
             out.insert(identity(t));
         }
-        nested(c, out);
+        nested(c, max_depth, out);
     }
 }
 
 /// The compositions to report, by index: the templates nothing else
 /// nests, then, in order, any template no chosen root reaches.
-fn choose_roots(composed: &[(PathBuf, Composition)]) -> Vec<usize> {
+fn choose_roots(composed: &[(PathBuf, Composition)], max_depth: usize) -> Vec<usize> {
     let reach: Vec<HashSet<PathBuf>> = composed
         .iter()
         .map(|(_, c)| {
             let mut s = HashSet::new();
-            nested(&c.root, &mut s);
+            nested(&c.root, max_depth, &mut s);
             s
         })
         .collect();
@@ -184,6 +191,7 @@ fn dedup(found: Vec<Diagnostic>) -> Vec<Diagnostic> {
 mod tests {
     use super::*;
     use crate::diag::{Code, Span};
+    use crate::resolve::compose::MAX_NESTED_DEPTH;
 
     fn tree(children: &[&str]) -> TreeNode {
         TreeNode {
@@ -199,8 +207,10 @@ mod tests {
                     template: Some((*c).to_owned()),
                     depth: 1,
                     children: Vec::new(),
+                    ..TreeNode::default()
                 })
                 .collect(),
+            ..TreeNode::default()
         }
     }
 
@@ -211,6 +221,8 @@ mod tests {
                 root: tree(children),
                 resolutions: Vec::new(),
                 diagnostics: Vec::new(),
+                unevaluated: Vec::new(),
+                heat_error: None,
             },
         )
     }
@@ -226,7 +238,7 @@ mod tests {
             comp("x.yaml", &["y.yaml"]),
             comp("y.yaml", &["x.yaml"]),
         ];
-        assert_eq!(choose_roots(&composed), vec![1, 3, 4]);
+        assert_eq!(choose_roots(&composed, MAX_NESTED_DEPTH), vec![1, 3, 4]);
     }
 
     #[test]
@@ -238,9 +250,10 @@ mod tests {
             template: Some("far.yaml".to_owned()),
             depth: MAX_NESTED_DEPTH + 1,
             children: Vec::new(),
+            ..TreeNode::default()
         });
         let composed = vec![deep, comp("near.yaml", &[]), comp("far.yaml", &[])];
-        assert_eq!(choose_roots(&composed), vec![0, 2]);
+        assert_eq!(choose_roots(&composed, MAX_NESTED_DEPTH), vec![0, 2]);
     }
 
     #[test]

@@ -1,8 +1,14 @@
-//! The file-system side of `export`: which files stock Heat needs for a
-//! composition (its templates, every template the registry names, every
-//! `get_file` target), where they go, and how they are written. The
-//! transformations of their content are [`crate::product::export`]'s.
+//! The file-system side of `export`: the files python-heatclient would
+//! upload for the composition (heat-semantics §2.12: the root template,
+//! every file the environments' registries name, and, in every template
+//! fetched, every `type` that is a template path and every `get_file`,
+//! recursively), where they go, and how they are written. A file is
+//! copied byte for byte unless heatcap's own additions must go: a
+//! template's `capabilities`, an environment's `requires` and its
+//! list-valued entries (replaced by the chosen candidate). Those are
+//! edited in the text, so comments and layout stay.
 
+use std::collections::VecDeque;
 use std::path::{Path, PathBuf};
 
 use indexmap::IndexMap;
@@ -10,12 +16,14 @@ use indexmap::IndexMap;
 use super::catalog::locate;
 use super::Workspace;
 use crate::diag::{codes, Diagnostic, Severity};
-use crate::encode::{json, yaml};
+use crate::encode::json;
 use crate::load::{parse_text, ParseOptions};
+use crate::model::registry::{is_template_path, EntryValue};
+use crate::model::Environment;
+use crate::node::{Node, Value};
 use crate::product::export as transform;
-use crate::resolve::compose::TreeNode;
 use crate::resolve::registry::Registry;
-use crate::resolve::{Catalog, Implementation};
+use crate::resolve::{Catalog, Implementation, StepKind};
 use crate::walk::display;
 
 /// What to write for one file.
@@ -24,59 +32,100 @@ use crate::walk::display;
 pub enum ExportFile {
     /// A template: written without `capabilities`.
     Template,
+    /// An environment given with `-e`: written without `requires`, its
+    /// candidate lists replaced by the chosen candidate.
+    Environment,
     /// Any other file (a `get_file` target): copied as it is.
     Raw,
 }
 
-/// A planned export: the files (by real path, with how they are shown),
-/// the environment stock Heat is given, and the errors that refuse it.
+/// A planned export: the files (by real path, with how they are shown and
+/// the text to write), and the errors that refuse it.
 #[non_exhaustive]
 pub struct Export {
-    /// Real path → (path as shown, what it is).
-    pub files: IndexMap<PathBuf, (String, ExportFile)>,
+    /// Real path → (path as shown, what it is, the text to write).
+    pub files: IndexMap<PathBuf, (String, ExportFile, String)>,
+    /// The environments' real paths, in the order Heat merges them.
+    pub environments: Vec<PathBuf>,
     /// Every diagnostic; an error refuses the export.
     pub diagnostics: Vec<Diagnostic>,
-    /// The deepest directory holding every file and environment.
+    /// The deepest directory holding every file.
     pub base: PathBuf,
-    /// The environment with template paths relative to `base`.
-    pub environment: serde_json::Value,
-    /// The environment with template paths as `file://` URLs.
+    /// The merged environment with template paths as `file://` URLs (the
+    /// API body's `environment`, which Heat ignores beside
+    /// `environment_files`).
     pub api_environment: serde_json::Value,
     /// The root template as given.
     pub root: String,
 }
 
-/// The name of the exported environment file.
-pub(super) const ENVIRONMENT_NAME: &str = "heatcap-environment.yaml";
-
 /// Plans the export of the composition of `root`.
 pub(super) fn plan(ws: &Workspace, root: &str) -> Export {
     let mut diagnostics = ws.environment_diagnostics();
+    let empty = |diagnostics| Export {
+        files: IndexMap::new(),
+        environments: Vec::new(),
+        diagnostics,
+        base: PathBuf::new(),
+        api_environment: serde_json::Value::Null,
+        root: root.to_owned(),
+    };
+    if ws.environment_broken() {
+        return empty(diagnostics);
+    }
     let registry = ws.registry();
     diagnostics.extend(registry.missing_targets());
     let composition = ws.compose(root);
     diagnostics.extend(composition.diagnostics.iter().cloned());
     // Every registry entry must resolve too: Heat's client fetches them all.
-    let registry_files = registry_templates(&registry, ws.last_environment(), &mut diagnostics);
-    if ws.catalog.template("", root).template.is_none() {
+    for r in registry.lookup_all() {
+        diagnostics.extend(r.diagnostic(ws.last_environment()));
+    }
+    let found = ws.catalog.template("", root);
+    if found.template.is_none() {
+        let why = found
+            .problem
+            .unwrap_or_else(|| "it is not a template".to_owned());
         diagnostics.push(Diagnostic::new(
             codes::EXPORT_FILE,
             root,
-            "the root template cannot be loaded",
+            format!("the root template cannot be loaded: {why}"),
         ));
+        return empty(diagnostics);
     }
-    let files = collect_files(&ws.catalog, &composition.root, &registry_files);
-    let env_reals: Vec<PathBuf> = ws
-        .environments
-        .iter()
-        .filter_map(|e| std::fs::canonicalize(&e.path).ok())
-        .collect();
-    let base = common_dir(files.keys().chain(&env_reals));
-    let rel = |real: &Path| display(real.strip_prefix(&base).unwrap_or(real));
-    let environment =
-        transform::environment(&ws.environments, &ws.merged, &registry, &|from, target| {
-            real_of(from, target).map_or_else(|| target.to_owned(), |r| rel(&r))
-        });
+    // The environments as exported: what the client reads is what they
+    // name once edited (a list's other candidates are not uploaded).
+    let mut edited_envs = Vec::new();
+    for env in &ws.environments {
+        let Ok(real) = std::fs::canonicalize(&env.path) else {
+            continue;
+        };
+        match std::fs::read_to_string(&real) {
+            Ok(text) => {
+                let edited = edited_environment(&text, env, &registry);
+                let parsed = parse_text(&edited, &env.path, &ParseOptions::default());
+                let model = parsed
+                    .root
+                    .as_ref()
+                    .and_then(Node::as_map)
+                    .map_or_else(|| env.clone(), |m| Environment::from_node(&env.path, m));
+                edited_envs.push((real, env.path.clone(), edited, model));
+            }
+            Err(e) => diagnostics.push(Diagnostic::new(
+                codes::EXPORT_FILE,
+                &env.path,
+                crate::walk::io_message(&e),
+            )),
+        }
+    }
+    let models: Vec<Environment> = edited_envs.iter().map(|e| e.3.clone()).collect();
+    let mut files = client_files(root, &models, &mut diagnostics);
+    let mut environments = Vec::new();
+    for (real, shown, edited, _) in edited_envs {
+        files.insert(real.clone(), (shown, ExportFile::Environment, edited));
+        environments.push(real);
+    }
+    let base = common_dir(files.keys());
     let api_environment =
         transform::environment(&ws.environments, &ws.merged, &registry, &|from, target| {
             real_of(from, target)
@@ -84,12 +133,204 @@ pub(super) fn plan(ws: &Workspace, root: &str) -> Export {
         });
     Export {
         files,
+        environments,
         diagnostics,
         base,
-        environment,
         api_environment,
         root: root.to_owned(),
     }
+}
+
+/// The files python-heatclient reads for `root` and the environments, by
+/// real path, with the text to write (environments are added by the
+/// caller). A file it cannot read is a diagnostic (E7005).
+fn client_files(
+    root: &str,
+    envs: &[Environment],
+    diagnostics: &mut Vec<Diagnostic>,
+) -> IndexMap<PathBuf, (String, ExportFile, String)> {
+    let mut files = IndexMap::new();
+    let mut queue: VecDeque<(String, String, bool)> = VecDeque::new();
+    queue.push_back((String::new(), root.to_owned(), true));
+    for env in envs {
+        let base_moved = env.top().any(|e| e.key == "base_url");
+        for e in &env.entries {
+            if base_moved {
+                break;
+            }
+            for (target, _) in e.client_files() {
+                queue.push_back((env.path.clone(), target.to_owned(), false));
+            }
+        }
+    }
+    while let Some((from, target, is_root)) = queue.pop_front() {
+        let Some((path, shown)) = locate(&from, &target) else {
+            continue;
+        };
+        let Ok(real) = std::fs::canonicalize(&path) else {
+            // A missing template or get_file target is reported where it is
+            // used (E7001, E7006); anything else the client reads, here.
+            let reported = diagnostics
+                .iter()
+                .any(|d| d.severity == Severity::Error && d.message.contains(&target));
+            if !is_root && !reported {
+                diagnostics.push(Diagnostic::new(
+                    codes::EXPORT_FILE,
+                    if from.is_empty() { &target } else { &from },
+                    format!("`{target}` cannot be read: python-heatclient would fail to upload it"),
+                ));
+            }
+            continue;
+        };
+        if files.contains_key(&real) {
+            continue;
+        }
+        let text = match std::fs::read(&real) {
+            Ok(bytes) => match String::from_utf8(bytes) {
+                Ok(t) => t,
+                Err(e) => {
+                    // Binary: the client base64-encodes it; copy as is.
+                    let raw = e.into_bytes();
+                    files.insert(
+                        real,
+                        (
+                            shown,
+                            ExportFile::Raw,
+                            String::from_utf8_lossy(&raw).into_owned(),
+                        ),
+                    );
+                    continue;
+                }
+            },
+            Err(e) => {
+                diagnostics.push(Diagnostic::new(
+                    codes::EXPORT_FILE,
+                    &shown,
+                    crate::walk::io_message(&e),
+                ));
+                continue;
+            }
+        };
+        let parsed = parse_text(&text, &shown, &ParseOptions::default());
+        let template = parsed.root.as_ref().filter(|r| {
+            r.as_map().is_some_and(|m| {
+                [
+                    "heat_template_version",
+                    "AWSTemplateFormatVersion",
+                    "HeatTemplateFormatVersion",
+                ]
+                .iter()
+                .any(|k| m.contains_key(k))
+            })
+        });
+        match template {
+            Some(tree) => {
+                for t in template_references(tree) {
+                    queue.push_back((shown.clone(), t, false));
+                }
+                let content = without_capabilities(&text, tree);
+                files.insert(real, (shown, ExportFile::Template, content));
+            }
+            None => {
+                files.insert(real, (shown, ExportFile::Raw, text));
+            }
+        }
+    }
+    files
+}
+
+/// Every `type` that is a template path and every `get_file` argument, at
+/// any depth of a template (what python-heatclient fetches next).
+fn template_references(tree: &Node) -> Vec<String> {
+    fn walk(node: &Node, out: &mut Vec<String>) {
+        match &node.value {
+            Value::Map(m) => {
+                for (k, v) in &m.entries {
+                    match (k.value.as_str(), &v.value) {
+                        (Some("type"), Value::Str(s)) if is_template_path(s) => {
+                            out.push(s.clone());
+                        }
+                        (Some("get_file"), Value::Str(s)) => out.push(s.clone()),
+                        _ => walk(v, out),
+                    }
+                }
+            }
+            Value::Seq(items) => items.iter().for_each(|i| walk(i, out)),
+            _ => {}
+        }
+    }
+    let mut out = Vec::new();
+    walk(tree, &mut out);
+    out
+}
+
+/// A template's text without its top-level `capabilities` (the text as it
+/// is when it has none).
+fn without_capabilities(text: &str, tree: &Node) -> String {
+    if !tree
+        .as_map()
+        .is_some_and(|m| m.contains_key("capabilities"))
+    {
+        return text.to_owned();
+    }
+    transform::strip_section(text, tree, "capabilities")
+        .unwrap_or_else(|| json::to_string(&transform::without_capabilities(tree)) + "\n")
+}
+
+/// An environment's text without `requires`, each candidate list replaced
+/// by the candidate chosen, everything else as written.
+fn edited_environment(text: &str, env: &Environment, registry: &Registry<'_>) -> String {
+    let mut edits: Vec<(crate::diag::Span, String)> = Vec::new();
+    for e in &env.entries {
+        let EntryValue::Candidates(cs) = &e.value else {
+            continue;
+        };
+        let r = registry.lookup(&e.key, e.resource(), None);
+        let chosen = r.chain.iter().find_map(|s| match s.kind {
+            StepKind::Entry | StepKind::PerResource => {
+                s.selection.as_ref().and_then(|sel| sel.chosen.clone())
+            }
+            _ => None,
+        });
+        let chosen = chosen.or(match r.implementation {
+            Some(Implementation::Plugin(p)) => Some(p),
+            _ => None,
+        });
+        let Some(chosen) = chosen else { continue };
+        // A block list ends at its last item; a flow list at its bracket.
+        let starts_flow = env_text_at(text, e.node.span.start) == Some('[');
+        let mut span = e.node.span;
+        if !starts_flow {
+            if let Some(last) = cs.last() {
+                span.end = last.span.end;
+            }
+        }
+        edits.push((span, chosen));
+    }
+    // Apply from the end, so earlier positions stay valid.
+    edits.sort_by_key(|e| std::cmp::Reverse(e.0.start));
+    let mut out = text.to_owned();
+    for (span, value) in edits {
+        if let Some(t) = transform::replace_node(&out, span, &value) {
+            out = t;
+        }
+    }
+    let parsed = parse_text(&out, &env.path, &ParseOptions::default());
+    match parsed.root {
+        Some(root) if root.as_map().is_some_and(|m| m.contains_key("requires")) => {
+            transform::strip_section(&out, &root, "requires").unwrap_or(out)
+        }
+        _ => out,
+    }
+}
+
+/// The character at a position of the text.
+fn env_text_at(text: &str, pos: crate::diag::Pos) -> Option<char> {
+    let line = text
+        .lines()
+        .nth(usize::try_from(pos.line).ok()?.checked_sub(1)?)?;
+    line.chars()
+        .nth(usize::try_from(pos.column).ok()?.checked_sub(1)?)
 }
 
 impl Export {
@@ -100,6 +341,15 @@ impl Export {
             .any(|d| d.severity == Severity::Error)
     }
 
+    /// The environments' paths in the exported tree, in the order to give
+    /// them (`-e`) to Heat.
+    pub fn environment_paths(&self) -> Vec<String> {
+        self.environments
+            .iter()
+            .map(|e| display(e.strip_prefix(&self.base).unwrap_or(e)))
+            .collect()
+    }
+
     /// python-heatclient's stack-create body: `template`, `files`,
     /// `environment`, `environment_files`, with paths as `file://` URLs.
     pub fn heat_api_body(&self) -> serde_json::Value {
@@ -108,14 +358,13 @@ impl Export {
         let mut template = serde_json::Value::Null;
         let root_real =
             std::fs::canonicalize(&self.root).unwrap_or_else(|_| PathBuf::from(&self.root));
-        for (real, (shown, kind)) in &self.files {
-            let text = std::fs::read_to_string(real).unwrap_or_default();
+        for (real, (shown, kind, text)) in &self.files {
             match kind {
                 ExportFile::Template => {
-                    let Some(tree) = parse_text(&text, shown, &ParseOptions::default()).root else {
+                    let Some(tree) = parse_text(text, shown, &ParseOptions::default()).root else {
                         continue;
                     };
-                    let mut v = transform::without_capabilities(&tree);
+                    let mut v = tree.value.to_json();
                     transform::rewrite_template_paths(&mut v, &|p| {
                         real_of(shown, p).map_or_else(|| p.to_owned(), |r| url(&r))
                     });
@@ -126,21 +375,17 @@ impl Export {
                             .insert(url(real), serde_json::Value::String(json::to_string(&v)));
                     }
                 }
-                ExportFile::Raw => {
-                    body_files.insert(url(real), serde_json::Value::String(text));
+                ExportFile::Environment | ExportFile::Raw => {
+                    body_files.insert(url(real), serde_json::Value::String(text.clone()));
                 }
             }
         }
-        let env_url = url(&self.base.join(ENVIRONMENT_NAME));
-        body_files.insert(
-            env_url.clone(),
-            serde_json::Value::String(json::to_string(&self.api_environment)),
-        );
+        let env_urls: Vec<String> = self.environments.iter().map(|e| url(e)).collect();
         serde_json::json!({
             "template": template,
             "files": body_files,
             "environment": self.api_environment.clone(),
-            "environment_files": [env_url],
+            "environment_files": env_urls,
         })
     }
 
@@ -161,111 +406,29 @@ impl Export {
             )
         };
         let mut written = Vec::new();
-        for (real, (shown, kind)) in &self.files {
+        for (real, (_, kind, text)) in &self.files {
             let rel = real.strip_prefix(&self.base).unwrap_or(real);
-            if rel == Path::new(ENVIRONMENT_NAME) {
-                return Err(format!(
-                    "`{shown}` would be overwritten by the exported environment"
-                ));
-            }
             let target = dir.join(rel);
             if let Some(parent) = target.parent() {
                 std::fs::create_dir_all(parent).map_err(|e| io(parent, e))?;
             }
             match kind {
-                ExportFile::Template => {
-                    let text = std::fs::read_to_string(real).map_err(|e| io(real, e))?;
-                    let tree = parse_text(&text, shown, &ParseOptions::default()).root;
-                    let content = tree
-                        .as_ref()
-                        .and_then(|t| transform::strip_section(&text, t, "capabilities"))
-                        .or_else(|| {
-                            tree.as_ref().map(|t| {
-                                json::to_string(&transform::without_capabilities(t)) + "\n"
-                            })
-                        })
-                        .unwrap_or(text);
-                    std::fs::write(&target, content).map_err(|e| io(&target, e))?;
-                }
+                // A file copied unchanged keeps its bytes exactly.
                 ExportFile::Raw => {
                     std::fs::copy(real, &target).map_err(|e| io(&target, e))?;
                 }
+                _ => std::fs::write(&target, text).map_err(|e| io(&target, e))?,
             }
             written.push(display(rel));
         }
-        let env_path = dir.join(ENVIRONMENT_NAME);
-        let mut text = Vec::new();
-        yaml::write(&mut text, &self.environment).map_err(|e| io(&env_path, e))?;
-        std::fs::write(&env_path, text).map_err(|e| io(&env_path, e))?;
-        written.push(ENVIRONMENT_NAME.to_owned());
         Ok(written)
     }
-}
-
-/// Looks up every registry entry: the templates they name, and a
-/// diagnostic for each that does not resolve.
-fn registry_templates(
-    registry: &Registry<'_>,
-    fallback: &str,
-    diagnostics: &mut Vec<Diagnostic>,
-) -> Vec<String> {
-    let mut files = Vec::new();
-    for r in registry.lookup_all() {
-        match (&r.implementation, r.diagnostic(fallback)) {
-            (_, Some(d)) => diagnostics.push(d),
-            (Some(Implementation::Template(p)), None) => files.push(p.clone()),
-            _ => {}
-        }
-    }
-    files
-}
-
-/// The files to export: the composition's templates, the registry's, and
-/// every `get_file` target of those templates.
-fn collect_files(
-    catalog: &super::FsCatalog,
-    root: &TreeNode,
-    registry_files: &[String],
-) -> IndexMap<PathBuf, (String, ExportFile)> {
-    let mut files: IndexMap<PathBuf, (String, ExportFile)> = IndexMap::new();
-    let mut templates = Vec::new();
-    tree_templates(root, &mut templates);
-    for shown in templates.iter().chain(registry_files) {
-        if let Some((p, _)) = locate("", shown) {
-            let real = std::fs::canonicalize(&p).unwrap_or(p);
-            files
-                .entry(real)
-                .or_insert((shown.clone(), ExportFile::Template));
-        }
-    }
-    // get_file targets (a missing one is reported by the composition walk).
-    for shown in templates.iter().chain(registry_files) {
-        let Some(t) = catalog.template("", shown).template else {
-            continue;
-        };
-        for (target, _) in &t.get_files {
-            if let Some(real) = real_of(shown, target) {
-                let target_shown = locate(shown, target).map_or_else(|| target.clone(), |(_, s)| s);
-                files.entry(real).or_insert((target_shown, ExportFile::Raw));
-            }
-        }
-    }
-    files
 }
 
 /// The real path `target` names from `from`, when it exists.
 fn real_of(from: &str, target: &str) -> Option<PathBuf> {
     let (p, _) = locate(from, target)?;
     std::fs::canonicalize(p).ok()
-}
-
-fn tree_templates(node: &TreeNode, out: &mut Vec<String>) {
-    if let Some(t) = &node.template {
-        out.push(t.clone());
-    }
-    for c in &node.children {
-        tree_templates(c, out);
-    }
 }
 
 /// The deepest directory containing every file.
@@ -288,4 +451,22 @@ fn common_dir<'a>(paths: impl Iterator<Item = &'a PathBuf>) -> PathBuf {
         });
     }
     common.unwrap_or_default()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn template_references_are_types_and_get_files_at_any_depth() {
+        let text = "heat_template_version: 2016-10-14\nresources:\n  a: {type: x.yaml}\n  b:\n    type: OS::Heat::ResourceGroup\n    properties:\n      resource_def: {type: ../y.template}\n  c:\n    type: OS::X\n    properties: {config: {get_file: s.sh}, other: {type: not.yml}}\n";
+        let tree = parse_text(text, "t.yaml", &ParseOptions::default())
+            .root
+            .unwrap();
+        assert_eq!(
+            template_references(&tree),
+            ["x.yaml", "../y.template", "s.sh"]
+        );
+        assert_eq!(without_capabilities(text, &tree), text);
+    }
 }

@@ -46,9 +46,18 @@ pub struct WorkspaceBuilder {
     registry_templates: bool,
     roots: Vec<String>,
     choices: IndexMap<String, String>,
+    max_depth: Option<usize>,
 }
 
 impl WorkspaceBuilder {
+    /// Heat's `max_nested_stack_depth` (5 unless set; TripleO's undercloud
+    /// set 7).
+    #[must_use]
+    pub fn max_nested_depth(mut self, depth: usize) -> Self {
+        self.max_depth = Some(depth);
+        self
+    }
+
     /// How files are read (size limit, parser limits).
     #[must_use]
     pub fn load_options(mut self, load: LoadOptions) -> Self {
@@ -133,6 +142,9 @@ impl WorkspaceBuilder {
             merged,
             catalog,
             choices: self.choices,
+            max_depth: self
+                .max_depth
+                .unwrap_or(crate::resolve::compose::MAX_NESTED_DEPTH),
         }
     }
 }
@@ -157,6 +169,7 @@ pub struct Workspace {
     merged: Merged,
     catalog: FsCatalog,
     choices: IndexMap<String, String>,
+    max_depth: usize,
 }
 
 impl Workspace {
@@ -184,6 +197,11 @@ impl Workspace {
     /// The merged environment.
     pub fn merged(&self) -> &Merged {
         &self.merged
+    }
+
+    /// Heat's `max_nested_stack_depth` the compositions are walked with.
+    pub fn max_nested_depth(&self) -> usize {
+        self.max_depth
     }
 
     /// The catalog of templates the roots and the registry reach.
@@ -255,7 +273,7 @@ impl Workspace {
 
     /// The composition of `root` (as the user gave its path).
     pub fn compose(&self, root: &str) -> Composition {
-        compose(root, &self.registry(), &self.catalog)
+        compose(root, &self.registry(), &self.catalog, self.max_depth)
     }
 
     /// `resolve`: with `type_name`, one lookup (for `resource`, where
@@ -268,14 +286,32 @@ impl Workspace {
         resource: Option<&str>,
     ) -> ResolveReport {
         let mut diagnostics = self.environment_diagnostics();
-        diagnostics.extend(self.root_problem(root));
-        diagnostics.extend(self.catalog_diagnostics());
+        if self.environment_broken() {
+            return ResolveReport {
+                environments: self.environment_paths(),
+                requires: self.requires(),
+                template: root.map(str::to_owned),
+                tree: None,
+                resolutions: Vec::new(),
+                resolved: false,
+                diagnostics,
+            };
+        }
+        let loaded = self.catalog_diagnostics();
+        // A root that loaded with errors is reported by them, at their place.
+        let reported = |r: &str| {
+            loaded
+                .iter()
+                .any(|d| d.file == r && d.severity == Severity::Error)
+        };
+        diagnostics.extend(self.root_problem(root.filter(|r| !reported(r))));
+        diagnostics.extend(loaded);
         let registry = self.registry();
         diagnostics.extend(registry.missing_targets());
         let (resolutions, tree) = if let Some(t) = type_name {
             (vec![registry.lookup(t, resource, root)], None)
         } else if let Some(r) = root {
-            let c = compose(r, &registry, &self.catalog);
+            let c = compose(r, &registry, &self.catalog, self.max_depth);
             diagnostics.extend(c.diagnostics);
             (c.resolutions, Some(c.root))
         } else {
@@ -350,10 +386,15 @@ impl Workspace {
     /// the workspace's choices), and Heat's validate document of it.
     pub fn parameters(&self, root: &str) -> (ParametersReport, serde_json::Value) {
         let mut diagnostics = self.environment_diagnostics();
-        diagnostics.extend(self.root_problem(Some(root)));
+        if !self.environment_broken() {
+            diagnostics.extend(self.root_problem(Some(root)));
+        }
         let registry = self.registry();
         diagnostics.extend(registry.missing_targets());
-        let composition = compose(root, &registry, &self.catalog);
+        if self.environment_broken() {
+            return self.parameters_refused(root, diagnostics);
+        }
+        let composition = compose(root, &registry, &self.catalog, self.max_depth);
         // Unset provider parameters (W7008) are what this report lists as
         // required; repeating them as warnings would only be noise.
         diagnostics.extend(
@@ -365,17 +406,29 @@ impl Workspace {
         );
         let (tree, parameters) =
             crate::product::parameters::collect(&composition.root, &self.merged, &self.catalog);
-        let heat = crate::product::heat_validate::document(
-            &composition.root,
-            &self.environments,
-            &self.merged,
-            &registry,
-            &self.catalog,
-        );
+        let heat = match &composition.heat_error {
+            Some(message) => serde_json::json!({ "Error": message }),
+            None => crate::product::heat_validate::document(
+                &composition.root,
+                &self.environments,
+                &self.merged,
+                &registry,
+                &self.catalog,
+            ),
+        };
         let required = parameters
             .iter()
             .filter(|(_, p)| !p.required_in.is_empty())
             .map(|(n, _)| n.clone())
+            .collect();
+        let unevaluated = composition
+            .unevaluated
+            .iter()
+            .map(|(at, u)| crate::product::parameters::UnevaluatedValue {
+                at: at.clone(),
+                function: u.function.clone(),
+                reason: u.reason.clone(),
+            })
             .collect();
         let report = ParametersReport {
             template: root.to_owned(),
@@ -385,6 +438,7 @@ impl Workspace {
             parameters,
             required,
             diagnostics,
+            unevaluated,
         };
         (report, heat)
     }
@@ -416,6 +470,31 @@ impl Workspace {
         (d, diagnostics)
     }
 
+    /// The answer of `parameters` when an environment is broken: its
+    /// problems, no stacks, and Heat's error shape.
+    fn parameters_refused(
+        &self,
+        root: &str,
+        diagnostics: Vec<Diagnostic>,
+    ) -> (ParametersReport, serde_json::Value) {
+        let first = diagnostics
+            .iter()
+            .find(|d| d.severity == Severity::Error)
+            .map(ToString::to_string)
+            .unwrap_or_default();
+        let report = ParametersReport {
+            template: root.to_owned(),
+            environments: self.environment_paths(),
+            choices: self.choices.clone(),
+            tree: crate::product::parameters::StackNode::root(root),
+            parameters: IndexMap::new(),
+            required: Vec::new(),
+            diagnostics,
+            unevaluated: Vec::new(),
+        };
+        (report, serde_json::json!({ "Error": first }))
+    }
+
     /// `export`: the files stock Heat needs for the composition of `root`,
     /// or the errors that refuse it.
     pub fn export(&self, root: &str) -> Export {
@@ -434,6 +513,15 @@ impl Workspace {
             .iter()
             .map(|(k, (_, v, _))| (k.clone(), v.clone()))
             .collect()
+    }
+
+    /// True when an environment given could not be read or parsed (or is a
+    /// Jinja source): composing without it would report what it maps as
+    /// missing, so the commands report its own problem instead.
+    pub fn environment_broken(&self) -> bool {
+        self.env_files
+            .iter()
+            .any(|f| f.diagnostics.iter().any(|d| d.severity == Severity::Error))
     }
 
     /// The file findings without an entry fall back to: the last
@@ -470,12 +558,7 @@ impl Workspace {
 fn load_environments(paths: &[PathBuf], opts: &LoadOptions) -> Vec<FileRecord> {
     let sources: Vec<Source> = paths
         .iter()
-        .map(|p| Source {
-            display: display(p),
-            path: p.clone(),
-            explicit: true,
-            jinja: false,
-        })
+        .map(|p| Source::new(p.clone(), display(p), true))
         .collect();
     load::load_all(&sources, opts, |l| FileRecord::from_loaded(l, false))
 }

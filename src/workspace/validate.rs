@@ -26,6 +26,8 @@ pub struct ValidateOptions {
     pub profile: Profile,
     /// Environments to compose every checked template with (E7xxx, W6xxx).
     pub environments: Vec<PathBuf>,
+    /// Heat's `max_nested_stack_depth` for those compositions.
+    pub max_nested_depth: usize,
 }
 
 impl ValidateOptions {
@@ -47,6 +49,7 @@ impl ValidateOptions {
             selection: Selection::default(),
             profile,
             environments: Vec::new(),
+            max_nested_depth: crate::resolve::compose::MAX_NESTED_DEPTH,
         }
     }
 }
@@ -126,8 +129,13 @@ pub fn validate(opts: &ValidateOptions) -> Validated {
         out.findings.extend(c.found);
     }
     if !opts.environments.is_empty() {
-        let mut composed =
-            compose_check::composition(&opts.environments, &templates, &checked, &opts.load);
+        let mut composed = compose_check::composition(
+            &opts.environments,
+            &templates,
+            &checked,
+            &opts.load,
+            opts.max_nested_depth,
+        );
         composed.retain(|d| selection.includes(d.code));
         out.findings.extend(composed);
     }

@@ -26,8 +26,7 @@ pub(crate) mod unmappable_resource_type;
 pub(crate) mod unsupported_function;
 pub(crate) mod unused_parameter;
 
-// The version list and the function tables live with the evaluator.
-pub(crate) use crate::eval::tables::{hot_date, HOT_VERSIONS};
+pub(crate) use crate::model::template::{hot_date, HOT_VERSIONS};
 
 /// True when the template is HOT at `date` or later (unknown versions: no).
 pub(crate) fn hot_at_least(template: &crate::model::Template, date: &str) -> bool {
