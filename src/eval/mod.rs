@@ -22,10 +22,6 @@
 //! stk_defn.py (`ResourceProxy`), resource.py (`node_data`,
 //! `get_reference_id`).
 
-// Integrated by the composition walk (the lead's branch); until then only
-// the tests call in.
-#![allow(dead_code)]
-
 mod functions;
 mod python;
 pub(crate) mod tables;

@@ -21,7 +21,10 @@ use super::registry::{KeyPath, Registry};
 use super::values::{child_param, parameter_value, ParamType};
 use super::{Catalog, Implementation, Resolution, Step, StepKind};
 use crate::diag::Diagnostic;
-use crate::eval::{evaluate, evaluate_condition, Dialect, Outcome, Scope, Unevaluated};
+use crate::eval::{
+    evaluate, evaluate_condition, evaluate_condition_definition, Dialect, Outcome, Scope,
+    Unevaluated,
+};
 use crate::model::template::{Format, ResourceUse, PSEUDO_PARAMETERS};
 use crate::model::Template;
 
@@ -199,7 +202,6 @@ struct Walker<'c> {
 }
 
 /// One stack as the functions see it.
-#[allow(dead_code)] // `path` and `catalog` serve `get_file`
 struct StackScope<'t> {
     template: &'t Template,
     path: &'t str,
@@ -208,23 +210,25 @@ struct StackScope<'t> {
     conditions: RefCell<HashMap<String, Outcome>>,
     /// Conditions being evaluated (a cycle is Heat's error, E1006).
     evaluating: RefCell<Vec<String>>,
+    /// The Heat type of each resource Heat implements itself, after the
+    /// registry (it decides what `get_resource` gives before create).
+    plugins: HashMap<String, String>,
 }
 
 impl Scope for StackScope<'_> {
     fn dialect(&self) -> Dialect {
-        match self.template.format {
-            Format::Cfn if self.template.version.as_deref() == Some("2012-12-12") => {
-                Dialect::HeatCfn
-            }
+        let version = self.template.version.as_deref().unwrap_or_default();
+        let key = match (self.template.format, version) {
+            (Format::Hot, _) => "heat_template_version",
+            (Format::Cfn, "2012-12-12") => "HeatTemplateFormatVersion",
+            (Format::Cfn, _) => "AWSTemplateFormatVersion",
+        };
+        // An unknown version is validate's finding (E1001); evaluate with
+        // the first version's functions meanwhile.
+        Dialect::of(key, version).unwrap_or(match self.template.format {
+            Format::Hot => Dialect::Hot("2013-05-23"),
             Format::Cfn => Dialect::Cfn,
-            Format::Hot => Dialect::Hot(
-                self.template
-                    .version
-                    .as_deref()
-                    .and_then(crate::model::template::hot_date)
-                    .unwrap_or("2013-05-23"),
-            ),
-        }
+        })
     }
 
     fn parameter(&self, name: &str) -> Option<Outcome> {
@@ -254,7 +258,7 @@ impl Scope for StackScope<'_> {
             )));
         }
         self.evaluating.borrow_mut().push(name.to_owned());
-        let v = evaluate_condition(definition, self).map(J::Bool);
+        let v = evaluate_condition_definition(name, definition, self).map(J::Bool);
         self.evaluating.borrow_mut().pop();
         self.conditions
             .borrow_mut()
@@ -264,6 +268,10 @@ impl Scope for StackScope<'_> {
 
     fn file(&self, name: &str) -> Option<String> {
         self.catalog.file(self.path, name)
+    }
+
+    fn resource_type(&self, name: &str) -> Option<String> {
+        self.plugins.get(name).cloned()
     }
 }
 
@@ -385,6 +393,19 @@ impl Walker<'_> {
             params: stack_parameters(template, values, &self.defaults, stack_name),
             conditions: RefCell::new(HashMap::new()),
             evaluating: RefCell::new(Vec::new()),
+            plugins: template
+                .resources
+                .iter()
+                .filter_map(|r| {
+                    match registry
+                        .lookup(&r.type_name, Some(&r.name), Some(path))
+                        .implementation
+                    {
+                        Some(Implementation::Plugin(p)) => Some((r.name.clone(), p)),
+                        _ => None,
+                    }
+                })
+                .collect(),
         };
         let mut children = Vec::new();
         for res in &template.resources {

@@ -1,0 +1,240 @@
+//! heatcap's `parameters --format heat` against Heat's own answer, recorded
+//! by tools/heat-oracle (Heat 27.0.1 run offline: `template validate
+//! --show-nested`, python-heatclient preparing the files) in tests/heat/.
+//! No Python runs here: the recordings are the oracle.
+//!
+//! Cases: every fixture under fixtures/heat/ (root.yaml, env.yaml when
+//! present; fixtures/heat/README.md says what each shows), and the 2016
+//! TripleO corpus deployment the evaluation issue names (../shared/corpus,
+//! the only test that reads it). Heat was run with max_nested_stack_depth
+//! 7, as TripleO's undercloud; so is heatcap here.
+//!
+//! The recordings make python-heatclient's absolute `file://` URLs
+//! relative to the deployment's directory; heatcap's are made relative the
+//! same way before comparing. Every other difference must be listed, with
+//! its reason, in `tests/heat/<name>.differences` (one per line, as this
+//! test prints them); docs/heat-evaluation.md explains each list.
+
+use std::path::{Path, PathBuf};
+
+use clap::Parser;
+use heatcap::cli::{run, Cli};
+use serde_json::Value as J;
+
+/// heatcap's Heat document for a deployment.
+fn heatcap_document(root: &Path, envs: &[PathBuf]) -> J {
+    let mut args = vec![
+        "heatcap".to_owned(),
+        "parameters".to_owned(),
+        "-t".to_owned(),
+        root.display().to_string(),
+        "--format".to_owned(),
+        "heat".to_owned(),
+        "-q".to_owned(),
+        "--max-nested-depth".to_owned(),
+        "7".to_owned(),
+    ];
+    for e in envs {
+        args.push("-e".to_owned());
+        args.push(e.display().to_string());
+    }
+    let cli = Cli::try_parse_from(args).unwrap();
+    let (mut out, mut err) = (Vec::new(), Vec::new());
+    run(cli, &mut out, &mut err).unwrap();
+    serde_json::from_slice(&out).unwrap_or_else(|e| panic!("not JSON ({e}): {out:?}"))
+}
+
+/// `file:///abs/x` → `x` relative to `base`, as the oracle prints it.
+fn relative(url: &str, base: &Path) -> String {
+    let path = Path::new(url.trim_start_matches("file://"));
+    let (mut p, mut b) = (path.components().peekable(), base.components().peekable());
+    while let (Some(x), Some(y)) = (p.peek(), b.peek()) {
+        if x != y {
+            break;
+        }
+        p.next();
+        b.next();
+    }
+    let mut out: Vec<String> = b.map(|_| "..".to_owned()).collect();
+    out.extend(p.map(|c| c.as_os_str().to_string_lossy().into_owned()));
+    out.join("/")
+}
+
+fn normalize(v: &J, base: &Path) -> J {
+    match v {
+        J::String(s) if s.starts_with("file://") => J::String(relative(s, base)),
+        J::Array(items) => J::Array(items.iter().map(|i| normalize(i, base)).collect()),
+        J::Object(m) => J::Object(
+            m.iter()
+                .map(|(k, v)| {
+                    let k = if k.starts_with("file://") {
+                        relative(k, base)
+                    } else {
+                        k.clone()
+                    };
+                    (k, normalize(v, base))
+                })
+                .collect(),
+        ),
+        other => other.clone(),
+    }
+}
+
+/// Every difference between Heat's document and heatcap's, by path.
+fn differences(heat: &J, ours: &J, path: &str, out: &mut Vec<String>) {
+    match (heat, ours) {
+        (J::Object(a), J::Object(b)) => {
+            for (k, va) in a {
+                let p = format!("{path}/{k}");
+                match b.get(k) {
+                    Some(vb) => differences(va, vb, &p, out),
+                    None => out.push(format!("{p}: only in Heat")),
+                }
+            }
+            for k in b.keys().filter(|k| !a.contains_key(*k)) {
+                out.push(format!("{path}/{k}: only in heatcap"));
+            }
+        }
+        (a, b) if a == b => {}
+        (a, b) => out.push(format!("{path}: Heat {a} heatcap {b}")),
+    }
+}
+
+/// Compares one deployment; `name` finds the recording and the listed
+/// differences.
+fn check(name: &str, root: &Path, envs: &[PathBuf], base: &Path) -> Result<(), String> {
+    let recorded = std::fs::read_to_string(format!("tests/heat/{name}.json")).unwrap();
+    let heat: J = serde_json::from_str(&recorded).unwrap();
+    let base = std::fs::canonicalize(base).unwrap();
+    let ours = normalize(&heatcap_document(root, envs), &base);
+    if let Some(J::String(error)) = heat.get("Error") {
+        let Some(mine) = ours.get("Error").and_then(J::as_str) else {
+            return Err(format!(
+                "{name}: Heat refuses it ({error}); heatcap answered a document"
+            ));
+        };
+        if !error.ends_with(mine) {
+            return Err(format!("{name}: Heat says `{error}`, heatcap `{mine}`"));
+        }
+        return Ok(());
+    }
+    let mut found = Vec::new();
+    differences(&heat, &ours, "", &mut found);
+    let listed: Vec<String> = std::fs::read_to_string(format!("tests/heat/{name}.differences"))
+        .unwrap_or_default()
+        .lines()
+        .filter(|l| !l.trim().is_empty() && !l.starts_with('#'))
+        .map(str::to_owned)
+        .collect();
+    let unexpected: Vec<&String> = found.iter().filter(|d| !listed.contains(d)).collect();
+    let gone: Vec<&String> = listed.iter().filter(|d| !found.contains(d)).collect();
+    if unexpected.is_empty() && gone.is_empty() {
+        return Ok(());
+    }
+    Err(format!(
+        "{name}: differences from Heat not listed in tests/heat/{name}.differences:\n{}\nlisted but no longer found:\n{}",
+        unexpected.iter().map(|s| s.as_str()).collect::<Vec<_>>().join("\n"),
+        gone.iter().map(|s| s.as_str()).collect::<Vec<_>>().join("\n"),
+    ))
+}
+
+#[test]
+fn every_fixture_deployment_matches_heat() {
+    let mut checked = 0;
+    let mut failures = Vec::new();
+    let mut names: Vec<PathBuf> = std::fs::read_dir("fixtures/heat")
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.is_dir())
+        .collect();
+    names.sort();
+    for dir in names {
+        let name = dir.file_name().unwrap().to_string_lossy().into_owned();
+        let env = dir.join("env.yaml");
+        let envs = if env.exists() { vec![env] } else { Vec::new() };
+        if let Err(e) = check(&name, &dir.join("root.yaml"), &envs, &dir) {
+            failures.push(e);
+        }
+        checked += 1;
+    }
+    assert!(checked >= 8, "only {checked} fixtures");
+    assert!(failures.is_empty(), "{}", failures.join("\n\n"));
+}
+
+/// r10: the 2016 TripleO overcloud (base registry, network isolation,
+/// storage, pacemaker), as the evaluation issue measured it.
+#[test]
+fn corpus_2016_deployment_matches_heat() {
+    let c = Path::new("../shared/corpus/tripleo-heat-templates-2016");
+    assert!(c.is_dir(), "{} is missing", c.display());
+    let envs: Vec<PathBuf> = [
+        "overcloud-resource-registry-puppet.yaml",
+        "environments/network-isolation.yaml",
+        "environments/storage-environment.yaml",
+        "environments/puppet-pacemaker.yaml",
+    ]
+    .iter()
+    .map(|e| c.join(e))
+    .collect();
+    if let Err(e) = check("corpus-2016", &c.join("overcloud.yaml"), &envs, c) {
+        panic!("{e}");
+    }
+}
+
+/// r10: `export` of the 2016 deployment writes exactly the files
+/// python-heatclient uploads for it (recorded by the oracle's
+/// `--files-out` in tests/heat/corpus-2016.files), and the exported tree
+/// reads back to Heat's document of the original. (Heat itself, run on the
+/// exported tree by tools/heat-oracle, answers the original's document
+/// byte for byte.)
+#[test]
+fn corpus_2016_export_uploads_what_the_client_does() {
+    let c = Path::new("../shared/corpus/tripleo-heat-templates-2016");
+    let names = [
+        "overcloud-resource-registry-puppet.yaml",
+        "environments/network-isolation.yaml",
+        "environments/storage-environment.yaml",
+        "environments/puppet-pacemaker.yaml",
+    ];
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("out");
+    let root = c.join("overcloud.yaml");
+    let mut args = vec![
+        "heatcap".to_owned(),
+        "export".to_owned(),
+        "-t".to_owned(),
+        root.display().to_string(),
+        "--out".to_owned(),
+        out.display().to_string(),
+        "--format".to_owned(),
+        "json".to_owned(),
+        "-q".to_owned(),
+    ];
+    for n in names {
+        args.push("-e".to_owned());
+        args.push(c.join(n).display().to_string());
+    }
+    let cli = Cli::try_parse_from(args).unwrap();
+    let (mut stdout, mut err) = (Vec::new(), Vec::new());
+    run(cli, &mut stdout, &mut err).unwrap();
+    let written: J = serde_json::from_slice(&stdout).unwrap();
+    let mut files: Vec<String> = written["files"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|f| f.as_str().unwrap().to_owned())
+        .filter(|f| f != "overcloud.yaml")
+        .collect();
+    files.sort();
+    let mut uploaded: Vec<String> = std::fs::read_to_string("tests/heat/corpus-2016.files")
+        .unwrap()
+        .lines()
+        .map(str::to_owned)
+        .collect();
+    uploaded.sort();
+    assert_eq!(files, uploaded);
+    let envs: Vec<PathBuf> = names.iter().map(|n| out.join(n)).collect();
+    if let Err(e) = check("corpus-2016", &out.join("overcloud.yaml"), &envs, &out) {
+        panic!("the exported tree: {e}");
+    }
+}
