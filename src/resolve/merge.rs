@@ -72,6 +72,39 @@ pub struct Merged {
     pub diagnostics: Vec<Diagnostic>,
 }
 
+impl Merged {
+    /// Heat's server-side merge of `parameters` and `parameter_defaults`
+    /// (heat/common/environment_util.py `merge_parameters`, heat-semantics
+    /// §2.11): the first file that sets a section is taken whole; from then
+    /// on a later file's key is kept only if some uploaded template declares
+    /// a parameter of that name (`schemata`) and its value is not null. So
+    /// a later file's unknown names are dropped silently, as Heat drops them.
+    pub fn apply_parameter_schemata(
+        &mut self,
+        envs: &[Environment],
+        schemata: &std::collections::HashSet<String>,
+    ) {
+        let merged = |section: fn(&Environment) -> &IndexMap<String, J>| {
+            let mut out: IndexMap<String, J> = IndexMap::new();
+            for env in envs {
+                let new = section(env);
+                if out.is_empty() {
+                    out.extend(new.iter().map(|(k, v)| (k.clone(), v.clone())));
+                } else {
+                    out.extend(
+                        new.iter()
+                            .filter(|(k, v)| schemata.contains(*k) && !v.is_null())
+                            .map(|(k, v)| (k.clone(), v.clone())),
+                    );
+                }
+            }
+            out
+        };
+        self.parameters = merged(|e| &e.parameters);
+        self.parameter_defaults = merged(|e| &e.parameter_defaults);
+    }
+}
+
 /// Merges the environments in order.
 pub(crate) fn merge(envs: &[Environment]) -> Merged {
     let mut m = Merged::default();

@@ -134,6 +134,15 @@ impl WorkspaceBuilder {
         let mut roots: Vec<&str> = self.roots.iter().map(String::as_str).collect();
         roots.extend(self.choices.values().map(String::as_str));
         let catalog = FsCatalog::preload(&roots, &environments, &merged, &self.load);
+        // The parameter names of every template the client uploads decide
+        // which names of later environments Heat's merge keeps.
+        let mut merged = merged;
+        let schemata: std::collections::HashSet<String> = catalog
+            .records()
+            .filter_map(FileRecord::template)
+            .flat_map(|t| t.parameters.iter().map(|p| p.name.clone()))
+            .collect();
+        merged.apply_parameter_schemata(&environments, &schemata);
         Workspace {
             load: self.load,
             corpus,
