@@ -143,6 +143,129 @@ fn noise(rng: &mut Rng) -> String {
 
 /// Writes `n` files; returns the directory, the total bytes, and the
 /// root template and environment of a composition inside it.
+/// The stacks of a Heat validate document (the root and every nested one).
+fn stacks(v: &serde_json::Value) -> usize {
+    1 + v["NestedParameters"]
+        .as_object()
+        .map_or(0, |m| m.values().map(stacks).sum())
+}
+
+/// `parameters --format heat` of the TripleO-shaped deployment: time,
+/// peak heap, stacks, values not evaluated; and Heat's own time on it.
+fn measure_tripleo_shaped(dir: &Path, runs: usize) {
+    // The evaluated composition of a TripleO-shaped deployment.
+    let (tht_root, tht_env) = tripleo_shaped(dir);
+    let (r, e) = (
+        tht_root.to_str().unwrap().to_owned(),
+        tht_env.to_str().unwrap().to_owned(),
+    );
+    let params_args = [
+        "heatcap",
+        "parameters",
+        "-t",
+        &r,
+        "-e",
+        &e,
+        "--format",
+        "heat",
+        "-q",
+    ];
+    let mut secs = Vec::new();
+    for _ in 0..runs {
+        let start = Instant::now();
+        exe_run(2, &params_args);
+        secs.push(start.elapsed().as_secs_f64());
+    }
+    let t_params = median(secs);
+    let (mut doc, mut err) = (Vec::new(), Vec::new());
+    let base = reset_peak();
+    run(
+        Cli::try_parse_from(params_args).unwrap(),
+        &mut doc,
+        &mut err,
+    )
+    .unwrap();
+    let peak = PEAK.load(Ordering::Relaxed).saturating_sub(base);
+    let doc: serde_json::Value = serde_json::from_slice(&doc).unwrap();
+    let unevaluated = String::from_utf8_lossy(&serde_json::to_vec(&doc).unwrap())
+        .matches("heatcap:Unevaluated")
+        .count();
+    println!(
+        "\n`parameters --format heat` of a TripleO-shaped deployment ({} stacks, 10 role groups, chains of 45 services from parameter_defaults): {t_params:.3} s (2 threads), peak heap {:.1} MB, {unevaluated} values heatcap could not evaluate.",
+        stacks(&doc),
+        peak as f64 / 1e6
+    );
+    // Heat's own offline validate of the same deployment, when the oracle
+    // is installed (tools/heat-oracle/README.md).
+    if let Ok(python) = std::env::var("HEATCAP_BENCH_HEAT_PYTHON") {
+        let start = Instant::now();
+        let status = std::process::Command::new(python)
+            .args([
+                concat!(env!("CARGO_MANIFEST_DIR"), "/tools/heat-oracle/oracle.py"),
+                "-t",
+                &r,
+                "-e",
+                &e,
+            ])
+            .stdout(std::process::Stdio::null())
+            .stderr(std::process::Stdio::null())
+            .status()
+            .unwrap();
+        let t_heat = start.elapsed().as_secs_f64();
+        println!(
+            "Heat's offline validate of it (tools/heat-oracle, one run, {status}): {t_heat:.2} s; heatcap takes {:.3}× Heat's time.",
+            t_params / t_heat
+        );
+    }
+}
+
+/// A deployment shaped like TripleO's (rendered 2018 tree): 10 roles,
+/// each a ResourceGroup of a role template (hostname by `str_replace` of
+/// the index), whose ServiceChain is a provider template holding an
+/// `OS::Heat::ResourceChain` of the role's 45 services, the lists given
+/// in `parameter_defaults`; every service takes the endpoint and network
+/// maps, evaluates conditions and `if`s and `str_replace`s. About 500
+/// stacks. Written under `dir/tht`; returns (root, environment).
+fn tripleo_shaped(dir: &Path) -> (PathBuf, PathBuf) {
+    let base = dir.join("tht");
+    std::fs::create_dir_all(base.join("services")).unwrap();
+    let write = |rel: &str, text: &str| std::fs::write(base.join(rel), text).unwrap();
+    let roles = 10;
+    let services = 45;
+    let mut env = String::from(
+        "resource_registry:\n  OS::Bench::Role: role.yaml\n  OS::Bench::Services: services.yaml\n",
+    );
+    for k in 0..services {
+        let _ = writeln!(env, "  OS::Bench::Service{k}: services/service{k}.yaml");
+        let mut t = String::from("heat_template_version: rocky\ndescription: A generated service.\nparameters:\n  EndpointMap: {type: json, default: {}}\n  ServiceNetMap: {type: json, default: {}}\n  RoleName: {type: string, default: ''}\n  EnableDebug: {type: boolean, default: false}\n");
+        for p in 0..8 {
+            let _ = writeln!(t, "  Service{k}Param{p}: {{type: string, default: value{p}, description: Parameter {p} of service {k}.}}");
+        }
+        t.push_str("conditions:\n  debug: {equals: [{get_param: EnableDebug}, true]}\nresources:\n  Config:\n    type: OS::Heat::Value\n    properties:\n      value:\n        str_replace:\n          template: ROLE-service-NET\n          params:\n            ROLE: {get_param: RoleName}\n            NET: {get_param: [ServiceNetMap, InternalApiNetwork]}\n  DebugOnly:\n    type: OS::Heat::None\n    condition: debug\noutputs:\n  role_data:\n    value:\n      service_name: {if: [debug, debug, normal]}\n");
+        write(&format!("services/service{k}.yaml"), &t);
+    }
+    env.push_str("parameter_defaults:\n  ServiceNetMap: {InternalApiNetwork: internal_api}\n");
+    for r in 0..roles {
+        let list: Vec<String> = (0..services)
+            .map(|k| format!("OS::Bench::Service{k}"))
+            .collect();
+        let _ = writeln!(env, "  Role{r}Services: [{}]", list.join(", "));
+    }
+    write("env.yaml", &env);
+    write("services.yaml", "heat_template_version: rocky\ndescription: A role's service chain.\nparameters:\n  Services: {type: comma_delimited_list, default: []}\n  EndpointMap: {type: json, default: {}}\n  ServiceNetMap: {type: json, default: {}}\n  RoleName: {type: string, default: ''}\nresources:\n  ServiceChain:\n    type: OS::Heat::ResourceChain\n    properties:\n      resources: {get_param: Services}\n      concurrent: true\n      resource_properties:\n        EndpointMap: {get_param: EndpointMap}\n        ServiceNetMap: {get_param: ServiceNetMap}\n        RoleName: {get_param: RoleName}\n");
+    write("role.yaml", "heat_template_version: rocky\ndescription: A generated role.\nparameters:\n  Hostname: {type: string, default: ''}\n  RoleName: {type: string}\n  Services: {type: comma_delimited_list, default: []}\n  EndpointMap: {type: json, default: {}}\n  ServiceNetMap: {type: json, default: {}}\nresources:\n  ServiceChain:\n    type: OS::Bench::Services\n    properties:\n      Services: {get_param: Services}\n      EndpointMap: {get_param: EndpointMap}\n      ServiceNetMap: {get_param: ServiceNetMap}\n      RoleName: {get_param: RoleName}\n  Server:\n    type: OS::Heat::None\n    properties:\n      name: {get_param: Hostname}\n");
+    let mut root = String::from("heat_template_version: rocky\ndescription: A TripleO-shaped deployment.\nparameters:\n  EndpointMap: {type: json, default: {Keystone: {host: keystone}}}\n");
+    for r in 0..roles {
+        let _ = writeln!(root, "  Role{r}Count: {{type: number, default: 1}}\n  Role{r}Services: {{type: comma_delimited_list, default: []}}");
+    }
+    root.push_str("resources:\n");
+    for r in 0..roles {
+        let _ = write!(root, "  Role{r}:\n    type: OS::Heat::ResourceGroup\n    properties:\n      count: {{get_param: Role{r}Count}}\n      resource_def:\n        type: OS::Bench::Role\n        properties:\n          Hostname: {{str_replace: {{template: role{r}-%index%, params: {{}}}}}}\n          RoleName: Role{r}\n          Services: {{get_param: Role{r}Services}}\n          EndpointMap: {{get_param: EndpointMap}}\n");
+    }
+    write("root.yaml", &root);
+    (base.join("root.yaml"), base.join("env.yaml"))
+}
+
 fn generate(n: usize) -> (tempfile::TempDir, u64, PathBuf, PathBuf) {
     let dir = tempfile::tempdir().unwrap();
     let mut rng = Rng(0x9E37_79B9_7F4A_7C15 ^ n as u64);
@@ -447,6 +570,7 @@ fn measure(n: usize, runs: usize) {
             );
         }
     }
+    measure_tripleo_shaped(dir.path(), runs);
     let mut only = Vec::new();
     let mut lookups = 0;
     for _ in 0..runs {

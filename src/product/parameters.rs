@@ -9,8 +9,9 @@ use indexmap::IndexMap;
 use serde::Serialize;
 use serde_json::Value as J;
 
-use crate::model::template::{Parameter, ResourceUse};
-use crate::resolve::compose::TreeNode;
+use crate::eval::Outcome;
+use crate::model::template::Parameter;
+use crate::resolve::compose::{NodeKind, TreeNode};
 use crate::resolve::merge::Merged;
 use crate::resolve::Catalog;
 
@@ -39,6 +40,17 @@ pub struct Supplied {
     pub source: Source,
     /// The value as written (an intrinsic function stays as written).
     pub value: J,
+}
+
+/// A value as the UI document shows it: the value, or a marker when Heat
+/// would compute it and heatcap could not.
+fn shown(v: &Outcome) -> J {
+    match v {
+        Ok(v) => v.clone(),
+        Err(u) => {
+            serde_json::json!({ "heatcap:Unevaluated": format!("{}: {}", u.function, u.reason) })
+        }
+    }
 }
 
 /// One parameter name across the composition.
@@ -142,7 +154,6 @@ pub struct UnevaluatedValue {
 
 struct Collector<'c> {
     catalog: &'c dyn Catalog,
-    parameters: IndexMap<String, J>,
     defaults: IndexMap<String, J>,
     out: IndexMap<String, ParameterInfo>,
 }
@@ -155,67 +166,66 @@ pub(crate) fn collect(
 ) -> (StackNode, IndexMap<String, ParameterInfo>) {
     let mut c = Collector {
         catalog,
-        parameters: merged.parameters.clone(),
         defaults: merged.parameter_defaults.clone(),
         out: IndexMap::new(),
     };
-    let tree = c.stack(root, "root".to_owned(), None);
+    let tree = c.stack(root, "root".to_owned(), true);
     (tree, c.out)
 }
 
 impl Collector<'_> {
-    /// `passed`: the properties the parent resource passes (`None` for the root).
-    fn stack(
-        &mut self,
-        node: &TreeNode,
-        id: String,
-        passed: Option<&IndexMap<String, J>>,
-    ) -> StackNode {
+    /// One stack: its parameters with the values its node received (the
+    /// environments' at the root, the parent's evaluated properties below).
+    fn stack(&mut self, node: &TreeNode, id: String, root: bool) -> StackNode {
         let path = node.template.clone().unwrap_or_default();
         let template = self.catalog.template("", &path).template;
         let mut names = Vec::new();
         if let Some(t) = template {
+            let source = if root {
+                Source::Parameters
+            } else {
+                Source::Property
+            };
+            let passed: IndexMap<String, J> = node
+                .values
+                .iter()
+                .map(|(k, v)| (k.clone(), shown(v)))
+                .collect();
             for p in &t.parameters {
                 names.push(p.name.clone());
-                self.parameter(p, &id, passed);
+                self.parameter(p, &id, source, &passed);
             }
         }
-        let resources: &[ResourceUse] = template.map_or(&[], |t| t.resources.as_slice());
         let mut children = Vec::new();
         for child in &node.children {
             let name = child.resource.clone().unwrap_or_default();
             let child_id = format!("{id}/{name}");
-            if child.template.is_some() {
-                let props = resources
-                    .iter()
-                    .find(|r| r.name == name)
-                    .map(|r| &r.properties);
-                children.push(self.stack(child, child_id, props.or(Some(&IndexMap::new()))));
-            } else if !child.children.is_empty() {
-                // A group or chain (a Heat type) whose members are templates:
-                // each member receives the group's member properties.
-                let group = resources.iter().find(|r| r.name == name);
-                let member_props = group
-                    .map(|g| g.member_properties.clone())
-                    .unwrap_or_default();
-                let members = child
-                    .children
-                    .iter()
-                    .filter(|m| m.template.is_some())
-                    .map(|m| {
-                        let member_id =
-                            format!("{child_id}/{}", m.resource.clone().unwrap_or_default());
-                        self.stack(m, member_id, Some(&member_props))
-                    })
-                    .collect();
-                children.push(StackNode {
-                    id: child_id,
-                    name: Some(name),
-                    type_name: child.type_name.clone(),
-                    template: String::new(),
-                    parameters: Vec::new(),
-                    children: members,
-                });
+            match child.kind {
+                NodeKind::Template if child.template.is_some() => {
+                    children.push(self.stack(child, child_id, false));
+                }
+                NodeKind::Group => {
+                    // A group or chain (a Heat type): its members' stacks.
+                    let members = child
+                        .children
+                        .iter()
+                        .filter(|m| m.template.is_some())
+                        .map(|m| {
+                            let member_id =
+                                format!("{child_id}/{}", m.resource.clone().unwrap_or_default());
+                            self.stack(m, member_id, false)
+                        })
+                        .collect();
+                    children.push(StackNode {
+                        id: child_id,
+                        name: Some(name),
+                        type_name: child.type_name.clone(),
+                        template: String::new(),
+                        parameters: Vec::new(),
+                        children: members,
+                    });
+                }
+                _ => {}
             }
         }
         StackNode {
@@ -228,20 +238,22 @@ impl Collector<'_> {
         }
     }
 
-    fn parameter(&mut self, p: &Parameter, stack: &str, passed: Option<&IndexMap<String, J>>) {
-        let supplied = match passed {
-            None => self
-                .parameters
-                .get(&p.name)
-                .map(|v| (Source::Parameters, v.clone())),
-            Some(props) => props.get(&p.name).map(|v| (Source::Property, v.clone())),
-        }
-        .or_else(|| {
-            self.defaults
-                .get(&p.name)
-                .map(|v| (Source::ParameterDefaults, v.clone()))
-        })
-        .or_else(|| p.default().cloned().map(|v| (Source::Default, v)));
+    fn parameter(
+        &mut self,
+        p: &Parameter,
+        stack: &str,
+        source: Source,
+        passed: &IndexMap<String, J>,
+    ) {
+        let supplied = passed
+            .get(&p.name)
+            .map(|v| (source, v.clone()))
+            .or_else(|| {
+                self.defaults
+                    .get(&p.name)
+                    .map(|v| (Source::ParameterDefaults, v.clone()))
+            })
+            .or_else(|| p.default().cloned().map(|v| (Source::Default, v)));
         let info = self
             .out
             .entry(p.name.clone())
