@@ -84,12 +84,7 @@ impl Environment {
         let values = |name: &str| -> IndexMap<String, J> {
             root.get(name)
                 .and_then(Node::as_map)
-                .map(|m| {
-                    m.entries
-                        .iter()
-                        .map(|(k, v)| (k.value.key_text(), v.value.to_json()))
-                        .collect()
-                })
+                .map(crate::node::Mapping::json_entries)
                 .unwrap_or_default()
         };
         let other_sections = ["event_sinks", "encrypted_param_names"]

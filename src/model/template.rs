@@ -237,12 +237,7 @@ impl Template {
                     "Conditions"
                 })
                 .and_then(Node::as_map)
-                .map(|m| {
-                    m.entries
-                        .iter()
-                        .map(|(k, v)| (k.value.key_text(), v.value.to_json()))
-                        .collect()
-                })
+                .map(crate::node::Mapping::json_entries)
                 .unwrap_or_default(),
             parameters: parameters(root.get(params_key), type_key, default_key, format),
         }
@@ -439,12 +434,7 @@ fn member_properties(body: &Mapping) -> IndexMap<String, serde_json::Value> {
     });
     found
         .and_then(Node::as_map)
-        .map(|m| {
-            m.entries
-                .iter()
-                .map(|(k, v)| (k.value.key_text(), v.value.to_json()))
-                .collect()
-        })
+        .map(crate::node::Mapping::json_entries)
         .unwrap_or_default()
 }
 
@@ -470,12 +460,7 @@ fn resource_uses(
                     "properties"
                 })
                 .and_then(Node::as_map)
-                .map(|m| {
-                    m.entries
-                        .iter()
-                        .map(|(k, v)| (k.value.key_text(), v.value.to_json()))
-                        .collect()
-                })
+                .map(crate::node::Mapping::json_entries)
                 .unwrap_or_default();
             let member_properties = member_properties(body);
             let condition = body

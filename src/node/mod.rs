@@ -221,6 +221,14 @@ impl Mapping {
             .find(|(k, _)| k.value.as_str() == Some(key))
     }
 
+    /// The entries as JSON, keys as their text, in order.
+    pub(crate) fn json_entries(&self) -> indexmap::IndexMap<String, serde_json::Value> {
+        self.entries
+            .iter()
+            .map(|(k, v)| (k.value.key_text(), v.value.to_json()))
+            .collect()
+    }
+
     /// True when a string key is present.
     pub fn contains_key(&self, key: &str) -> bool {
         self.entry(key).is_some()
