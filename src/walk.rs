@@ -112,11 +112,7 @@ impl Walked {
                     self.sources.push(source(path, display, true));
                 }
             }
-            Ok(_) => self.diagnostics.push(Diagnostic::new(
-                codes::NOT_FOUND,
-                display,
-                "is not a regular file",
-            )),
+            Ok(_) => self.diagnostics.push(not_regular(display)),
             Err(e) => {
                 let code = if e.kind() == std::io::ErrorKind::NotFound {
                     codes::NOT_FOUND
@@ -153,6 +149,10 @@ pub(crate) fn walk(opts: &WalkOptions) -> Walked {
             if seen.first(root, ino_of(&meta)) {
                 out.sources.push(source(root.clone(), shown, true));
             }
+            continue;
+        }
+        if !meta.is_dir() {
+            out.diagnostics.push(not_regular(shown));
             continue;
         }
         if !opts.recursive {
@@ -201,11 +201,17 @@ fn walk_dir(root: &Path, opts: &WalkOptions, seen: &mut Dedup, out: &mut Walked)
                 continue;
             }
         };
-        if !entry.file_type().is_file() {
+        let kind = entry.file_type();
+        if kind.is_dir() {
             continue;
         }
         let rel = entry.path().strip_prefix(root).unwrap_or(entry.path());
         if !opts.include.is_match(rel) || opts.exclude.is_match(rel) {
+            continue;
+        }
+        if !kind.is_file() {
+            // A FIFO or device named like a template: said, never opened.
+            out.diagnostics.push(not_regular(display(entry.path())));
             continue;
         }
         if seen.first(entry.path(), entry_ino(&entry)) {
@@ -214,6 +220,27 @@ fn walk_dir(root: &Path, opts: &WalkOptions, seen: &mut Dedup, out: &mut Walked)
             out.sources.push(source(path, shown, false));
         }
     }
+}
+
+/// E0017 for a path that is not a regular file.
+pub(crate) fn not_regular(shown: String) -> Diagnostic {
+    Diagnostic::new(
+        codes::NOT_REGULAR,
+        shown,
+        "is not a regular file (a FIFO, a device or a socket); it is not opened",
+    )
+}
+
+/// The bytes of a regular file; anything else is refused before it is
+/// opened (a FIFO would block, a device never end).
+pub(crate) fn read_regular(path: &Path) -> std::io::Result<Vec<u8>> {
+    let meta = std::fs::metadata(path)?;
+    if !meta.is_file() {
+        return Err(std::io::Error::other(
+            "not a regular file (a FIFO, a device or a socket)",
+        ));
+    }
+    std::fs::read(path)
 }
 
 impl Source {

@@ -34,6 +34,8 @@ pub(crate) const JINJA_SKIPPED: Code = Code("I0013");
 pub(crate) const NOT_FOUND: Code = Code("E0014");
 /// A file named explicitly is a Jinja source.
 pub(crate) const JINJA_SOURCE: Code = Code("E0015");
+/// A path that is not a regular file (a FIFO, a device, a socket).
+pub(crate) const NOT_REGULAR: Code = Code("E0017");
 /// A directory given without `-r`.
 pub(crate) const DIRECTORY_SKIPPED: Code = Code("W0016");
 /// `capabilities` is present but is not a mapping.
@@ -209,6 +211,15 @@ pub(crate) static CODES: &[CodeInfo] = &[
         why: "Without `-r` heatcap reads only the files named.",
         example: "`heatcap index templates/`.",
         source: "heatcap's walker",
+    },
+    CodeInfo {
+        code: NOT_REGULAR,
+        name: "NotRegularFile",
+        summary: "a path is not a regular file (a FIFO, a device, a socket); it is not opened",
+        what: "Every file heatcap reads is a regular file (a symbolic link to one counts).",
+        why: "Opening a FIFO blocks until a writer comes, and a device such as /dev/zero never ends: heatcap checks before it opens, reports the file and goes on.",
+        example: "`mkfifo x.yaml`, or `ln -s /dev/zero t.yaml`.",
+        source: "heatcap's walker and loader",
     },
     CodeInfo {
         code: CAPABILITIES_NOT_MAPPING,

@@ -191,6 +191,11 @@ fn read_limited(source: &Source, max_chars: usize) -> Result<Vec<u8>, Box<Diagno
     let file = source.display.as_str();
     let err =
         |e: &std::io::Error| Box::new(Diagnostic::new(codes::READ_ERROR, file, io_message(e)));
+    // Never open what is not a regular file: a FIFO blocks in open().
+    let meta = std::fs::metadata(&source.path).map_err(|e| err(&e))?;
+    if !meta.is_file() {
+        return Err(Box::new(crate::walk::not_regular(file.to_owned())));
+    }
     let f = File::open(&source.path).map_err(|e| err(&e))?;
     let len = f.metadata().map_err(|e| err(&e))?.len();
     // A character is at most 4 bytes: beyond that, it cannot fit.

@@ -174,7 +174,7 @@ impl Catalog for FsCatalog {
 
     fn file(&self, from: &str, target: &str) -> Option<String> {
         let (path, shown) = locate(from, target)?;
-        let text = std::fs::read_to_string(&path).ok()?;
+        let text = String::from_utf8(crate::walk::read_regular(&path).ok()?).ok()?;
         // python-heatclient uploads a file that parses as a template as
         // that template's JSON (heat-semantics §2.12).
         let parsed = load::parse_text(&text, &shown, &load::ParseOptions::default());

@@ -100,7 +100,7 @@ pub(super) fn plan(ws: &Workspace, root: &str) -> Export {
         let Ok(real) = std::fs::canonicalize(&env.path) else {
             continue;
         };
-        match std::fs::read_to_string(&real) {
+        match crate::walk::read_regular(&real).map(|b| String::from_utf8_lossy(&b).into_owned()) {
             Ok(text) => {
                 let edited = edited_environment(&text, env, &registry);
                 let parsed = parse_text(&edited, &env.path, &ParseOptions::default());
@@ -185,7 +185,7 @@ fn client_files(
         if files.contains_key(&real) {
             continue;
         }
-        let text = match std::fs::read(&real) {
+        let text = match crate::walk::read_regular(&real) {
             Ok(bytes) => match String::from_utf8(bytes) {
                 Ok(t) => t,
                 Err(e) => {
