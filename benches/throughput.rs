@@ -143,6 +143,92 @@ fn noise(rng: &mut Rng) -> String {
 
 /// Writes `n` files; returns the directory, the total bytes, and the
 /// root template and environment of a composition inside it.
+/// Four environments of 12,000 registry entries each (half of them
+/// globs), every one under Heat's size limit: resolve, validate -e and
+/// export of a one-resource root with them (the registry lookups must stay
+/// near linear).
+fn measure_large_registry(dir: &Path, runs: usize) {
+    let base = dir.join("bigreg");
+    std::fs::create_dir_all(&base).unwrap();
+    let mut envs = Vec::new();
+    for j in 0..4 {
+        let mut e = String::from("resource_registry:\n");
+        for i in 0..12_000 {
+            if i % 2 == 1 {
+                let _ = writeln!(e, "  OS::Big{j}::T{i}: OS::Heat::None");
+            } else {
+                let _ = writeln!(e, "  OS::Glob{j}::T{i}::*: OS::Heat::None");
+            }
+        }
+        let p = base.join(format!("env{j}.yaml"));
+        std::fs::write(&p, e).unwrap();
+        envs.push(p.to_str().unwrap().to_owned());
+    }
+    let root = base.join("root.yaml");
+    std::fs::write(
+        &root,
+        "heat_template_version: 2016-10-14\nresources:\n  a: {type: OS::Big0::T1}\n",
+    )
+    .unwrap();
+    let root = root.to_str().unwrap().to_owned();
+    let with_envs = |mut args: Vec<String>| {
+        for e in &envs {
+            args.push("-e".to_owned());
+            args.push(e.clone());
+        }
+        args
+    };
+    let cases = [
+        (
+            "resolve -e x4",
+            with_envs(vec![
+                "heatcap".into(),
+                "resolve".into(),
+                "--format".into(),
+                "json".into(),
+                "-q".into(),
+            ]),
+        ),
+        (
+            "validate -e x4 ROOT",
+            with_envs(vec![
+                "heatcap".into(),
+                "validate".into(),
+                root.clone(),
+                "-q".into(),
+            ]),
+        ),
+        (
+            "export --format heat-api -e x4",
+            with_envs(vec![
+                "heatcap".into(),
+                "export".into(),
+                "-t".into(),
+                root.clone(),
+                "--format".into(),
+                "heat-api".into(),
+                "-q".into(),
+            ]),
+        ),
+    ];
+    println!(
+        "\nLarge registry: 4 environments of 12,000 entries (half globs), medians of {runs}:\n"
+    );
+    println!("| command | seconds (2 threads) |");
+    println!("|---|---|");
+    for (name, args) in cases {
+        let args: Vec<&str> = args.iter().map(String::as_str).collect();
+        let secs: Vec<f64> = (0..runs)
+            .map(|_| {
+                let start = Instant::now();
+                exe_run(2, &args);
+                start.elapsed().as_secs_f64()
+            })
+            .collect();
+        println!("| `{name}` | {:.3} |", median(secs));
+    }
+}
+
 /// The stacks of a Heat validate document (the root and every nested one).
 fn stacks(v: &serde_json::Value) -> usize {
     1 + v["NestedParameters"]
@@ -571,6 +657,7 @@ fn measure(n: usize, runs: usize) {
         }
     }
     measure_tripleo_shaped(dir.path(), runs);
+    measure_large_registry(dir.path(), runs);
     let mut only = Vec::new();
     let mut lookups = 0;
     for _ in 0..runs {

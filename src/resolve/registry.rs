@@ -45,6 +45,10 @@ pub struct Registry<'a> {
     /// given (relative to the working directory). They win over the
     /// environments, as an entry written into the user registry would.
     choices: IndexMap<String, String>,
+    /// Glob keys by their prefix (built once, shared by child registries;
+    /// a key no longer in `top` is skipped), so a lookup costs the length
+    /// of the type, not the size of the registry.
+    globs: std::rc::Rc<std::collections::HashMap<String, Vec<String>>>,
     /// The top-level keys child environments removed, in order (for
     /// telling a real cycle from a template used again lower down).
     removed: Vec<String>,
@@ -80,7 +84,21 @@ impl<'a> Registry<'a> {
             resources,
             choices: IndexMap::new(),
             removed: Vec::new(),
+            globs: std::rc::Rc::new(std::collections::HashMap::new()),
         }
+        .with_glob_index()
+    }
+
+    fn with_glob_index(mut self) -> Self {
+        let mut globs: std::collections::HashMap<String, Vec<String>> =
+            std::collections::HashMap::new();
+        for (key, e) in &self.top {
+            if let EntryValue::Glob { prefix, .. } = &e.value {
+                globs.entry(prefix.clone()).or_default().push(key.clone());
+            }
+        }
+        self.globs = std::rc::Rc::new(globs);
+        self
     }
 
     /// What makes two stacks' registries differ: the entries removed on the
@@ -208,7 +226,13 @@ impl<'a> Registry<'a> {
     /// Every entry looked up: the top-level keys, then the per-resource
     /// (name, type) pairs.
     pub fn lookup_all(&self) -> Vec<super::Resolution> {
-        let top = self.keys().into_iter().map(|k| self.lookup(&k, None, None));
+        // A glob key maps types to types; Heat never looks the key itself up
+        // (`OS::Networking::*: OS::Neutron::*` is Heat's own example).
+        let top = self
+            .keys()
+            .into_iter()
+            .filter(|k| !matches!(self.top[k].value, EntryValue::Glob { .. }))
+            .map(|k| self.lookup(&k, None, None));
         let per = self
             .resource_keys()
             .into_iter()
@@ -315,10 +339,19 @@ impl<'a> Registry<'a> {
         if let Some(e) = self.top.get(t) {
             found.push((vec![t.to_owned()], StepKind::Entry, e));
         }
-        for (key, e) in &self.top {
-            if let EntryValue::Glob { prefix, value } = &e.value {
-                if key != t && t.starts_with(prefix) && t != value {
-                    found.push((vec![key.clone()], StepKind::Glob, e));
+        // Every glob whose prefix starts the type: look each prefix of the
+        // type up.
+        let ends = t
+            .char_indices()
+            .map(|(i, _)| i)
+            .chain(std::iter::once(t.len()));
+        for end in ends {
+            for key in self.globs.get(&t[..end]).into_iter().flatten() {
+                let Some(e) = self.top.get(key) else { continue };
+                if let EntryValue::Glob { value, .. } = &e.value {
+                    if key != t && t != value {
+                        found.push((vec![key.clone()], StepKind::Glob, e));
+                    }
                 }
             }
         }

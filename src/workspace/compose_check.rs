@@ -104,21 +104,22 @@ pub(super) fn composition(
 /// Exact keys a glob shadows, across the merged registry. A pair within
 /// one file is that file's W6011 already when the file was checked.
 fn shadowed(merged: &Merged, env_paths: &[&str], env_checked: &[bool]) -> Vec<Diagnostic> {
+    let all: Vec<&crate::resolve::merge::Entry> = merged.entries.values().collect();
+    let entries: Vec<&crate::model::registry::RegistryEntry> =
+        all.iter().map(|e| &e.entry).collect();
+    let mut pairs = shadowed_entry::shadowed_pairs(&entries);
+    pairs.sort_by_key(|(e, g)| (*g, *e));
     let mut out = Vec::new();
-    for glob in merged.entries.values() {
-        let Some(g) = shadowed_entry::type_glob(glob) else {
-            continue;
-        };
-        for e in merged.entries.values() {
-            let same_checked_file = e.origin.env == glob.origin.env && env_checked[e.origin.env];
-            if !same_checked_file && shadowed_entry::shadows(g, e) {
-                out.push(shadowed_entry::finding(
-                    env_paths[e.origin.env],
-                    e,
-                    env_paths[glob.origin.env],
-                    glob,
-                ));
-            }
+    for (ei, gi) in pairs {
+        let (e, glob) = (all[ei], all[gi]);
+        let same_checked_file = e.origin.env == glob.origin.env && env_checked[e.origin.env];
+        if !same_checked_file {
+            out.push(shadowed_entry::finding(
+                env_paths[e.origin.env],
+                e,
+                env_paths[glob.origin.env],
+                glob,
+            ));
         }
     }
     out

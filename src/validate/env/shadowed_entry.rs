@@ -43,6 +43,37 @@ pub(crate) fn shadows(glob: (&str, &str), exact: &RegistryEntry) -> bool {
         && exact.is_mapping()
 }
 
+/// Every (exact, glob) pair of `entries` where the glob shadows the exact
+/// entry, by index, in the order of the exact entries. Globs are found by
+/// the prefixes of each key, so the cost grows with the entries, not with
+/// their square.
+pub(crate) fn shadowed_pairs(entries: &[&RegistryEntry]) -> Vec<(usize, usize)> {
+    let mut globs: std::collections::HashMap<&str, Vec<usize>> = std::collections::HashMap::new();
+    for (i, e) in entries.iter().enumerate() {
+        if let Some((prefix, _)) = type_glob(e) {
+            globs.entry(prefix).or_default().push(i);
+        }
+    }
+    let mut out = Vec::new();
+    for (i, e) in entries.iter().enumerate() {
+        let key = e.key.as_str();
+        let ends = key
+            .char_indices()
+            .map(|(j, _)| j)
+            .chain(std::iter::once(key.len()));
+        for end in ends {
+            for &g in globs.get(&key[..end]).into_iter().flatten() {
+                if let Some(glob) = type_glob(entries[g]) {
+                    if shadows(glob, e) {
+                        out.push((i, g));
+                    }
+                }
+            }
+        }
+    }
+    out
+}
+
 /// The finding for an exact entry `exact` (in `file`) shadowed by the
 /// glob entry `glob` (in `glob_file`).
 pub(crate) fn finding(
@@ -74,13 +105,11 @@ impl EnvRule for ShadowedEntry {
 
     fn check(&self, cx: &EnvContext<'_>, out: &mut Vec<Diagnostic>) {
         let top: Vec<&RegistryEntry> = cx.env.top().collect();
-        for g in &top {
-            let Some(glob) = type_glob(g) else { continue };
-            for e in &top {
-                if shadows(glob, e) {
-                    out.push(finding(&cx.file.path, e, &cx.file.path, g));
-                }
-            }
+        let mut pairs = shadowed_pairs(&top);
+        // Reported glob by glob, as before: in the order of the globs.
+        pairs.sort_by_key(|(e, g)| (*g, *e));
+        for (e, g) in pairs {
+            out.push(finding(&cx.file.path, top[e], &cx.file.path, top[g]));
         }
     }
 }
