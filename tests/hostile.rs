@@ -107,3 +107,93 @@ fn fifos_and_devices_are_reported_never_opened() {
         }
     }
 }
+
+fn write(p: &Path, text: &str) {
+    std::fs::create_dir_all(p.parent().unwrap()).unwrap();
+    std::fs::write(p, text).unwrap();
+}
+
+/// r11: export reads only under the root template's and the environments'
+/// directories (E7011 otherwise, unless --allow-outside), never writes
+/// through a link, and leaves OUT as it was when it refuses.
+#[test]
+fn export_stays_inside_its_tree() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let t = d.join("tree");
+    write(&t.join("env.yaml"), "resource_registry: {}\n");
+    std::os::unix::fs::symlink("/etc/passwd", t.join("passwd-link.txt")).unwrap();
+    write(&t.join("inner.txt"), "in the tree\n");
+    std::os::unix::fs::symlink(t.join("inner.txt"), t.join("inner-link.txt")).unwrap();
+    let leaky = [
+        "/etc/passwd",
+        "../../../../../../../../etc/passwd",
+        "file:///etc/passwd",
+        "passwd-link.txt",
+    ];
+    for (i, target) in leaky.iter().enumerate() {
+        let root = t.join(format!("leak{i}.yaml"));
+        write(
+            &root,
+            &format!("heat_template_version: 2016-10-14\nresources:\n  a:\n    type: OS::Heat::Value\n    properties:\n      value: {{get_file: \"{target}\"}}\n"),
+        );
+        let out = d.join(format!("out{i}"));
+        std::fs::create_dir_all(&out).unwrap();
+        write(&out.join("keep.txt"), "mine\n");
+        let args: Vec<String> = [
+            "export",
+            "-t",
+            root.to_str().unwrap(),
+            "-e",
+            t.join("env.yaml").to_str().unwrap(),
+            "--out",
+            out.to_str().unwrap(),
+            "--force",
+        ]
+        .iter()
+        .map(|s| (*s).to_owned())
+        .collect();
+        let (_, err) = heatcap(args);
+        assert!(err.contains("E7011"), "{target}: {err}");
+        // Refused: OUT is as it was.
+        let names: Vec<String> = std::fs::read_dir(&out)
+            .unwrap()
+            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+            .collect();
+        assert_eq!(names, ["keep.txt"], "{target}");
+    }
+    // An in-tree link is exported under the name the template uses, and
+    // --force replaces a link in OUT instead of writing through it.
+    let root = t.join("ok.yaml");
+    write(
+        &root,
+        "heat_template_version: 2016-10-14\nresources:\n  a:\n    type: OS::Heat::Value\n    properties:\n      value: {get_file: inner-link.txt}\n",
+    );
+    let out = d.join("out-ok");
+    std::fs::create_dir_all(&out).unwrap();
+    let victim = d.join("victim.txt");
+    write(&victim, "untouched\n");
+    std::os::unix::fs::symlink(&victim, out.join("inner-link.txt")).unwrap();
+    let args: Vec<String> = [
+        "export",
+        "-t",
+        root.to_str().unwrap(),
+        "-e",
+        t.join("env.yaml").to_str().unwrap(),
+        "--out",
+        out.to_str().unwrap(),
+        "--force",
+    ]
+    .iter()
+    .map(|s| (*s).to_owned())
+    .collect();
+    let (_, err) = heatcap(args);
+    assert!(!err.contains("error"), "{err}");
+    assert_eq!(std::fs::read_to_string(&victim).unwrap(), "untouched\n");
+    let copy = out.join("inner-link.txt");
+    assert!(!std::fs::symlink_metadata(&copy)
+        .unwrap()
+        .file_type()
+        .is_symlink());
+    assert_eq!(std::fs::read_to_string(copy).unwrap(), "in the tree\n");
+}

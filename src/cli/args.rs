@@ -232,6 +232,10 @@ pub struct ExportArgs {
     /// Write into a directory that is not empty.
     #[arg(long)]
     pub force: bool,
+    /// Also read files outside the root template's and the environments'
+    /// directories (refused otherwise: E7011).
+    #[arg(long)]
+    pub allow_outside: bool,
     /// What to produce: `plain` writes the tree to --out and lists the
     /// files written, `json` lists them as JSON, `heat-api` writes nothing
     /// and prints the body python-heatclient would send.

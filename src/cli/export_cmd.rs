@@ -31,7 +31,7 @@ pub(super) fn export(
         .roots(&[&root])
         .max_nested_depth(a.max_nested_depth)
         .open();
-    let plan = ws.export(&root);
+    let plan = ws.export(&root, a.allow_outside);
     if plan.refused() {
         print_diagnostics(err, &plan.diagnostics, output)?;
         writeln!(

@@ -64,6 +64,8 @@ pub(crate) const NESTED_TOO_DEEP: Code = Code("E7003");
 pub(crate) const UNRESOLVED: Code = Code("E7004");
 /// A file the export needs is missing or cannot be read.
 pub(crate) const EXPORT_FILE: Code = Code("E7005");
+/// `export` would read a file outside its tree.
+pub(crate) const OUTSIDE_TREE: Code = Code("E7011");
 /// A `get_file` target that cannot be read.
 pub(crate) const MISSING_FILE: Code = Code("E7006");
 /// A parent passes a property its provider template does not declare.
@@ -382,6 +384,15 @@ pub(crate) static CODES: &[CodeInfo] = &[
         why: "A candidate that declares nothing is never a match once any key is relevant, so it can never be chosen among others.",
         example: "`OS::X: [a.yaml, b.yaml]` where b.yaml has no `capabilities`.",
         source: "capabilities.md §2 rules 2-4",
+    },
+    CodeInfo {
+        code: OUTSIDE_TREE,
+        name: "OutsideTree",
+        summary: "`export` would read a file outside the template's and the environments' directories",
+        what: "Every file an export reads (a registry target, a template path, a `get_file` target, after symbolic links) is under the root template's directory or an environment's directory, unless `--allow-outside`.",
+        why: "An exported tree is handed to others; `get_file: /etc/shadow`, `../../../etc/passwd` or an in-tree link to a system file would copy secrets into it. Heat's client would read them too.",
+        example: "`config: {get_file: /etc/passwd}` in a template being exported.",
+        source: "heatcap's export confinement (the HTTP service will use the same rule)",
     },
 ];
 

@@ -60,7 +60,7 @@ pub struct Export {
 }
 
 /// Plans the export of the composition of `root`.
-pub(super) fn plan(ws: &Workspace, root: &str) -> Export {
+pub(super) fn plan(ws: &Workspace, root: &str, allow_outside: bool) -> Export {
     let mut diagnostics = ws.environment_diagnostics();
     let empty = |diagnostics| Export {
         files: IndexMap::new(),
@@ -119,7 +119,19 @@ pub(super) fn plan(ws: &Workspace, root: &str) -> Export {
         }
     }
     let models: Vec<Environment> = edited_envs.iter().map(|e| e.3.clone()).collect();
-    let mut files = client_files(root, &models, &mut diagnostics);
+    // The confinement: the root template's directory and the
+    // environments' (real paths; a link out of them is outside).
+    let mut allowed: Vec<PathBuf> = Vec::new();
+    for p in std::iter::once(root).chain(ws.environments.iter().map(|e| e.path.as_str())) {
+        if let Some(dir) = std::fs::canonicalize(p)
+            .ok()
+            .and_then(|r| r.parent().map(Path::to_path_buf))
+        {
+            allowed.push(dir);
+        }
+    }
+    let confine = (!allow_outside).then_some(allowed.as_slice());
+    let mut files = client_files(root, &models, confine, &mut diagnostics);
     let mut environments = Vec::new();
     for (real, shown, edited, _) in edited_envs {
         files.insert(real.clone(), (shown, ExportFile::Environment, edited));
@@ -147,6 +159,7 @@ pub(super) fn plan(ws: &Workspace, root: &str) -> Export {
 fn client_files(
     root: &str,
     envs: &[Environment],
+    confine: Option<&[PathBuf]>,
     diagnostics: &mut Vec<Diagnostic>,
 ) -> IndexMap<PathBuf, (String, ExportFile, String)> {
     let mut files = IndexMap::new();
@@ -182,8 +195,22 @@ fn client_files(
             }
             continue;
         };
-        if files.contains_key(&real) {
+        let location = client_location(&path, &real);
+        if files.contains_key(&location) {
             continue;
+        }
+        if let Some(allowed) = confine {
+            if !allowed.iter().any(|dir| real.starts_with(dir)) {
+                diagnostics.push(Diagnostic::new(
+                    codes::OUTSIDE_TREE,
+                    if from.is_empty() { &target } else { &from },
+                    format!(
+                        "`{target}` is `{}`, outside the template's and the environments' directories; export reads nothing there (--allow-outside reads it)",
+                        display(&real)
+                    ),
+                ));
+                continue;
+            }
         }
         let text = match crate::walk::read_regular(&real) {
             Ok(bytes) => match String::from_utf8(bytes) {
@@ -192,7 +219,7 @@ fn client_files(
                     // Binary: the client base64-encodes it; copy as is.
                     let raw = e.into_bytes();
                     files.insert(
-                        real,
+                        location,
                         (
                             shown,
                             ExportFile::Raw,
@@ -212,31 +239,46 @@ fn client_files(
             }
         };
         let parsed = parse_text(&text, &shown, &ParseOptions::default());
-        let template = parsed.root.as_ref().filter(|r| {
-            r.as_map().is_some_and(|m| {
-                [
-                    "heat_template_version",
-                    "AWSTemplateFormatVersion",
-                    "HeatTemplateFormatVersion",
-                ]
-                .iter()
-                .any(|k| m.contains_key(k))
-            })
-        });
-        match template {
+        match parsed.root.as_ref().filter(|r| is_template(r)) {
             Some(tree) => {
                 for t in template_references(tree) {
                     queue.push_back((shown.clone(), t, false));
                 }
                 let content = without_capabilities(&text, tree);
-                files.insert(real, (shown, ExportFile::Template, content));
+                files.insert(location, (shown, ExportFile::Template, content));
             }
             None => {
-                files.insert(real, (shown, ExportFile::Raw, text));
+                files.insert(location, (shown, ExportFile::Raw, text));
             }
         }
     }
     files
+}
+
+/// Where python-heatclient finds a file (its URL): the real directory of
+/// the name, and the name itself, even when that name is a link.
+fn client_location(path: &Path, real: &Path) -> PathBuf {
+    let dir = match path.parent() {
+        Some(p) if !p.as_os_str().is_empty() => p,
+        _ => Path::new("."),
+    };
+    std::fs::canonicalize(dir)
+        .ok()
+        .zip(path.file_name())
+        .map_or_else(|| real.to_path_buf(), |(d, name)| d.join(name))
+}
+
+/// A document python-heatclient takes for a template (a version key).
+fn is_template(root: &Node) -> bool {
+    root.as_map().is_some_and(|m| {
+        [
+            "heat_template_version",
+            "AWSTemplateFormatVersion",
+            "HeatTemplateFormatVersion",
+        ]
+        .iter()
+        .any(|k| m.contains_key(k))
+    })
 }
 
 /// Every `type` that is a template path and every `get_file` argument, at
@@ -390,14 +432,12 @@ impl Export {
     }
 
     /// Writes the exported tree into `dir` (which must be empty unless
-    /// `force`); returns the paths written, relative to `dir`.
+    /// `force`); returns the paths written, relative to `dir`. The tree is
+    /// written into a fresh directory beside `dir` and moved into place, so
+    /// a failed write leaves `dir` as it was; no symbolic link is ever
+    /// followed when writing (one in the way is replaced, not written
+    /// through).
     pub fn write_tree(&self, dir: &Path, force: bool) -> Result<Vec<String>, String> {
-        if dir.exists() && std::fs::read_dir(dir).is_ok_and(|mut d| d.next().is_some()) && !force {
-            return Err(format!(
-                "`{}` is not empty; use --force to write into it",
-                display(dir)
-            ));
-        }
         let io = |p: &Path, e: std::io::Error| {
             format!(
                 "cannot write `{}`: {}",
@@ -405,12 +445,34 @@ impl Export {
                 crate::walk::io_message(&e)
             )
         };
+        if std::fs::symlink_metadata(dir).is_ok_and(|m| m.file_type().is_symlink()) {
+            return Err(format!(
+                "`{}` is a symbolic link; give the directory itself",
+                display(dir)
+            ));
+        }
+        let empty = std::fs::read_dir(dir).map_or(true, |mut d| d.next().is_none());
+        if dir.exists() && !empty && !force {
+            return Err(format!(
+                "`{}` is not empty; use --force to write into it",
+                display(dir)
+            ));
+        }
+        let parent = match dir.parent() {
+            Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
+            _ => PathBuf::from("."),
+        };
+        std::fs::create_dir_all(&parent).map_err(|e| io(&parent, e))?;
+        let staging = tempfile::Builder::new()
+            .prefix(".heatcap-export-")
+            .tempdir_in(&parent)
+            .map_err(|e| io(&parent, e))?;
         let mut written = Vec::new();
         for (real, (_, kind, text)) in &self.files {
             let rel = real.strip_prefix(&self.base).unwrap_or(real);
-            let target = dir.join(rel);
-            if let Some(parent) = target.parent() {
-                std::fs::create_dir_all(parent).map_err(|e| io(parent, e))?;
+            let target = staging.path().join(rel);
+            if let Some(p) = target.parent() {
+                std::fs::create_dir_all(p).map_err(|e| io(p, e))?;
             }
             match kind {
                 // A file copied unchanged keeps its bytes exactly.
@@ -421,8 +483,45 @@ impl Export {
             }
             written.push(display(rel));
         }
+        if !dir.exists() || empty {
+            if dir.exists() {
+                std::fs::remove_dir(dir).map_err(|e| io(dir, e))?;
+            }
+            let staged = staging.keep();
+            std::fs::rename(&staged, dir).map_err(|e| io(dir, e))?;
+            return Ok(written);
+        }
+        // --force into a directory that holds files: move each file in,
+        // replacing (never following) a link in the way.
+        for rel in &written {
+            let target = dir.join(rel);
+            no_links_between(dir, &target)
+                .map_err(|m| format!("cannot write `{}`: {m}", display(&target)))?;
+            if let Some(p) = target.parent() {
+                std::fs::create_dir_all(p).map_err(|e| io(p, e))?;
+            }
+            if std::fs::symlink_metadata(&target).is_ok_and(|m| m.file_type().is_symlink()) {
+                std::fs::remove_file(&target).map_err(|e| io(&target, e))?;
+            }
+            std::fs::rename(staging.path().join(rel), &target).map_err(|e| io(&target, e))?;
+        }
         Ok(written)
     }
+}
+
+/// Refuses a path below `dir` whose directories (between `dir` and the
+/// file) include a symbolic link: writing there would land elsewhere.
+fn no_links_between(dir: &Path, target: &Path) -> Result<(), String> {
+    let rel = target.strip_prefix(dir).unwrap_or(target);
+    let mut at = dir.to_path_buf();
+    let parts: Vec<_> = rel.components().collect();
+    for c in parts.iter().take(parts.len().saturating_sub(1)) {
+        at.push(c);
+        if std::fs::symlink_metadata(&at).is_ok_and(|m| m.file_type().is_symlink()) {
+            return Err(format!("`{}` is a symbolic link", display(&at)));
+        }
+    }
+    Ok(())
 }
 
 /// The real path `target` names from `from`, when it exists.

@@ -506,8 +506,13 @@ impl Workspace {
 
     /// `export`: the files stock Heat needs for the composition of `root`,
     /// or the errors that refuse it.
-    pub fn export(&self, root: &str) -> Export {
-        export::plan(self, root)
+    ///
+    /// Reads are confined (the same rule will guard the HTTP service): a
+    /// file whose real path is outside the root template's directory and
+    /// the environments' directories refuses the export (E7011), unless
+    /// `allow_outside`.
+    pub fn export(&self, root: &str, allow_outside: bool) -> Export {
+        export::plan(self, root, allow_outside)
     }
 
     /// The environments' paths, as given.
