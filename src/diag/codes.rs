@@ -54,6 +54,10 @@ pub(crate) const INVALID_HOOK: Code = Code("E6004");
 pub(crate) const WRONG_SECTION: Code = Code("E6005");
 /// A section whose value is null, which Heat rejects.
 pub(crate) const EMPTY_SECTION: Code = Code("E6006");
+/// A `requires` value that is not a scalar or a list of scalars.
+pub(crate) const INVALID_REQUIREMENT: Code = Code("E6013");
+/// An environment file whose document is not a mapping.
+pub(crate) const ENVIRONMENT_NOT_MAPPING: Code = Code("E6014");
 /// A resource type maps to a template that does not exist or is not a template.
 pub(crate) const MISSING_TEMPLATE: Code = Code("E7001");
 /// A template includes itself through its resources.
@@ -294,6 +298,24 @@ pub(crate) static CODES: &[CodeInfo] = &[
         why: "Heat rejects the file: `environment has empty section \"<key>\"`.",
         example: "`parameter_defaults:` with nothing under it.",
         source: "heat-semantics §2.1 (environment_format.validate)",
+    },
+    CodeInfo {
+        code: INVALID_REQUIREMENT,
+        name: "InvalidRequirement",
+        summary: "a `requires` value is not a scalar or a list of scalars, so it asks for nothing",
+        what: "Every `requires` value is a scalar or a list of scalars (\"any of these\").",
+        why: "The capabilities specification allows nothing else; a mapping, a nested list or null would silently select nothing.",
+        example: "`requires: {deployment: {puppet: true}}`.",
+        source: "capabilities.md §2",
+    },
+    CodeInfo {
+        code: ENVIRONMENT_NOT_MAPPING,
+        name: "EnvironmentNotMapping",
+        summary: "a file given as an environment is not a mapping (Heat: \"The environment is not a valid YAML mapping data type.\")",
+        what: "An environment file's document is a mapping.",
+        why: "Heat refuses the file before it reads anything of it.",
+        example: "`- resource_registry: {...}` (a list at the top).",
+        source: "heat-semantics §2.1",
     },
     CodeInfo {
         code: MISSING_TEMPLATE,

@@ -71,6 +71,24 @@ impl Environment {
                 m.entries
                     .iter()
                     .map(|(k, v)| {
+                        if Requirement::from_node(v).is_none() {
+                            problems.push(
+                                Diagnostic::new(
+                                    codes::INVALID_REQUIREMENT,
+                                    path,
+                                    format!(
+                                        "`requires.{}` is {}, not a scalar or a list of scalars; it asks for nothing",
+                                        k.value.key_text(),
+                                        if v.as_seq().is_some() {
+                                            "a list with items that are not scalars"
+                                        } else {
+                                            v.value.kind_name()
+                                        }
+                                    ),
+                                )
+                                .at(v.span),
+                            );
+                        }
                         let r = Require {
                             value: CapValue::from_node(v),
                             requirement: Requirement::from_node(v),

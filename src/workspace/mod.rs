@@ -584,7 +584,15 @@ fn file_diagnostics(envs: &[FileRecord]) -> Vec<Diagnostic> {
     for f in envs {
         out.extend(f.diagnostics.iter().cloned());
         let flagged = f.diagnostics.iter().any(|d| d.code == codes::NOT_HEAT_FILE);
-        if f.status == Status::Ok && f.environment().is_none() && !flagged {
+        let not_mapping = f.reason.is_some_and(|r| r.starts_with("the top level is"));
+        if f.status == Status::Ok && f.environment().is_none() && not_mapping {
+            out.retain(|d: &Diagnostic| !(d.code == codes::NOT_HEAT_FILE && d.file == f.path));
+            out.push(Diagnostic::new(
+                codes::ENVIRONMENT_NOT_MAPPING,
+                f.path.clone(),
+                "The environment is not a valid YAML mapping data type.",
+            ));
+        } else if f.status == Status::Ok && f.environment().is_none() && !flagged {
             out.push(Diagnostic::new(
                 codes::NOT_HEAT_FILE,
                 f.path.clone(),
