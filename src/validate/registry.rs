@@ -28,6 +28,7 @@ pub(crate) static RULES: &[&dyn Rule] = &[
     &hot::missing_reference::MissingResourceReference,
     &hot::deletion_policy::InvalidDeletionPolicy,
     &hot::resource_name::SlashInResourceName,
+    &hot::circular_dependency::CircularDependency,
     &hot::output_value::OutputWithoutValue,
     &hot::capability_value::CapabilityNeverMatches,
     &hot::unmappable_resource_type::UnmappableResourceType,

@@ -2,6 +2,7 @@
 
 pub(crate) mod capability_value;
 pub(crate) mod circular_condition;
+pub(crate) mod circular_dependency;
 pub(crate) mod condition_function;
 pub(crate) mod constraint_type;
 pub(crate) mod default_constraints;
