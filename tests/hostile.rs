@@ -197,3 +197,46 @@ fn export_stays_inside_its_tree() {
         .is_symlink());
     assert_eq!(std::fs::read_to_string(copy).unwrap(), "in the tree\n");
 }
+
+/// r11: Heat's per-stack limits: 1,000 resources (E7012, and Heat's error
+/// document), 524,288 characters for every uploaded file, `get_file`
+/// targets included (E7013, export refused).
+#[test]
+fn heats_limits_apply() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    write(&d.join("big.sh"), &"x".repeat(600_000));
+    write(
+        &d.join("root.yaml"),
+        "heat_template_version: 2016-10-14\nresources:\n  a: {type: OS::Heat::Value, properties: {value: {get_file: big.sh}}}\n",
+    );
+    write(&d.join("env.yaml"), "resource_registry: {}\n");
+    let many: String =
+        std::iter::once("heat_template_version: 2016-10-14\nresources:\n".to_owned())
+            .chain((0..1001).map(|i| format!("  r{i}: {{type: OS::Heat::None}}\n")))
+            .collect();
+    write(&d.join("many.yaml"), &many);
+    let s = |p: &str| d.join(p).display().to_string();
+    let (out, err) = heatcap(vec![
+        "export".into(),
+        "-t".into(),
+        s("root.yaml"),
+        "-e".into(),
+        s("env.yaml"),
+        "--format".into(),
+        "heat-api".into(),
+    ]);
+    assert!(out.is_empty() && err.contains("E7013"), "{out}{err}");
+    let (out, err) = heatcap(vec![
+        "parameters".into(),
+        "-t".into(),
+        s("many.yaml"),
+        "--format".into(),
+        "heat".into(),
+    ]);
+    assert!(err.contains("E7012"), "{err}");
+    assert_eq!(
+        out.trim(),
+        r#"{"Error": "Request limit exceeded: Maximum resources per stack exceeded."}"#
+    );
+}

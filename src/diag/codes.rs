@@ -68,6 +68,10 @@ pub(crate) const NESTED_TOO_DEEP: Code = Code("E7003");
 pub(crate) const UNRESOLVED: Code = Code("E7004");
 /// A file the export needs is missing or cannot be read.
 pub(crate) const EXPORT_FILE: Code = Code("E7005");
+/// A template with more resources than Heat's `max_resources_per_stack`.
+pub(crate) const TOO_MANY_RESOURCES: Code = Code("E7012");
+/// A file the client uploads is larger than Heat's `max_template_size`.
+pub(crate) const UPLOAD_TOO_LARGE: Code = Code("E7013");
 /// `export` would read a file outside its tree.
 pub(crate) const OUTSIDE_TREE: Code = Code("E7011");
 /// A `get_file` target that cannot be read.
@@ -415,6 +419,24 @@ pub(crate) static CODES: &[CodeInfo] = &[
         why: "An exported tree is handed to others; `get_file: /etc/shadow`, `../../../etc/passwd` or an in-tree link to a system file would copy secrets into it. Heat's client would read them too.",
         example: "`config: {get_file: /etc/passwd}` in a template being exported.",
         source: "heatcap's export confinement (the HTTP service will use the same rule)",
+    },
+    CodeInfo {
+        code: TOO_MANY_RESOURCES,
+        name: "TooManyResources",
+        summary: "a template of the composition has more than 1,000 resources (Heat's `max_resources_per_stack`)",
+        what: "Every stack of the composition has at most 1,000 resources.",
+        why: "Heat refuses the stack: \"Request limit exceeded: Maximum resources per stack exceeded.\"",
+        example: "a generated template with 1,200 resources.",
+        source: "heat-semantics §0.1 step 6, §1.3",
+    },
+    CodeInfo {
+        code: UPLOAD_TOO_LARGE,
+        name: "UploadTooLarge",
+        summary: "a file python-heatclient uploads (a `get_file` target too) is larger than 524,288 characters",
+        what: "Every file the client sends in `files` is within Heat's `max_template_size`.",
+        why: "Heat parses every file in `files` when it merges environments, and refuses the request when one is over the limit, even a script read with `get_file`.",
+        example: "`config: {get_file: big-script.sh}` where the script is 600 KB.",
+        source: "heat-semantics §0.1 step 4, §1.3",
     },
 ];
 

@@ -36,6 +36,9 @@ pub(crate) use crate::diag::codes::{
 /// Heat's `max_nested_stack_depth`.
 pub(crate) const MAX_NESTED_DEPTH: usize = 5;
 
+/// Heat's `max_resources_per_stack`.
+pub(crate) const MAX_RESOURCES_PER_STACK: usize = 1000;
+
 /// The name Heat gives the stack it validates.
 pub(crate) const ROOT_STACK_NAME: &str = "dummy";
 
@@ -385,6 +388,19 @@ impl Walker<'_> {
                     .at(*span),
                 );
             }
+        }
+        if template.resources.len() > MAX_RESOURCES_PER_STACK {
+            self.heat_error.get_or_insert_with(|| {
+                "Request limit exceeded: Maximum resources per stack exceeded.".to_owned()
+            });
+            self.diagnostics.push(Diagnostic::new(
+                crate::diag::codes::TOO_MANY_RESOURCES,
+                path,
+                format!(
+                    "{} resources, more than Heat's max_resources_per_stack ({MAX_RESOURCES_PER_STACK})",
+                    template.resources.len()
+                ),
+            ));
         }
         let scope = StackScope {
             template,

@@ -238,6 +238,17 @@ fn client_files(
                 continue;
             }
         };
+        let chars = text.chars().count();
+        if chars > crate::load::DEFAULT_MAX_SIZE {
+            diagnostics.push(Diagnostic::new(
+                codes::UPLOAD_TOO_LARGE,
+                &shown,
+                format!(
+                    "{chars} characters, over Heat's max_template_size ({}): Heat refuses every request that uploads it",
+                    crate::load::DEFAULT_MAX_SIZE
+                ),
+            ));
+        }
         let parsed = parse_text(&text, &shown, &ParseOptions::default());
         match parsed.root.as_ref().filter(|r| is_template(r)) {
             Some(tree) => {
