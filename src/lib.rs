@@ -68,6 +68,8 @@ pub(crate) mod diag;
 pub(crate) mod encode;
 pub(crate) mod error;
 pub(crate) mod eval;
+#[doc(hidden)]
+pub mod fuzzing;
 pub(crate) mod index;
 pub(crate) mod load;
 pub(crate) mod model;

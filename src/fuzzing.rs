@@ -1,0 +1,78 @@
+//! Entry points for the fuzz harness (`cargo run --release --example fuzz`):
+//! each runs one stage chain on arbitrary bytes, in memory. Not part of the
+//! public API; a panic here is a bug.
+
+use crate::load::{parse_text, ParseOptions};
+use crate::model::template::{Format, Template};
+use crate::model::Environment;
+use crate::resolve::compose::compose;
+use crate::resolve::merge::merge;
+use crate::resolve::registry::Registry;
+use crate::resolve::{Catalog, TemplateRef};
+
+/// The loader and the typed views: bytes → YAML tree → template or
+/// environment view.
+pub fn loader(data: &[u8]) -> usize {
+    let text = String::from_utf8_lossy(data);
+    let parsed = parse_text(&text, "fuzz.yaml", &ParseOptions::default());
+    let Some(root) = parsed.root else {
+        return parsed.diagnostics.len();
+    };
+    let Some(map) = root.as_map() else { return 0 };
+    let mut out = Vec::new();
+    let t = Template::from_node("fuzz.yaml", Format::Hot, map, &mut out);
+    let e = Environment::from_node("fuzz.yaml", map);
+    t.resources.len() + e.entries.len() + out.len()
+}
+
+/// One template in memory, for the composition walk.
+struct One(Option<Template>);
+
+impl Catalog for One {
+    fn template(&self, _from: &str, target: &str) -> TemplateRef<'_> {
+        TemplateRef {
+            display: target.to_owned(),
+            template: self.0.as_ref().filter(|_| target == "root.yaml"),
+            problem: None,
+        }
+    }
+    fn file_problem(&self, _from: &str, _target: &str) -> Option<String> {
+        None
+    }
+    fn file(&self, _from: &str, _target: &str) -> Option<String> {
+        None
+    }
+    fn url(&self, _from: &str, _target: &str) -> Option<String> {
+        None
+    }
+}
+
+/// The environment and registry pipeline: the bytes as two environments
+/// (the first and second half) merged, every entry looked up, and the same
+/// bytes as a root template composed with them (functions evaluated,
+/// groups and chains expanded).
+pub fn environment_pipeline(data: &[u8]) -> usize {
+    let half = data.len() / 2;
+    let mut envs = Vec::new();
+    for (i, part) in [&data[..half], &data[half..], data].iter().enumerate() {
+        let text = String::from_utf8_lossy(part);
+        if let Some(root) = parse_text(&text, "e.yaml", &ParseOptions::default()).root {
+            if let Some(m) = root.as_map() {
+                envs.push(Environment::from_node(&format!("env{i}.yaml"), m));
+            }
+        }
+    }
+    let merged = merge(&envs);
+    let text = String::from_utf8_lossy(data);
+    let template = parse_text(&text, "root.yaml", &ParseOptions::default())
+        .root
+        .and_then(|r| {
+            r.as_map()
+                .map(|m| Template::from_node("root.yaml", Format::Hot, m, &mut Vec::new()))
+        });
+    let catalog = One(template);
+    let registry = Registry::new(&envs, &merged, &catalog);
+    let lookups = registry.lookup_all().len();
+    let c = compose("root.yaml", &registry, &catalog, 5);
+    lookups + c.diagnostics.len()
+}
