@@ -42,9 +42,15 @@ pub fn format_parser(allowed: &'static [Format]) -> impl TypedValueParser<Value 
 const EXIT_CODES: &str = "\
 Exit status:
   0  success (capabilities-find: at least one template matched)
-  1  capabilities-find: nothing matched; index, template-capabilities:
-     a file could not be read or parsed (the output is still complete)
-  2  usage error, or the output could not be written";
+  1  capabilities-find: nothing matched;
+     index, template-capabilities: a file could not be read or parsed
+       (the output is still complete);
+     resolve, options, parameters: something is unresolved or an error
+       was found;
+     export: refused (nothing written);
+     validate: a finding at or above --fail-on
+  2  usage error (rules: a code that matches nothing), or the output
+     could not be written; a closed pipe exits 0";
 
 /// Discover, resolve and validate OpenStack Heat template compositions.
 #[derive(Debug, Parser)]
@@ -330,8 +336,12 @@ pub struct ValidateArgs {
     #[command(flatten)]
     pub walk: WalkArgs,
     /// Print no summary on stderr.
-    #[arg(short = 'q', long)]
+    #[arg(short = 'q', long, conflicts_with = "verbose")]
     pub quiet: bool,
+    /// Accepted as every command accepts it: validate prints every
+    /// finding, notes included, already.
+    #[arg(short = 'v', long)]
+    pub verbose: bool,
     /// Heat's max_nested_stack_depth: nested stacks deeper than this are
     /// refused (Heat's default; TripleO's undercloud used 7).
     #[arg(long, value_name = "N", default_value_t = 5)]

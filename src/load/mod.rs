@@ -204,7 +204,7 @@ fn read_limited(source: &Source, max_chars: usize) -> Result<Vec<u8>, Box<Diagno
         return Err(Box::new(Diagnostic::new(
             codes::TOO_LARGE,
             file,
-            format!("the file is {len} bytes, over the limit of {max_chars} characters"),
+            format!("the file is {len} bytes, so more than {max_chars} characters (a character is at most 4 bytes), the limit"),
         )));
     }
     let mut buf = Vec::with_capacity(usize::try_from(len).unwrap_or(0));
