@@ -229,6 +229,67 @@ fn measure_large_registry(dir: &Path, runs: usize) {
     }
 }
 
+/// Templates of 100,000 resources and of 100,000 parameters (`--max-size`
+/// raised): `index` and `validate` time and peak heap, per megabyte, beside
+/// the ordinary tree's (`ordinary`: seconds and peak heap per MB of
+/// `index` and `validate` on the generated tree).
+fn measure_huge_templates(dir: &Path, runs: usize, ordinary: [(f64, f64); 2]) {
+    let base = dir.join("huge");
+    std::fs::create_dir_all(&base).unwrap();
+    let mut res = String::from("heat_template_version: 2016-10-14\nparameters:\n  p: {type: string, default: x}\nresources:\n");
+    for i in 0..100_000 {
+        let _ = write!(res, "  r{i}:\n    type: OS::Heat::Value\n    depends_on: r{}\n    properties:\n      value: {{get_param: p}}\n", i + 1);
+    }
+    let mut par = String::from("heat_template_version: 2016-10-14\nparameters:\n");
+    for i in 0..100_000 {
+        let _ = writeln!(
+            par,
+            "  p{i}: {{type: string, default: v{i}, description: Parameter {i}.}}"
+        );
+    }
+    par.push_str("resources: {}\n");
+    println!("\nTemplates of 100,000 entries (`--max-size 100000000`), 2 threads, medians of {runs}; per MB beside the ordinary tree's:\n");
+    println!("| template | command | seconds | s/MB (ordinary) | peak heap | heap/MB (ordinary) |");
+    println!("|---|---|---|---|---|---|");
+    for (name, text) in [("100,000 resources", res), ("100,000 parameters", par)] {
+        let file = base.join(format!("{}.yaml", name.replace([',', ' '], "")));
+        std::fs::write(&file, &text).unwrap();
+        let mb = text.len() as f64 / 1e6;
+        let f = file.to_str().unwrap().to_owned();
+        for (k, cmd) in ["index", "validate"].into_iter().enumerate() {
+            let args = [
+                "heatcap",
+                cmd,
+                &f,
+                "--max-size",
+                "100000000",
+                "-q",
+                "--format",
+                "json",
+            ];
+            let secs: Vec<f64> = (0..runs)
+                .map(|_| {
+                    let start = Instant::now();
+                    exe_run(2, &args);
+                    start.elapsed().as_secs_f64()
+                })
+                .collect();
+            let t = median(secs);
+            let before = reset_peak();
+            sink_run(&args);
+            let peak = PEAK.load(Ordering::Relaxed).saturating_sub(before) as f64;
+            println!(
+                "| {name} ({mb:.1} MB) | `{cmd}` | {t:.2} | {:.3} ({:.3}) | {:.0} MB | {:.1} ({:.1}) |",
+                t / mb,
+                ordinary[k].0,
+                peak / 1e6,
+                peak / 1e6 / mb,
+                ordinary[k].1
+            );
+        }
+    }
+}
+
 /// The stacks of a Heat validate document (the root and every nested one).
 fn stacks(v: &serde_json::Value) -> usize {
     1 + v["NestedParameters"]
@@ -512,6 +573,7 @@ fn measure(n: usize, runs: usize) {
     println!("## {n} files, {mb:.1} MB\n");
     println!("| measurement | threads | seconds | files/s | MB/s | ratio | peak heap |");
     println!("|---|---|---|---|---|---|---|");
+    let mut ordinary = [(0.0, 0.0); 2];
     for threads in [1, 2] {
         let pool = rayon::ThreadPoolBuilder::new()
             .num_threads(threads)
@@ -582,6 +644,12 @@ fn measure(n: usize, runs: usize) {
         ]);
         let (t_validate, p_validate) =
             command(&["heatcap", "validate", "-r", &d, "-q", "--format", "json"]);
+        if threads == 2 {
+            ordinary = [
+                (t_index / mb, p_index as f64 / 1e6 / mb),
+                (t_validate / mb, p_validate as f64 / 1e6 / mb),
+            ];
+        }
         let (t_onap, p_onap) = command(&[
             "heatcap",
             "validate",
@@ -658,6 +726,7 @@ fn measure(n: usize, runs: usize) {
     }
     measure_tripleo_shaped(dir.path(), runs);
     measure_large_registry(dir.path(), runs);
+    measure_huge_templates(dir.path(), runs, ordinary);
     let mut only = Vec::new();
     let mut lookups = 0;
     for _ in 0..runs {

@@ -356,7 +356,7 @@ impl Builder<'_> {
                         .all(|(earlier, _)| !earlier.value.same_key(&k.value))
             });
             if clean {
-                return Ok(Mapping { entries: pairs });
+                return Ok(Mapping::from_entries(pairs));
             }
         }
         let pairs = pairs

@@ -39,11 +39,24 @@ pub enum Value {
 
 /// A mapping in insertion order. Like a Python dict, a repeated key keeps
 /// its first position and takes the last value.
-#[derive(Debug, Clone, PartialEq, Default)]
+#[derive(Debug, Clone, Default)]
 pub struct Mapping {
     /// Key and value pairs, in document order.
     pub entries: Vec<(Node, Node)>,
+    /// String keys → position, built on the first lookup of a large
+    /// mapping (a 100,000-resource template must not cost a scan per
+    /// lookup). Mappings are not changed once loaded.
+    index: std::sync::OnceLock<std::collections::HashMap<String, usize>>,
 }
+
+impl PartialEq for Mapping {
+    fn eq(&self, other: &Mapping) -> bool {
+        self.entries == other.entries
+    }
+}
+
+/// Mappings up to this size are scanned; larger ones are indexed.
+const SCAN_LIMIT: usize = 16;
 
 /// How Python compares dict keys: `1`, `1.0` and `True` are the same key.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
@@ -185,12 +198,11 @@ pub fn from_json(value: &serde_json::Value, span: Span) -> Node {
             .map_or_else(|| Value::Float(n.as_f64().unwrap_or(f64::NAN)), Value::Int),
         J::String(s) => Value::Str(s.clone()),
         J::Array(items) => Value::Seq(items.iter().map(|i| from_json(i, span)).collect()),
-        J::Object(map) => Value::Map(Mapping {
-            entries: map
-                .iter()
+        J::Object(map) => Value::Map(Mapping::from_entries(
+            map.iter()
                 .map(|(k, v)| (Node::new(Value::Str(k.clone()), span), from_json(v, span)))
                 .collect(),
-        }),
+        )),
     };
     Node::new(v, span)
 }
@@ -216,9 +228,30 @@ impl Mapping {
 
     /// The key node and value under a string key.
     pub fn entry(&self, key: &str) -> Option<&(Node, Node)> {
-        self.entries
-            .iter()
-            .find(|(k, _)| k.value.as_str() == Some(key))
+        if self.entries.len() <= SCAN_LIMIT {
+            return self
+                .entries
+                .iter()
+                .find(|(k, _)| k.value.as_str() == Some(key));
+        }
+        let index = self.index.get_or_init(|| {
+            let mut ix = std::collections::HashMap::with_capacity(self.entries.len());
+            for (i, (k, _)) in self.entries.iter().enumerate() {
+                if let Some(s) = k.value.as_str() {
+                    ix.entry(s.to_owned()).or_insert(i);
+                }
+            }
+            ix
+        });
+        index.get(key).and_then(|&i| self.entries.get(i))
+    }
+
+    /// A mapping of these pairs.
+    pub fn from_entries(entries: Vec<(Node, Node)>) -> Mapping {
+        Mapping {
+            entries,
+            index: std::sync::OnceLock::new(),
+        }
     }
 
     /// The entries as JSON, keys as their text, in order.
@@ -349,9 +382,10 @@ mod tests {
         let inner = Node::new(Value::Str("x".into()), Span::point(3, 7));
         let list = Node::new(Value::Seq(vec![n(Value::Null), inner]), Span::point(2, 3));
         let root = Node::new(
-            Value::Map(Mapping {
-                entries: vec![(n(Value::Str("a".into())), list)],
-            }),
+            Value::Map(Mapping::from_entries(vec![(
+                n(Value::Str("a".into())),
+                list,
+            )])),
             Span::point(1, 1),
         );
         assert_eq!(root.span_of(&["a".into(), "1".into()]), Span::point(3, 7));
@@ -360,10 +394,22 @@ mod tests {
     }
 
     #[test]
+    fn large_mappings_are_indexed_and_agree_with_a_scan() {
+        let entries: Vec<(Node, Node)> = (0..100)
+            .map(|i| (n(Value::Str(format!("k{i}"))), n(Value::Int(i))))
+            .collect();
+        let m = Mapping::from_entries(entries);
+        assert_eq!(m.get("k57").map(|v| &v.value), Some(&Value::Int(57)));
+        assert!(m.get("k100").is_none());
+        assert!(m.contains_key("k0"));
+    }
+
+    #[test]
     fn json_form_stringifies_keys() {
-        let m = Value::Map(Mapping {
-            entries: vec![(n(Value::Int(1)), n(Value::Float(2.5)))],
-        });
+        let m = Value::Map(Mapping::from_entries(vec![(
+            n(Value::Int(1)),
+            n(Value::Float(2.5)),
+        )]));
         assert_eq!(m.to_json().to_string(), r#"{"1":2.5}"#);
     }
 }

@@ -34,7 +34,7 @@ impl Rule for UnusedParameter {
             Format::Hot => "get_param",
             Format::Cfn => "Ref",
         };
-        let mut used: Vec<String> = Vec::new();
+        let mut used: std::collections::HashSet<String> = std::collections::HashSet::new();
         for section in body_sections(cx.template) {
             let Some(node) = cx.root.get(section) else {
                 continue;
