@@ -7,7 +7,7 @@ use crate::resolve::{Implementation, Resolution, ResolveReport, Step, StepKind};
 
 fn implementation(r: &Resolution) -> String {
     match (&r.implementation, &r.error) {
-        (_, Some(e)) => format!("error: {}", e.message()),
+        (_, Some(e)) => format!("error: {}", r.message().unwrap_or_else(|| e.message())),
         (Some(Implementation::Template(p)), None) => p.clone(),
         (Some(Implementation::Plugin(p)), None) => format!("{p} (Heat)"),
         (None, None) => "-".to_owned(),
@@ -61,6 +61,7 @@ fn chain(r: &Resolution) -> String {
             StepKind::Plugin => "Heat plugin".to_owned(),
             StepKind::GlobalEntry => format!("Heat default {}", s.key),
             StepKind::FellThrough => format!("fell through {}", s.key),
+            StepKind::Removed => format!("{} ({}) removed in this nested stack", s.key, at(s)),
             StepKind::Chosen => "chosen with --choose".to_owned(),
         })
         .collect::<Vec<_>>()

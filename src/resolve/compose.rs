@@ -561,7 +561,11 @@ impl Walker<'_> {
                     Diagnostic::new(
                         UNRESOLVED,
                         from,
-                        format!("resource `{}`: {}", m.site.name, e.message()),
+                        format!(
+                            "resource `{}`: {}",
+                            m.site.name,
+                            r.message().unwrap_or_else(|| e.message())
+                        ),
                     )
                     .at(span),
                 );

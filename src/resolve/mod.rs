@@ -83,6 +83,9 @@ pub enum StepKind {
     GlobalEntry,
     /// This candidate failed; Heat falls through to the next one.
     FellThrough,
+    /// The entry that made this nested stack: Heat removes it from the
+    /// nested stack's registry (heat-semantics §3.4), so it is not used.
+    Removed,
     /// A selection made with `--choose`, as a UI would make it.
     Chosen,
 }
@@ -290,6 +293,41 @@ impl Resolution {
         self.error.is_none() && self.implementation.is_some()
     }
 
+    /// Why the lookup failed, in one line for people: the error, and for a
+    /// type that could not be found, the entries that mapped it and why
+    /// Heat passed them over.
+    pub fn message(&self) -> Option<String> {
+        self.message_at(None)
+    }
+
+    /// [`Self::message`] for a diagnostic placed at `here` (file, line):
+    /// an entry written there is not named again.
+    fn message_at(&self, here: Option<(&str, u32)>) -> Option<String> {
+        let e = self.error.as_ref()?;
+        let mut text = e.message();
+        if let ResolveError::NotFound { .. } = e {
+            let hints: Vec<String> = self
+                .chain
+                .iter()
+                .filter_map(|s| {
+                    let value = s.value.as_str().unwrap_or_default();
+                    let place = step_place(s, here);
+                    match s.kind {
+                        StepKind::FellThrough => Some(format!("{place}`{value}`, {}", passed_over(value))),
+                        StepKind::Removed => Some(format!(
+                            "{place}`{value}`, but that entry made this nested stack and Heat removes it here (a template cannot implement itself)"
+                        )),
+                        _ => None,
+                    }
+                })
+                .collect();
+            if !hints.is_empty() {
+                text = format!("{text}: {}", hints.join("; "));
+            }
+        }
+        Some(text)
+    }
+
     /// The error as a diagnostic at the registry entry that failed (or the
     /// first entry consulted; else in `fallback`, the last environment
     /// searched), for registry and single-type lookups.
@@ -304,15 +342,46 @@ impl Resolution {
                 .first()
                 .map_or((None, None), |s| (s.environment.clone(), s.span)),
         };
+        let message = self
+            .message_at(file.as_deref().zip(span.map(|s| s.start.line)))
+            .unwrap_or_else(|| e.message());
         let mut d = crate::diag::Diagnostic::new(
             compose::UNRESOLVED,
             file.unwrap_or_else(|| fallback.to_owned()),
-            e.message(),
+            message,
         );
         if let Some(span) = span {
             d = d.at(span);
         }
         Some(d)
+    }
+}
+
+/// `env.yaml:3 maps it to `: where a step's entry is written, unless that
+/// is where the diagnostic is.
+fn step_place(s: &Step, here: Option<(&str, u32)>) -> String {
+    let env = s.environment.as_deref().unwrap_or("Heat");
+    let line = s.span.map(|span| span.start.line);
+    match line {
+        Some(l) if here == Some((env, l)) => "it maps to ".to_owned(),
+        Some(l) => format!("{env}:{l} maps it to "),
+        None => format!("{env} maps it to "),
+    }
+}
+
+/// Why Heat passed over an entry whose target could not be found: a value
+/// that looks like a file but does not end in `.yaml` or `.template` is
+/// read as a type name (heat-semantics §2.3).
+fn passed_over(value: &str) -> &'static str {
+    let looks_like_file = value.contains('/')
+        || (!value.contains("::")
+            && std::path::Path::new(value)
+                .extension()
+                .is_some_and(|e| !e.is_empty() && e.len() <= 8));
+    if looks_like_file {
+        "which Heat reads as a type name, not a template (only names ending in `.yaml` or `.template` are templates)"
+    } else {
+        "which is not a type Heat knows either"
     }
 }
 

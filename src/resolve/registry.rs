@@ -381,6 +381,11 @@ impl<'a> Registry<'a> {
                 self.catalog.template("", path).display,
             ));
         }
+        if self.removed.iter().any(|r| r == t) {
+            if let Some(entry) = self.merged.entries.get(t) {
+                chain.push(self.step(StepKind::Removed, entry));
+            }
+        }
         let candidates = self.candidates(t, resource);
         for (kind, entry) in candidates {
             let mut step = self.step(kind.clone(), entry);
