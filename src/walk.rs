@@ -264,14 +264,149 @@ fn source(path: PathBuf, display: String, explicit: bool) -> Source {
     }
 }
 
-/// Forward slashes on every platform, so output is the same everywhere.
+/// A path as heatcap shows it, in every output format: forward slashes on
+/// every platform; a name (path component) that holds a control character
+/// or bytes that are not UTF-8, or that starts with `$'`, is written in
+/// Bash's ANSI-C quoting (`$'new\nline.yaml'`, `$'caf\xe9.yaml'`), which a
+/// shell turns back into the name and [`path_of`] reverses. Every other
+/// name is shown as it is.
 pub(crate) fn display(path: &Path) -> String {
-    let s = path.to_string_lossy();
-    if std::path::MAIN_SEPARATOR == '\\' {
-        s.replace('\\', "/")
-    } else {
-        s.into_owned()
+    #[cfg(unix)]
+    {
+        use std::os::unix::ffi::OsStrExt;
+        let bytes = path.as_os_str().as_bytes();
+        match std::str::from_utf8(bytes) {
+            Ok(s) if !needs_quoting(s) => s.to_owned(),
+            _ => bytes
+                .split(|b| *b == b'/')
+                .map(quote_name)
+                .collect::<Vec<_>>()
+                .join("/"),
+        }
     }
+    #[cfg(not(unix))]
+    {
+        let s = path.to_string_lossy();
+        let s = s.replace('\\', "/");
+        s.split('/')
+            .map(|n| quote_name(n.as_bytes()))
+            .collect::<Vec<_>>()
+            .join("/")
+    }
+}
+
+fn needs_quoting(name: &str) -> bool {
+    name.chars().any(char::is_control) || name.contains("$'")
+}
+
+/// One name, quoted when it must be.
+fn quote_name(name: &[u8]) -> String {
+    match std::str::from_utf8(name) {
+        Ok(s) if !s.chars().any(char::is_control) && !s.starts_with("$'") => s.to_owned(),
+        _ => {
+            use std::fmt::Write;
+            let mut out = String::from("$'");
+            for chunk in name.utf8_chunks() {
+                for c in chunk.valid().chars() {
+                    match c {
+                        '\n' => out.push_str("\\n"),
+                        '\t' => out.push_str("\\t"),
+                        '\r' => out.push_str("\\r"),
+                        '\\' => out.push_str("\\\\"),
+                        '\'' => out.push_str("\\'"),
+                        c if c.is_control() => {
+                            for b in c.encode_utf8(&mut [0; 4]).bytes() {
+                                let _ = write!(out, "\\x{b:02x}");
+                            }
+                        }
+                        c => out.push(c),
+                    }
+                }
+                for b in chunk.invalid() {
+                    let _ = write!(out, "\\x{b:02x}");
+                }
+            }
+            out.push('\'');
+            out
+        }
+    }
+}
+
+/// The path a [`display`]ed path names: quoted names are unquoted.
+pub(crate) fn path_of(shown: &str) -> PathBuf {
+    if !shown.contains("$'") {
+        return PathBuf::from(shown);
+    }
+    let names: Vec<Vec<u8>> = shown
+        .split('/')
+        .map(|n| {
+            n.strip_prefix("$'")
+                .and_then(|q| q.strip_suffix('\''))
+                .and_then(unquote)
+                .unwrap_or_else(|| n.as_bytes().to_vec())
+        })
+        .collect();
+    let bytes = names.join(&b'/');
+    #[cfg(unix)]
+    {
+        use std::os::unix::ffi::OsStringExt;
+        PathBuf::from(std::ffi::OsString::from_vec(bytes))
+    }
+    #[cfg(not(unix))]
+    {
+        PathBuf::from(String::from_utf8_lossy(&bytes).into_owned())
+    }
+}
+
+/// A [`display`]ed path as a URI reference (SARIF's `uri`): the path's
+/// bytes, with every byte but the unreserved ones and `/` percent-encoded
+/// (RFC 3986 §2.1), so that names with spaces, newlines or bytes that are
+/// not UTF-8 stay exact.
+pub(crate) fn uri_path(shown: &str) -> String {
+    use std::fmt::Write;
+    let path = path_of(shown);
+    #[cfg(unix)]
+    let bytes = {
+        use std::os::unix::ffi::OsStrExt;
+        path.as_os_str().as_bytes().to_vec()
+    };
+    #[cfg(not(unix))]
+    let bytes = path.to_string_lossy().replace('\\', "/").into_bytes();
+    let mut out = String::with_capacity(bytes.len());
+    for b in bytes {
+        if b.is_ascii_alphanumeric() || b"-._~/".contains(&b) {
+            out.push(char::from(b));
+        } else {
+            let _ = write!(out, "%{b:02X}");
+        }
+    }
+    out
+}
+
+/// The bytes of an ANSI-C quoted name (without `$'` and `'`); `None` when
+/// it is not one [`quote_name`] writes.
+fn unquote(q: &str) -> Option<Vec<u8>> {
+    let mut out = Vec::new();
+    let mut chars = q.chars();
+    while let Some(c) = chars.next() {
+        if c != '\\' {
+            out.extend_from_slice(c.encode_utf8(&mut [0; 4]).as_bytes());
+            continue;
+        }
+        match chars.next()? {
+            'n' => out.push(b'\n'),
+            't' => out.push(b'\t'),
+            'r' => out.push(b'\r'),
+            '\\' => out.push(b'\\'),
+            '\'' => out.push(b'\''),
+            'x' => {
+                let hex: String = chars.by_ref().take(2).collect();
+                out.push(u8::from_str_radix(&hex, 16).ok()?);
+            }
+            _ => return None,
+        }
+    }
+    Some(out)
 }
 
 /// Removes `.` and `name/..` from a path, as text.
@@ -364,6 +499,28 @@ fn entry_ino(_entry: &walkdir::DirEntry) -> u64 {
 mod tests {
     use super::*;
     use globset::{Glob, GlobSetBuilder};
+
+    #[cfg(unix)]
+    #[test]
+    fn odd_names_are_quoted_and_unquoted() {
+        use std::os::unix::ffi::OsStrExt;
+        let cases: [(&[u8], &str); 6] = [
+            (b"plain/name.yaml", "plain/name.yaml"),
+            (b"new\nline.yaml", r"$'new\nline.yaml'"),
+            (b"d\xff/caf\xc3\xa9.yaml", r"$'d\xff'/café.yaml"),
+            (b"a/t\tb'c\\d.yaml", r"a/$'t\tb\'c\\d.yaml'"),
+            (b"$'x'.yaml", r"$'$\'x\'.yaml'"),
+            (b"esc\x1b.yaml", r"$'esc\x1b.yaml'"),
+        ];
+        for (bytes, shown) in cases {
+            let path = Path::new(std::ffi::OsStr::from_bytes(bytes));
+            assert_eq!(display(path), shown);
+            assert_eq!(path_of(shown), path, "{shown}");
+        }
+        assert_eq!(uri_path(r"$'d\xff'/a b.yaml"), "d%FF/a%20b.yaml");
+        // Text that is not what quote_name writes is a plain name.
+        assert_eq!(path_of(r"$'bad\q'"), Path::new(r"$'bad\q'"));
+    }
 
     #[test]
     fn normalizes_registry_paths_for_display() {

@@ -3,6 +3,8 @@
 //! reported (E0017) by every command and never opened; the good file beside
 //! them is still read.
 
+use std::ffi::OsString;
+use std::os::unix::ffi::OsStringExt;
 use std::path::Path;
 use std::sync::mpsc;
 use std::time::Duration;
@@ -12,9 +14,15 @@ use heatcap::cli::{run, Cli};
 
 /// Runs heatcap in a thread; fails when it does not finish in time.
 fn heatcap(args: Vec<String>) -> (String, String) {
+    heatcap_os(args.into_iter().map(OsString::from).collect())
+}
+
+/// [`heatcap`] with arguments that need not be UTF-8.
+fn heatcap_os(args: Vec<OsString>) -> (String, String) {
     let (tx, rx) = mpsc::channel();
     std::thread::spawn(move || {
-        let cli = Cli::try_parse_from(std::iter::once("heatcap".to_owned()).chain(args)).unwrap();
+        let cli =
+            Cli::try_parse_from(std::iter::once(OsString::from("heatcap")).chain(args)).unwrap();
         let (mut out, mut err) = (Vec::new(), Vec::new());
         let _ = run(cli, &mut out, &mut err);
         let _ = tx.send((
@@ -238,5 +246,112 @@ fn heats_limits_apply() {
     assert_eq!(
         out.trim(),
         r#"{"Error": "Request limit exceeded: Maximum resources per stack exceeded."}"#
+    );
+}
+
+/// r11: a name with a newline or bytes that are not UTF-8 is shown in
+/// Bash's ANSI-C quoting in every format (docs/output.md, "File names"):
+/// one line per file in plain output, the exact bytes recoverable from
+/// JSON, percent-encoded in SARIF, and the file can be opened again.
+#[test]
+fn odd_file_names_stay_whole() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let os = |b: &[u8]| d.join(OsString::from_vec(b.to_vec()));
+    let template = "heat_template_version: 2016-10-14\ncapabilities: {deployment: puppet}\n";
+    std::fs::write(os(b"new\nline.yaml"), template).unwrap();
+    std::fs::write(os(b"caf\xe9.yaml"), template).unwrap();
+    std::fs::write(d.join("good.yaml"), template).unwrap();
+    std::fs::create_dir(os(b"d\xff")).unwrap();
+    std::fs::create_dir(os(b"d\xff/sub\nx")).unwrap();
+    std::fs::write(
+        os(b"d\xff/sub\nx/inner.yaml"),
+        "heat_template_version: 2016-10-14\nparameters:\n  p: {type: string}\n",
+    )
+    .unwrap();
+    std::fs::write(
+        os(b"d\xff/root.yaml"),
+        "heat_template_version: 2016-10-14\nresources:\n  x: {type: \"sub\\nx/inner.yaml\"}\n",
+    )
+    .unwrap();
+    let base = d.display().to_string();
+    let strings = |a: &[&str]| a.iter().map(|s| (*s).to_owned()).collect::<Vec<_>>();
+
+    let (out, _) = heatcap(strings(&["index", "-r", &base, "--format", "plain"]));
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(lines.len(), 5, "{out}");
+    for shown in [
+        r"$'new\nline.yaml'",
+        r"$'caf\xe9.yaml'",
+        r"$'d\xff'/root.yaml",
+        r"$'d\xff'/$'sub\nx'/inner.yaml",
+        "good.yaml",
+    ] {
+        let want = format!("{base}/{shown}");
+        assert!(lines.iter().any(|l| l.ends_with(&want)), "{want}: {out}");
+    }
+
+    let (out, _) = heatcap(strings(&[
+        "capabilities-find",
+        "-r",
+        "-c",
+        "deployment=puppet",
+        &base,
+        "--format",
+        "json",
+    ]));
+    let found: serde_json::Value = serde_json::from_str(&out).unwrap();
+    let paths: Vec<&str> = found
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|f| f["path"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        paths,
+        [
+            format!("{base}/$'caf\\xe9.yaml'"),
+            format!("{base}/good.yaml"),
+            format!("{base}/$'new\\nline.yaml'"),
+        ]
+    );
+
+    let (out, _) = heatcap(strings(&["validate", "-r", &base, "--format", "sarif"]));
+    assert!(
+        out.contains("/d%FF/sub%0Ax/inner.yaml\""),
+        "the SARIF uri is not percent-encoded"
+    );
+
+    // Opened again by its real name: as -f and as a root template whose
+    // nested template is named by a path with a newline.
+    let (out, err) = heatcap_os(vec![
+        "template-capabilities".into(),
+        "-f".into(),
+        os(b"caf\xe9.yaml").into_os_string(),
+        "--format".into(),
+        "json".into(),
+    ]);
+    assert_eq!(out.trim(), r#"{"deployment": ["puppet"]}"#, "{err}");
+    let root = os(b"d\xff/root.yaml").into_os_string();
+    let (out, err) = heatcap_os(vec![
+        "parameters".into(),
+        "-t".into(),
+        root.clone(),
+        "--format".into(),
+        "plain".into(),
+    ]);
+    assert_eq!(out, "p\trequired\troot/x\n", "{err}");
+    let (out, _) = heatcap_os(vec![
+        "parameters".into(),
+        "-t".into(),
+        root,
+        "--format".into(),
+        "json".into(),
+    ]);
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(v["tree"]["template"], format!("{base}/$'d\\xff'/root.yaml"));
+    assert_eq!(
+        v["tree"]["children"][0]["template"],
+        format!("{base}/$'d\\xff'/$'sub\\nx'/inner.yaml")
     );
 }

@@ -65,7 +65,7 @@ pub(crate) fn write(
                 region.insert("startColumn".into(), json!(s.start.column));
             }
             let mut location =
-                json!({"artifactLocation": {"uri": d.file.trim_start_matches("./")}});
+                json!({"artifactLocation": {"uri": crate::walk::uri_path(d.file.trim_start_matches("./"))}});
             if !region.is_empty() {
                 location["region"] = serde_json::Value::Object(region);
             }

@@ -10,7 +10,7 @@ use crate::model::registry::{is_template_path, RegistryEntry};
 use crate::model::{Environment, FileRecord};
 use crate::resolve::merge::Merged;
 use crate::resolve::{Catalog, TemplateRef};
-use crate::walk::{display, normalize, Source};
+use crate::walk::{normalize, path_of, Source};
 
 /// Where a (from, target) pair points: the real path key and the display.
 type Located = Option<(PathBuf, String)>;
@@ -33,7 +33,7 @@ pub(crate) fn locate(from: &str, target: &str) -> Option<(PathBuf, String)> {
         Some(_) => return None,
         None => target,
     };
-    let from_path = Path::new(from);
+    let from_path = &path_of(from);
     let shown_dir = from_path.parent().unwrap_or(Path::new(""));
     let real_dir = if from.is_empty() {
         PathBuf::new()
@@ -43,6 +43,7 @@ pub(crate) fn locate(from: &str, target: &str) -> Option<(PathBuf, String)> {
             .and_then(|p| p.parent().map(Path::to_path_buf))
             .unwrap_or_else(|| shown_dir.to_path_buf())
     };
+    let target = &path_of(target);
     let read = real_dir.join(target);
     // A linked file elsewhere: show where the target really is, since
     // that is where it is read from and how other paths reach it.
@@ -82,7 +83,7 @@ impl FsCatalog {
         let mut cat = FsCatalog::default();
         let mut frontier: Vec<(PathBuf, String)> = Vec::new();
         for r in roots {
-            frontier.push((PathBuf::from(r), display(Path::new(r))));
+            frontier.push((path_of(r), (*r).to_owned()));
         }
         let entries = merged
             .entries

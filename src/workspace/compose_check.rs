@@ -9,7 +9,7 @@
 //! Findings are reported once each.
 
 use std::collections::HashSet;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 use super::Workspace;
 use crate::diag::{codes, Diagnostic};
@@ -18,12 +18,13 @@ use crate::resolve::choose::unselectable;
 use crate::resolve::compose::{compose, Composition, TreeNode};
 use crate::resolve::merge::Merged;
 use crate::validate::env::shadowed_entry;
-use crate::walk::normalize;
+use crate::walk::{normalize, path_of};
 
 /// A file's identity: its real path, or its path without `.` and `..`
 /// when it cannot be resolved.
 fn identity(path: &str) -> PathBuf {
-    std::fs::canonicalize(path).unwrap_or_else(|_| PathBuf::from(normalize(Path::new(path))))
+    let path = path_of(path);
+    std::fs::canonicalize(&path).unwrap_or_else(|_| PathBuf::from(normalize(&path)))
 }
 
 /// The composition findings for `templates` (display paths, walk order)
@@ -62,7 +63,7 @@ pub(super) fn composition(
             continue;
         }
         // A missing file is reported where it is named (E7001).
-        let missing = |d: &&Diagnostic| d.code == codes::READ_ERROR && !Path::new(&f.path).exists();
+        let missing = |d: &&Diagnostic| d.code == codes::READ_ERROR && !path_of(&f.path).exists();
         out.extend(f.diagnostics.iter().filter(|d| !missing(d)).cloned());
     }
     let registry = ws.registry();

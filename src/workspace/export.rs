@@ -97,7 +97,7 @@ pub(super) fn plan(ws: &Workspace, root: &str, allow_outside: bool) -> Export {
     // name once edited (a list's other candidates are not uploaded).
     let mut edited_envs = Vec::new();
     for env in &ws.environments {
-        let Ok(real) = std::fs::canonicalize(&env.path) else {
+        let Ok(real) = std::fs::canonicalize(crate::walk::path_of(&env.path)) else {
             continue;
         };
         match crate::walk::read_regular(&real).map(|b| String::from_utf8_lossy(&b).into_owned()) {
@@ -123,7 +123,7 @@ pub(super) fn plan(ws: &Workspace, root: &str, allow_outside: bool) -> Export {
     // environments' (real paths; a link out of them is outside).
     let mut allowed: Vec<PathBuf> = Vec::new();
     for p in std::iter::once(root).chain(ws.environments.iter().map(|e| e.path.as_str())) {
-        if let Some(dir) = std::fs::canonicalize(p)
+        if let Some(dir) = std::fs::canonicalize(crate::walk::path_of(p))
             .ok()
             .and_then(|r| r.parent().map(Path::to_path_buf))
         {
@@ -409,8 +409,8 @@ impl Export {
         let url = |real: &Path| format!("file://{}", display(real));
         let mut body_files = serde_json::Map::new();
         let mut template = serde_json::Value::Null;
-        let root_real =
-            std::fs::canonicalize(&self.root).unwrap_or_else(|_| PathBuf::from(&self.root));
+        let root_real = std::fs::canonicalize(crate::walk::path_of(&self.root))
+            .unwrap_or_else(|_| crate::walk::path_of(&self.root));
         for (real, (shown, kind, text)) in &self.files {
             match kind {
                 ExportFile::Template => {

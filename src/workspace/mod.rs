@@ -246,7 +246,7 @@ impl Workspace {
         let mut out = Vec::new();
         for f in loaded {
             let missing = |d: &&Diagnostic| {
-                d.code == codes::READ_ERROR && !std::path::Path::new(&f.path).exists()
+                d.code == codes::READ_ERROR && !crate::walk::path_of(&f.path).exists()
             };
             out.extend(f.diagnostics.iter().filter(|d| !missing(d)).cloned());
         }

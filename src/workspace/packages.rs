@@ -55,7 +55,7 @@ fn siblings(dir: &Path, named: &[Source]) -> Vec<Source> {
     let Some(first) = named.first() else {
         return Vec::new();
     };
-    let shown_dir = Path::new(&first.display)
+    let shown_dir = crate::walk::path_of(&first.display)
         .parent()
         .unwrap_or(Path::new(""))
         .to_path_buf();
@@ -89,7 +89,7 @@ fn siblings(dir: &Path, named: &[Source]) -> Vec<Source> {
     found
         .into_iter()
         .map(|n| Source {
-            display: shown_dir.join(&n).display().to_string(),
+            display: crate::walk::display(&shown_dir.join(&n)),
             path: dir.join(&n),
             explicit: false,
             jinja: false,
