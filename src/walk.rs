@@ -119,8 +119,8 @@ impl Walked {
                 } else {
                     codes::READ_ERROR
                 };
-                self.diagnostics
-                    .push(Diagnostic::new(code, display, io_message(&e)));
+                let msg = path_io_message(&path, &e);
+                self.diagnostics.push(Diagnostic::new(code, display, msg));
             }
         }
     }
@@ -141,7 +141,7 @@ pub(crate) fn walk(opts: &WalkOptions) -> Walked {
                     codes::READ_ERROR
                 };
                 out.diagnostics
-                    .push(Diagnostic::new(code, shown, io_message(&e)));
+                    .push(Diagnostic::new(code, shown, path_io_message(root, &e)));
                 continue;
             }
         };
@@ -194,7 +194,11 @@ fn walk_dir(root: &Path, opts: &WalkOptions, seen: &mut Dedup, out: &mut Walked)
                         "symbolic link loop; not followed",
                     )
                 } else {
-                    let msg = e.io_error().map_or_else(|| e.to_string(), io_message);
+                    let msg = match (e.io_error(), e.path()) {
+                        (Some(io), Some(p)) => path_io_message(p, io),
+                        (Some(io), None) => io_message(io),
+                        _ => e.to_string(),
+                    };
                     Diagnostic::new(codes::READ_ERROR, path, msg)
                 };
                 out.diagnostics.push(d);
@@ -436,6 +440,44 @@ pub(crate) fn io_message(e: &std::io::Error) -> String {
         Some(i) => s[..i].to_lowercase(),
         None => s.to_lowercase(),
     }
+}
+
+/// [`io_message`] for an error met opening `path`: a symbolic link that
+/// dangles or loops is said to be one, since the system's words ("no such
+/// file or directory") name a file the user can see.
+pub(crate) fn path_io_message(path: &Path, e: &std::io::Error) -> String {
+    let is_link = std::fs::symlink_metadata(path).is_ok_and(|m| m.file_type().is_symlink());
+    if !is_link {
+        return io_message(e);
+    }
+    match (e.kind(), std::fs::read_link(path)) {
+        (std::io::ErrorKind::NotFound, Ok(to)) => format!(
+            "a dangling symbolic link: its target `{}` does not exist",
+            display(&to)
+        ),
+        _ if link_loops(path) => {
+            "a symbolic link loop (too many levels of symbolic links)".to_owned()
+        }
+        _ => io_message(e),
+    }
+}
+
+/// True when following the link at `path` comes back to a link already
+/// followed.
+fn link_loops(path: &Path) -> bool {
+    let mut seen: Vec<PathBuf> = Vec::new();
+    let mut at = path.to_path_buf();
+    while let Ok(to) = std::fs::read_link(&at) {
+        if seen.contains(&at) {
+            return true;
+        }
+        seen.push(at.clone());
+        at = at.parent().unwrap_or(Path::new("")).join(to);
+        if seen.len() > 64 {
+            return true;
+        }
+    }
+    false
 }
 
 /// Lists each file once, however it is reached (two spellings of a root,

@@ -16,7 +16,7 @@ use serde::Serialize;
 
 use crate::diag::{codes, Diagnostic, Span};
 use crate::node::Node;
-use crate::walk::{io_message, Source};
+use crate::walk::Source;
 pub use classify::FileKind;
 use tree::{Dialect, Fatal, TreeLimits};
 
@@ -189,8 +189,13 @@ pub(crate) fn load_one(source: &Source, opts: &LoadOptions) -> Loaded {
 
 fn read_limited(source: &Source, max_chars: usize) -> Result<Vec<u8>, Box<Diagnostic>> {
     let file = source.display.as_str();
-    let err =
-        |e: &std::io::Error| Box::new(Diagnostic::new(codes::READ_ERROR, file, io_message(e)));
+    let err = |e: &std::io::Error| {
+        Box::new(Diagnostic::new(
+            codes::READ_ERROR,
+            file,
+            crate::walk::path_io_message(&source.path, e),
+        ))
+    };
     // Never open what is not a regular file: a FIFO blocks in open().
     let meta = std::fs::metadata(&source.path).map_err(|e| err(&e))?;
     if !meta.is_file() {

@@ -99,6 +99,21 @@ impl FileRecord {
         self
     }
 
+    /// Why a file that loaded is not a template, in a few words (for a
+    /// root or nested template that cannot be used).
+    pub fn not_template_reason(&self) -> String {
+        match (self.kind, self.reason) {
+            (Some(FileKind::Environment), _) => {
+                "it is an environment file, not a template".to_owned()
+            }
+            (Some(FileKind::Empty) | None, _) => {
+                "it is empty (no document, or only `~`, `null` or `{}`); a template is a mapping with `heat_template_version`".to_owned()
+            }
+            (_, Some(reason)) => format!("it is not a template: {reason}"),
+            _ => "it is not a template".to_owned(),
+        }
+    }
+
     pub fn template(&self) -> Option<&Template> {
         match &self.content {
             Content::Template(t) => Some(t),

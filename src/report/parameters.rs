@@ -72,14 +72,24 @@ pub(crate) fn render_parameters(
                     p.declared_by.join("\n"),
                 ]);
             }
-            writeln!(out, "{t}")?;
-            writeln!(
-                out,
-                "{} parameters, {} to provide: {}",
-                report.parameters.len(),
-                report.required.len(),
-                report.required.join(", ")
-            )
+            if !report.parameters.is_empty() {
+                writeln!(out, "{t}")?;
+            }
+            if report.required.is_empty() {
+                writeln!(
+                    out,
+                    "{} parameters, none to provide",
+                    report.parameters.len()
+                )
+            } else {
+                writeln!(
+                    out,
+                    "{} parameters, {} to provide: {}",
+                    report.parameters.len(),
+                    report.required.len(),
+                    report.required.join(", ")
+                )
+            }
         }
         Format::Yaml => {
             let v = serde_json::to_value(report).map_err(io::Error::other)?;

@@ -110,7 +110,9 @@ pub(crate) fn render_resolve(
                     chain(r),
                 ]);
             }
-            writeln!(out, "{t}")?;
+            if shown().next().is_some() {
+                writeln!(out, "{t}")?;
+            }
             let unresolved = report
                 .resolutions
                 .iter()

@@ -205,7 +205,7 @@ impl Catalog for FsCatalog {
         match std::fs::metadata(&path) {
             Ok(m) if m.is_file() => None,
             Ok(_) => Some("it is not a file".to_owned()),
-            Err(e) => Some(crate::walk::io_message(&e)),
+            Err(e) => Some(crate::walk::path_io_message(&path, &e)),
         }
     }
 
@@ -226,7 +226,7 @@ impl Catalog for FsCatalog {
                         .diagnostics
                         .first()
                         .map_or_else(|| "it cannot be read".to_owned(), |d| d.message.clone()),
-                    _ => "it is not a template".to_owned(),
+                    _ => record.not_template_reason(),
                 }),
             },
             None if path.exists() => TemplateRef {
