@@ -15,7 +15,7 @@ use indexmap::IndexMap;
 
 use super::catalog::locate;
 use super::Workspace;
-use crate::diag::{codes, Diagnostic, Severity};
+use crate::diag::{codes, Diagnostic, Severity, Span};
 use crate::encode::json;
 use crate::load::{parse_text, ParseOptions};
 use crate::model::registry::{is_template_path, EntryValue};
@@ -153,6 +153,28 @@ pub(super) fn plan(ws: &Workspace, root: &str, allow_outside: bool) -> Export {
     }
 }
 
+/// A file the client reads: the file that names it, the name, whether it
+/// is the root template, and where the name is written.
+type Named = (String, String, bool, Option<Span>);
+
+/// The crawl's first files: the root template, and every template the
+/// environments' registries name (unless `base_url` moves them).
+fn crawl_start(root: &str, envs: &[Environment]) -> VecDeque<Named> {
+    let mut queue: VecDeque<Named> = VecDeque::new();
+    queue.push_back((String::new(), root.to_owned(), true, None));
+    for env in envs {
+        if env.top().any(|e| e.key == "base_url") {
+            continue;
+        }
+        for e in &env.entries {
+            for (target, span) in e.client_files() {
+                queue.push_back((env.path.clone(), target.to_owned(), false, Some(span)));
+            }
+        }
+    }
+    queue
+}
+
 /// The files python-heatclient reads for `root` and the environments, by
 /// real path, with the text to write (environments are added by the
 /// caller). A file it cannot read is a diagnostic (E7005).
@@ -163,20 +185,12 @@ fn client_files(
     diagnostics: &mut Vec<Diagnostic>,
 ) -> IndexMap<PathBuf, (String, ExportFile, String)> {
     let mut files = IndexMap::new();
-    let mut queue: VecDeque<(String, String, bool)> = VecDeque::new();
-    queue.push_back((String::new(), root.to_owned(), true));
-    for env in envs {
-        let base_moved = env.top().any(|e| e.key == "base_url");
-        for e in &env.entries {
-            if base_moved {
-                break;
-            }
-            for (target, _) in e.client_files() {
-                queue.push_back((env.path.clone(), target.to_owned(), false));
-            }
-        }
-    }
-    while let Some((from, target, is_root)) = queue.pop_front() {
+    let mut queue = crawl_start(root, envs);
+    while let Some((from, target, is_root, span)) = queue.pop_front() {
+        let at = |d: Diagnostic| match span {
+            Some(s) => d.at(s),
+            None => d,
+        };
         let Some((path, shown)) = locate(&from, &target) else {
             continue;
         };
@@ -187,11 +201,11 @@ fn client_files(
                 .iter()
                 .any(|d| d.severity == Severity::Error && d.message.contains(&target));
             if !is_root && !reported {
-                diagnostics.push(Diagnostic::new(
+                diagnostics.push(at(Diagnostic::new(
                     codes::EXPORT_FILE,
                     if from.is_empty() { &target } else { &from },
                     format!("`{target}` cannot be read: python-heatclient would fail to upload it"),
-                ));
+                )));
             }
             continue;
         };
@@ -201,14 +215,14 @@ fn client_files(
         }
         if let Some(allowed) = confine {
             if !allowed.iter().any(|dir| real.starts_with(dir)) {
-                diagnostics.push(Diagnostic::new(
+                diagnostics.push(at(Diagnostic::new(
                     codes::OUTSIDE_TREE,
                     if from.is_empty() { &target } else { &from },
                     format!(
                         "`{target}` is `{}`, outside the template's and the environments' directories; export reads nothing there (--allow-outside reads it)",
                         display(&real)
                     ),
-                ));
+                )));
                 continue;
             }
         }
@@ -252,8 +266,8 @@ fn client_files(
         let parsed = parse_text(&text, &shown, &ParseOptions::default());
         match parsed.root.as_ref().filter(|r| is_template(r)) {
             Some(tree) => {
-                for t in template_references(tree) {
-                    queue.push_back((shown.clone(), t, false));
+                for (t, span) in template_references(tree) {
+                    queue.push_back((shown.clone(), t, false, Some(span)));
                 }
                 let content = without_capabilities(&text, tree);
                 files.insert(location, (shown, ExportFile::Template, content));
@@ -294,16 +308,16 @@ fn is_template(root: &Node) -> bool {
 
 /// Every `type` that is a template path and every `get_file` argument, at
 /// any depth of a template (what python-heatclient fetches next).
-fn template_references(tree: &Node) -> Vec<String> {
-    fn walk(node: &Node, out: &mut Vec<String>) {
+fn template_references(tree: &Node) -> Vec<(String, Span)> {
+    fn walk(node: &Node, out: &mut Vec<(String, Span)>) {
         match &node.value {
             Value::Map(m) => {
                 for (k, v) in &m.entries {
                     match (k.value.as_str(), &v.value) {
                         (Some("type"), Value::Str(s)) if is_template_path(s) => {
-                            out.push(s.clone());
+                            out.push((s.clone(), v.span));
                         }
-                        (Some("get_file"), Value::Str(s)) => out.push(s.clone()),
+                        (Some("get_file"), Value::Str(s)) => out.push((s.clone(), v.span)),
                         _ => walk(v, out),
                     }
                 }
@@ -573,9 +587,17 @@ mod tests {
         let tree = parse_text(text, "t.yaml", &ParseOptions::default())
             .root
             .unwrap();
+        let refs: Vec<(String, u32)> = template_references(&tree)
+            .into_iter()
+            .map(|(t, s)| (t, s.start.line))
+            .collect();
         assert_eq!(
-            template_references(&tree),
-            ["x.yaml", "../y.template", "s.sh"]
+            refs,
+            [
+                ("x.yaml".to_owned(), 3),
+                ("../y.template".to_owned(), 7),
+                ("s.sh".to_owned(), 10)
+            ]
         );
         assert_eq!(without_capabilities(text, &tree), text);
     }
