@@ -180,6 +180,12 @@ pub struct IndexArgs {
 }
 
 #[derive(Debug, Args)]
+#[command(group(
+    clap::ArgGroup::new("what")
+        .required(true)
+        .multiple(true)
+        .args(["template", "environments", "type_name"])
+))]
 pub struct ResolveArgs {
     /// The root template; without it, the registry entries themselves are resolved.
     #[arg(short = 't', long = "template", value_name = "TEMPLATE")]
@@ -209,6 +215,12 @@ pub struct ResolveArgs {
 }
 
 #[derive(Debug, Args)]
+#[command(group(
+    clap::ArgGroup::new("what")
+        .required(true)
+        .multiple(true)
+        .args(["environments", "directories"])
+))]
 pub struct OptionsArgs {
     /// An environment file, merged in the order given (repeatable).
     #[arg(short = 'e', long = "environment", value_name = "ENV")]

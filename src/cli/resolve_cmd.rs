@@ -29,7 +29,12 @@ pub(super) fn resolve(
         a.type_name.as_deref(),
         a.resource.as_deref(),
     );
-    report::render_resolve(out, &resolved, output.format, a.all)?;
+    report::render_resolve(
+        out,
+        &resolved,
+        output.format,
+        a.all || a.type_name.is_some(),
+    )?;
     print_diagnostics(err, &resolved.diagnostics, output)?;
     Ok(if resolved.resolved {
         exit_for_errors(&resolved.diagnostics)

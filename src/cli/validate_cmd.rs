@@ -36,6 +36,19 @@ pub(super) fn validate(
         validated.count(Severity::Info),
     );
     let findings = &validated.findings;
+    if validated.files == 0 {
+        // A CI job pointed at the wrong folder must not pass.
+        writeln!(
+            err,
+            "heatcap: nothing was checked: no template or environment file was found{}",
+            if a.walk.recursive {
+                ""
+            } else {
+                " (a directory is searched only with -r)"
+            }
+        )?;
+        return Ok(Exit::Failure);
+    }
     if !a.quiet {
         writeln!(
             err,
