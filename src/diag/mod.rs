@@ -152,6 +152,17 @@ pub struct Related {
     pub message: String,
 }
 
+/// The diagnostics with repeats removed (same code, file, position and
+/// message), first occurrences kept in order: one finding, one line, however
+/// many paths of the composition reach it.
+pub(crate) fn dedup(diagnostics: Vec<Diagnostic>) -> Vec<Diagnostic> {
+    let mut seen = std::collections::HashSet::new();
+    diagnostics
+        .into_iter()
+        .filter(|d| seen.insert((d.code, d.file.clone(), d.span, d.message.clone())))
+        .collect()
+}
+
 /// One finding: what, where, how serious.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 #[non_exhaustive]
@@ -252,5 +263,36 @@ mod tests {
         );
         let d = Diagnostic::new(codes::READ_ERROR, "c.yaml", "cannot read");
         assert_eq!(d.to_string(), "c.yaml: E0001 error: cannot read");
+    }
+}
+
+#[cfg(test)]
+mod dedup_tests {
+    use super::*;
+
+    #[test]
+    fn repeats_are_dropped_and_order_kept() {
+        let d = |code, line, msg: &str| {
+            Diagnostic::new(Code(code), "t.yaml", msg).at(Span::point(line, 1))
+        };
+        let all = vec![
+            d("E7006", 12, "a"),
+            d("W0010", 3, "b"),
+            d("E7006", 12, "a"),
+            d("E7006", 13, "a"),
+            d("W0010", 3, "b"),
+        ];
+        let kept: Vec<(u32, String)> = dedup(all)
+            .into_iter()
+            .map(|d| (d.span.unwrap().start.line, d.message))
+            .collect();
+        assert_eq!(
+            kept,
+            [
+                (12, "a".to_owned()),
+                (3, "b".to_owned()),
+                (13, "a".to_owned())
+            ]
+        );
     }
 }

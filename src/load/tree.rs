@@ -409,6 +409,11 @@ impl Builder<'_> {
                 }
             }
             if let Some(pos) = existing {
+                // Python's dict keeps the first key (its place, and its
+                // value: `1` stays `1` after `true`) and the last value;
+                // the key's position is the last one's, so positions point
+                // at the entry that wins.
+                out.entries[pos].0.span = key.span;
                 out.entries[pos].1 = value;
             } else {
                 if let Some(ix) = &mut index {

@@ -4,14 +4,15 @@ use std::io::{self, Write};
 
 use crate::diag::{Diagnostic, Severity};
 
-/// Writes every diagnostic at or above `min`, one per line.
+/// Writes every diagnostic at or above `min`, one per line, each once.
 pub(crate) fn write_diagnostics<'a>(
     out: &mut dyn Write,
     diagnostics: impl IntoIterator<Item = &'a Diagnostic>,
     min: Severity,
 ) -> io::Result<()> {
+    let mut seen = std::collections::HashSet::new();
     for d in diagnostics {
-        if d.severity >= min {
+        if d.severity >= min && seen.insert((d.code, &d.file, d.span, &d.message)) {
             writeln!(out, "{d}")?;
         }
     }

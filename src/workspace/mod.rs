@@ -303,7 +303,7 @@ impl Workspace {
                 tree: None,
                 resolutions: Vec::new(),
                 resolved: false,
-                diagnostics,
+                diagnostics: crate::diag::dedup(diagnostics),
             };
         }
         let loaded = self.catalog_diagnostics();
@@ -339,7 +339,7 @@ impl Workspace {
             tree,
             resolutions,
             resolved,
-            diagnostics,
+            diagnostics: crate::diag::dedup(diagnostics),
         }
     }
 
@@ -387,7 +387,7 @@ impl Workspace {
             environments: self.environment_paths(),
             requires: self.requires(),
             choices,
-            diagnostics,
+            diagnostics: crate::diag::dedup(diagnostics),
         }
     }
 
@@ -446,7 +446,7 @@ impl Workspace {
             tree,
             parameters,
             required,
-            diagnostics,
+            diagnostics: crate::diag::dedup(diagnostics),
             unevaluated,
         };
         (report, heat)
@@ -498,7 +498,7 @@ impl Workspace {
             tree: crate::product::parameters::StackNode::root(root),
             parameters: IndexMap::new(),
             required: Vec::new(),
-            diagnostics,
+            diagnostics: crate::diag::dedup(diagnostics),
             unevaluated: Vec::new(),
         };
         (report, serde_json::json!({ "Error": first }))

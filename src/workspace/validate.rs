@@ -139,5 +139,6 @@ pub fn validate(opts: &ValidateOptions) -> Validated {
         composed.retain(|d| selection.includes(d.code));
         out.findings.extend(composed);
     }
+    out.findings = crate::diag::dedup(out.findings);
     out
 }
