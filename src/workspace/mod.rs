@@ -12,6 +12,7 @@
 pub(crate) mod catalog;
 mod compose_check;
 mod export;
+mod interface;
 mod packages;
 mod validate;
 

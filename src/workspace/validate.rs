@@ -5,6 +5,7 @@
 
 use std::path::PathBuf;
 
+use super::interface::{Contribution, Interface};
 use super::{compose_check, packages};
 use crate::diag::{Diagnostic, Severity};
 use crate::load::{self, LoadOptions};
@@ -84,6 +85,8 @@ pub(super) struct Checked {
     /// Under the ONAP profile, what the file is in its package.
     pub(super) module: Option<ModuleKind>,
     pub(super) found: Vec<Diagnostic>,
+    /// What it tells about the properties parents pass (HOT profile).
+    pub(super) contribution: Contribution,
 }
 
 impl Checked {
@@ -93,9 +96,13 @@ impl Checked {
             template: record.template().is_some(),
             module: None,
             found,
+            contribution: Contribution::of(record),
         }
     }
 }
+
+/// W2003: parameters a parent passes are not reported (see `interface`).
+const UNUSED_PARAMETER: crate::diag::Code = crate::diag::Code("W2003");
 
 /// Runs `validate`.
 pub fn validate(opts: &ValidateOptions) -> Validated {
@@ -118,6 +125,7 @@ pub fn validate(opts: &ValidateOptions) -> Validated {
     };
     let mut templates: Vec<String> = Vec::new();
     let mut checked: Vec<String> = Vec::new();
+    let mut contributions: Vec<Contribution> = Vec::new();
     for c in per_file {
         if let Some(kind) = c.module {
             out.modules.push((c.path.clone(), kind));
@@ -127,6 +135,25 @@ pub fn validate(opts: &ValidateOptions) -> Validated {
         }
         checked.push(c.path);
         out.findings.extend(c.found);
+        contributions.push(c.contribution);
+    }
+    if out.findings.iter().any(|d| d.code == UNUSED_PARAMETER) {
+        let sources: Vec<walk::Source> = opts
+            .environments
+            .iter()
+            .map(|p| walk::Source::new(p.clone(), walk::display(p), true))
+            .collect();
+        contributions.extend(load::load_all(&sources, &opts.load, |l| {
+            Contribution::of(&FileRecord::from_loaded(l, false))
+        }));
+        let interface = Interface::new(&contributions);
+        out.findings.retain(|d| {
+            d.code != UNUSED_PARAMETER
+                || !d
+                    .key_path
+                    .get(1)
+                    .is_some_and(|name| interface.passes(&d.file, name))
+        });
     }
     if !opts.environments.is_empty() {
         let mut composed = compose_check::composition(

@@ -15,7 +15,7 @@ static META: RuleMeta = RuleMeta {
     name: "UnusedParameter",
     summary: "a declared parameter is never read with `get_param` (CFN `Ref`)",
     what: "Every declared parameter is used by a `get_param` (CFN `Ref`) in the resources, outputs or conditions.",
-    why: "An unused parameter is asked of users for nothing, or hides a typo in the `get_param` that should use it. (A nested template may declare parameters its parent passes without using them; select `--ignore W2003` for such trees.)",
+    why: "An unused parameter is asked of users for nothing, or hides a typo in the `get_param` that should use it. A parameter a parent passes as a property is the provider template's interface (Heat refuses a property the template does not declare, E7007), so it is not reported when the parent is among the files checked: a resource whose type is the template's path, a type an environment (checked, or given with `-e`) maps to it, or a group or chain member; a chain or group whose members are only known at deploy time passes its member properties to every template an environment maps.",
     example: "A parameter `Flavor` no resource reads.",
     source: "HOT spec parameters section; heatcap",
 };

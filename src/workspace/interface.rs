@@ -1,0 +1,131 @@
+//! Interface parameters: a parameter a provider template declares because
+//! its parent passes it as a property is part of the template's interface,
+//! not "unused" (W2003), even when the template never reads it. Heat
+//! refuses a property the provider does not declare (E7007), so TripleO's
+//! service templates all declare `ServiceNetMap`, `EndpointMap`, ... whether
+//! or not they use them.
+//!
+//! Which templates receive which properties is found statically, across
+//! every file checked (and the `-e` environments): a resource whose type is
+//! a template path passes its properties to that template; a resource whose
+//! type a registry entry of any environment maps to templates passes them to
+//! each of those; group and chain members receive the member properties.
+//! A chain or group whose member types are only known at deploy time (a
+//! `get_param` list) passes its member properties to every template an
+//! environment maps, since any of them may be a member.
+
+use std::collections::{HashMap, HashSet};
+use std::path::PathBuf;
+
+use super::catalog::locate;
+use crate::model::registry::is_template_path;
+use crate::model::FileRecord;
+use crate::walk::{normalize, path_of};
+
+/// What one file contributes: the properties its resources pass, by type,
+/// and the templates its registry maps, by type.
+#[derive(Debug, Default, Clone)]
+pub(super) struct Contribution {
+    /// The file (as shown).
+    from: String,
+    /// (type, property names) for each resource and each group/chain member.
+    passes: Vec<(String, Vec<String>)>,
+    /// Member properties of groups and chains whose members are not known.
+    to_any_member: Vec<String>,
+    /// (registry key, template as written) for each entry naming templates.
+    maps: Vec<(String, String)>,
+}
+
+impl Contribution {
+    /// What `record` contributes (nothing, for files that are neither
+    /// templates nor environments).
+    pub(super) fn of(record: &FileRecord) -> Contribution {
+        let mut c = Contribution {
+            from: record.path.clone(),
+            ..Contribution::default()
+        };
+        if let Some(t) = record.template() {
+            for r in &t.resources {
+                c.passes
+                    .push((r.type_name.clone(), r.properties.keys().cloned().collect()));
+                let members: Vec<String> = r.member_properties.keys().cloned().collect();
+                if r.members.is_empty() {
+                    c.to_any_member.extend(members);
+                } else {
+                    for m in &r.members {
+                        c.passes.push((m.clone(), members.clone()));
+                    }
+                }
+            }
+        }
+        if let Some(env) = record.environment() {
+            for e in &env.entries {
+                for (target, _) in e.templates() {
+                    c.maps.push((e.key.clone(), target.to_owned()));
+                }
+            }
+        }
+        c
+    }
+}
+
+/// The parameters each template receives from a parent.
+#[derive(Debug, Default)]
+pub(super) struct Interface {
+    passed: HashMap<PathBuf, HashSet<String>>,
+    providers: HashSet<PathBuf>,
+    to_any_member: HashSet<String>,
+}
+
+/// A file's identity: its real path, or its path without `.` and `..`.
+fn identity(shown: &str) -> PathBuf {
+    let path = path_of(shown);
+    std::fs::canonicalize(&path).unwrap_or_else(|_| PathBuf::from(normalize(&path)))
+}
+
+impl Interface {
+    /// Gathers every file's contribution.
+    pub(super) fn new(all: &[Contribution]) -> Interface {
+        let mut maps: HashMap<&str, Vec<PathBuf>> = HashMap::new();
+        let mut out = Interface::default();
+        for c in all {
+            for (key, target) in &c.maps {
+                if let Some((_, shown)) = locate(&c.from, target) {
+                    let id = identity(&shown);
+                    out.providers.insert(id.clone());
+                    maps.entry(key.as_str()).or_default().push(id);
+                }
+            }
+        }
+        for c in all {
+            out.to_any_member.extend(c.to_any_member.iter().cloned());
+            for (type_name, properties) in &c.passes {
+                if properties.is_empty() {
+                    continue;
+                }
+                let targets: Vec<PathBuf> = if is_template_path(type_name) {
+                    locate(&c.from, type_name)
+                        .map(|(_, shown)| identity(&shown))
+                        .into_iter()
+                        .collect()
+                } else {
+                    maps.get(type_name.as_str()).cloned().unwrap_or_default()
+                };
+                for t in targets {
+                    out.passed
+                        .entry(t)
+                        .or_default()
+                        .extend(properties.iter().cloned());
+                }
+            }
+        }
+        out
+    }
+
+    /// True when a parent passes parameter `name` to the template `file`.
+    pub(super) fn passes(&self, file: &str, name: &str) -> bool {
+        let id = identity(file);
+        self.passed.get(&id).is_some_and(|p| p.contains(name))
+            || (self.providers.contains(&id) && self.to_any_member.contains(name))
+    }
+}
