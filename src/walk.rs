@@ -81,6 +81,72 @@ impl WalkOptions {
     }
 }
 
+/// Path prefixes read from somewhere else (`--templates-root FROM=TO`):
+/// TripleO environments name `/usr/share/openstack-tripleo-heat-templates/…`,
+/// where the templates are installed on a deployment host; on a checkout,
+/// that prefix maps to the checkout. A path that is `FROM` or starts with
+/// `FROM/` is read at `TO` plus the rest; the first matching pair wins.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Remap(Vec<(String, String)>);
+
+impl Remap {
+    /// The pairs, in order.
+    pub fn new(pairs: Vec<(String, String)>) -> Remap {
+        let trim = |s: String| {
+            if s.len() > 1 {
+                s.trim_end_matches('/').to_owned()
+            } else {
+                s
+            }
+        };
+        Remap(pairs.into_iter().map(|(f, t)| (trim(f), trim(t))).collect())
+    }
+
+    /// Parses `FROM=TO`.
+    pub fn parse_pair(spec: &str) -> Result<(String, String), String> {
+        match spec.split_once('=') {
+            Some((from, to)) if !from.is_empty() && !to.is_empty() => {
+                Ok((from.to_owned(), to.to_owned()))
+            }
+            _ => Err(format!(
+                "`{spec}` is not FROM=TO (a path prefix and where to read it instead)"
+            )),
+        }
+    }
+
+    /// True when there is nothing to remap.
+    pub fn is_empty(&self) -> bool {
+        self.0.is_empty()
+    }
+
+    /// `path` with its prefix remapped, or as it is.
+    pub fn apply<'a>(&self, path: &'a str) -> std::borrow::Cow<'a, str> {
+        for (from, to) in &self.0 {
+            if path == from {
+                return std::borrow::Cow::Owned(to.clone());
+            }
+            if let Some(rest) = path.strip_prefix(from.as_str()) {
+                if let Some(rest) = rest.strip_prefix('/') {
+                    return std::borrow::Cow::Owned(format!("{to}/{rest}"));
+                }
+            }
+        }
+        std::borrow::Cow::Borrowed(path)
+    }
+
+    /// [`Remap::apply`] for a path given on the command line.
+    pub fn apply_path(&self, path: &Path) -> PathBuf {
+        if self.is_empty() {
+            return path.to_path_buf();
+        }
+        let shown = display(path);
+        match self.apply(&shown) {
+            std::borrow::Cow::Owned(s) => path_of(&s),
+            std::borrow::Cow::Borrowed(_) => path.to_path_buf(),
+        }
+    }
+}
+
 /// One file to load.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Source {
@@ -103,24 +169,39 @@ pub(crate) struct Walked {
 }
 
 impl Walked {
-    /// Adds one file found some other way (a path an environment names),
-    /// unless it is already listed. A missing file becomes a diagnostic.
-    pub(crate) fn add_file(&mut self, path: PathBuf, display: String) {
+    /// Adds one file an environment names (`from`, at `at`), unless it is
+    /// already listed. A missing file becomes a diagnostic at the place
+    /// that names it.
+    pub(crate) fn add_named_file(
+        &mut self,
+        path: PathBuf,
+        display: String,
+        from: &str,
+        at: crate::diag::Span,
+    ) {
         match std::fs::metadata(&path) {
             Ok(meta) if meta.is_file() => {
                 if self.seen.first(&path, ino_of(&meta)) {
                     self.sources.push(source(path, display, true));
                 }
             }
-            Ok(_) => self.diagnostics.push(not_regular(display)),
+            Ok(_) => self.diagnostics.push(
+                Diagnostic::new(
+                    codes::NOT_REGULAR,
+                    from,
+                    format!("`{display}`, named here, is not a regular file (a FIFO, a device or a socket); it is not opened"),
+                )
+                .at(at),
+            ),
             Err(e) => {
                 let code = if e.kind() == std::io::ErrorKind::NotFound {
                     codes::NOT_FOUND
                 } else {
                     codes::READ_ERROR
                 };
-                let msg = path_io_message(&path, &e);
-                self.diagnostics.push(Diagnostic::new(code, display, msg));
+                let msg = format!("`{display}`, named here: {}", path_io_message(&path, &e));
+                self.diagnostics
+                    .push(Diagnostic::new(code, from, msg).at(at));
             }
         }
     }
@@ -562,6 +643,31 @@ mod tests {
         assert_eq!(uri_path(r"$'d\xff'/a b.yaml"), "d%FF/a%20b.yaml");
         // Text that is not what quote_name writes is a plain name.
         assert_eq!(path_of(r"$'bad\q'"), Path::new(r"$'bad\q'"));
+    }
+
+    #[test]
+    fn remap_replaces_whole_leading_components() {
+        let r = Remap::new(vec![(
+            "/usr/share/openstack-tripleo-heat-templates/".to_owned(),
+            ".".to_owned(),
+        )]);
+        let t = "/usr/share/openstack-tripleo-heat-templates";
+        assert_eq!(
+            r.apply(&format!("{t}/network/ports/vip.yaml")),
+            "./network/ports/vip.yaml"
+        );
+        assert_eq!(r.apply(t), ".");
+        assert_eq!(
+            r.apply(&format!("{t}-other/x.yaml")),
+            format!("{t}-other/x.yaml")
+        );
+        assert_eq!(r.apply("relative/x.yaml"), "relative/x.yaml");
+        assert_eq!(
+            Remap::parse_pair("/a=b"),
+            Ok(("/a".to_owned(), "b".to_owned()))
+        );
+        assert!(Remap::parse_pair("/a").is_err());
+        assert!(Remap::parse_pair("=b").is_err());
     }
 
     #[test]

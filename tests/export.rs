@@ -134,3 +134,43 @@ fn unresolved_compositions_are_not_exported() {
     assert!(err.contains("nothing exported"), "{err}");
     assert!(!out.exists(), "something was written");
 }
+
+/// r12 `--templates-root`: a registry target named by its installed path
+/// (`/usr/share/openstack-tripleo-heat-templates/...`) is read from the
+/// checkout, and the API body names it as the client on the deployment
+/// host would: by the path as written, in `files` and in the registry.
+#[test]
+fn remapped_targets_keep_their_installed_urls() {
+    let root = "fixtures/cli/templates-root";
+    let (t, e) = (
+        format!("{root}/overcloud.yaml"),
+        format!("{root}/environments/absolute.yaml"),
+    );
+    let remap = format!("/usr/share/openstack-tripleo-heat-templates={root}");
+    let (code, out, err) = heatcap(&[
+        "export",
+        "-t",
+        &t,
+        "-e",
+        &e,
+        "--format",
+        "heat-api",
+        "--templates-root",
+        &remap,
+    ]);
+    assert_eq!(code, 0, "{err}");
+    let body: serde_json::Value = serde_json::from_str(&out).unwrap();
+    let installed = "file:///usr/share/openstack-tripleo-heat-templates/net/port.yaml";
+    assert!(body["files"][installed]
+        .as_str()
+        .unwrap()
+        .contains("192.0.2.1"));
+    assert_eq!(
+        body["environment"]["resource_registry"]["OS::Test::Port"],
+        installed
+    );
+    // Without the remap the target is missing and nothing is exported.
+    let (code, _, err) = heatcap(&["export", "-t", &t, "-e", &e, "--format", "heat-api"]);
+    assert_eq!(code, 1);
+    assert!(err.contains("E7001"), "{err}");
+}

@@ -58,6 +58,10 @@ Exit status:
 pub struct Cli {
     #[command(subcommand)]
     pub command: Command,
+    /// Read paths that start with FROM under TO instead (repeatable; e.g.
+    /// `/usr/share/openstack-tripleo-heat-templates=.` on a checkout).
+    #[arg(long = "templates-root", value_name = "FROM=TO", global = true)]
+    pub templates_root: Vec<String>,
 }
 
 #[derive(Debug, Subcommand)]

@@ -49,6 +49,18 @@ pub fn validate_walk_options(a: &super::args::ValidateArgs) -> Result<WalkOption
     walk_options(&walk_args, a.paths.clone())
 }
 
+/// `--templates-root FROM=TO` pairs, checked.
+pub fn remap(specs: &[String]) -> Result<crate::walk::Remap, Error> {
+    let pairs = specs
+        .iter()
+        .map(|s| {
+            crate::walk::Remap::parse_pair(s)
+                .map_err(|e| Error::Usage(format!("--templates-root: {e}")))
+        })
+        .collect::<Result<Vec<_>, Error>>()?;
+    Ok(crate::walk::Remap::new(pairs))
+}
+
 /// Load options from the flags.
 pub fn load_options(args: &WalkArgs) -> Result<LoadOptions, Error> {
     sized_load_options(args.max_size)
@@ -63,6 +75,7 @@ pub fn sized_load_options(max_size: usize) -> Result<LoadOptions, Error> {
         max_size,
         parse: ParseOptions::default(),
         prefilter: None,
+        remap: crate::walk::Remap::default(),
     })
 }
 

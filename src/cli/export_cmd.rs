@@ -7,12 +7,13 @@ use super::args::ExportArgs;
 use super::{config, print_diagnostics};
 use crate::error::{Error, Exit};
 use crate::report::{json, Format};
-use crate::walk::display;
+use crate::walk::{display, Remap};
 use crate::Workspace;
 
 /// `export`: exit 1 when refused (nothing written), 2 when writing fails.
 pub(super) fn export(
     a: &ExportArgs,
+    remap: &Remap,
     out: &mut dyn Write,
     err: &mut dyn Write,
 ) -> Result<Exit, Error> {
@@ -30,6 +31,7 @@ pub(super) fn export(
         .environments(&a.environments)
         .roots(&[&root])
         .max_nested_depth(a.max_nested_depth)
+        .remap(remap.clone())
         .open();
     let plan = ws.export(&root, a.allow_outside);
     if plan.refused() {

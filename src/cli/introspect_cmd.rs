@@ -7,10 +7,16 @@ use super::{config, exit_for_errors, print_diagnostics};
 use crate::diag::Diagnostic;
 use crate::error::{Error, Exit};
 use crate::report::{self, Format};
+use crate::walk::Remap;
 use crate::Workspace;
 
 /// `capabilities-find`: exit 1 when nothing matches (grep's convention).
-pub(super) fn find(a: FindArgs, out: &mut dyn Write, err: &mut dyn Write) -> Result<Exit, Error> {
+pub(super) fn find(
+    a: FindArgs,
+    remap: &Remap,
+    out: &mut dyn Write,
+    err: &mut dyn Write,
+) -> Result<Exit, Error> {
     let conditions = config::conditions(&a.conditions)?;
     let output = config::output(&a.output, Format::Plain);
     let ws = Workspace::builder()
@@ -18,6 +24,7 @@ pub(super) fn find(a: FindArgs, out: &mut dyn Write, err: &mut dyn Write) -> Res
         .walk(config::walk_options(&a.walk, a.paths)?)
         // A file without the word cannot have the section: skip parsing it.
         .prefilter("capabilities")
+        .remap(remap.clone())
         .open();
     let matches = ws.find(&conditions);
     report::render_find(out, &matches, output.format)?;
@@ -33,6 +40,7 @@ pub(super) fn find(a: FindArgs, out: &mut dyn Write, err: &mut dyn Write) -> Res
 /// environments' registries name.
 pub(super) fn summary(
     a: SummaryArgs,
+    remap: &Remap,
     out: &mut dyn Write,
     err: &mut dyn Write,
 ) -> Result<Exit, Error> {
@@ -42,6 +50,7 @@ pub(super) fn summary(
         .walk(config::walk_options(&a.walk, a.files)?)
         .environments(&a.environments)
         .registry_templates()
+        .remap(remap.clone())
         .open();
     if a.by_type {
         report::render_by_type(out, &ws.by_type(), output.format)?;
@@ -55,11 +64,17 @@ pub(super) fn summary(
 }
 
 /// `index`: every file, its status, kind and view.
-pub(super) fn index(a: IndexArgs, out: &mut dyn Write, err: &mut dyn Write) -> Result<Exit, Error> {
+pub(super) fn index(
+    a: IndexArgs,
+    remap: &Remap,
+    out: &mut dyn Write,
+    err: &mut dyn Write,
+) -> Result<Exit, Error> {
     let output = config::output(&a.output, Format::Json);
     let ws = Workspace::builder()
         .load_options(config::load_options(&a.walk)?)
         .walk(config::walk_options(&a.walk, a.paths)?)
+        .remap(remap.clone())
         .open();
     report::render_index(out, &ws.index(), output.format)?;
     print_diagnostics(err, ws.corpus().diagnostics(), output)?;

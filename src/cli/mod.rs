@@ -19,19 +19,65 @@ pub use args::{Cli, Command};
 use crate::diag::{Diagnostic, Severity};
 use crate::error::{Error, Exit};
 use crate::report;
+use crate::walk::Remap;
 
 /// Runs one command: results to `out`, diagnostics to `err`.
 pub fn run(cli: Cli, out: &mut dyn Write, err: &mut dyn Write) -> Result<Exit, Error> {
-    match cli.command {
-        Command::CapabilitiesFind(a) => introspect_cmd::find(a, out, err),
-        Command::TemplateCapabilities(a) => introspect_cmd::summary(a, out, err),
-        Command::Index(a) => introspect_cmd::index(a, out, err),
-        Command::Resolve(a) => resolve_cmd::resolve(&a, out, err),
-        Command::Options(a) => resolve_cmd::options(&a, out, err),
-        Command::Export(a) => export_cmd::export(&a, out, err),
-        Command::Parameters(a) => parameters_cmd::parameters(&a, out, err),
-        Command::Validate(a) => validate_cmd::validate(&a, out, err),
+    let remap = config::remap(&cli.templates_root)?;
+    let mut command = cli.command;
+    remap_paths(&mut command, &remap);
+    match command {
+        Command::CapabilitiesFind(a) => introspect_cmd::find(a, &remap, out, err),
+        Command::TemplateCapabilities(a) => introspect_cmd::summary(a, &remap, out, err),
+        Command::Index(a) => introspect_cmd::index(a, &remap, out, err),
+        Command::Resolve(a) => resolve_cmd::resolve(&a, &remap, out, err),
+        Command::Options(a) => resolve_cmd::options(&a, &remap, out, err),
+        Command::Export(a) => export_cmd::export(&a, &remap, out, err),
+        Command::Parameters(a) => parameters_cmd::parameters(&a, &remap, out, err),
+        Command::Validate(a) => validate_cmd::validate(&a, &remap, out, err),
         Command::Rules(a) => rules_cmd::rules(&a, out),
+    }
+}
+
+/// `--templates-root` applied to the paths given on the command line
+/// (TripleO's deploy commands name `-e /usr/share/…/environments/x.yaml`).
+fn remap_paths(command: &mut Command, remap: &Remap) {
+    if remap.is_empty() {
+        return;
+    }
+    let all = |paths: &mut Vec<std::path::PathBuf>| {
+        for p in paths.iter_mut() {
+            *p = remap.apply_path(p);
+        }
+    };
+    match command {
+        Command::CapabilitiesFind(a) => all(&mut a.paths),
+        Command::TemplateCapabilities(a) => {
+            all(&mut a.files);
+            all(&mut a.environments);
+        }
+        Command::Index(a) => all(&mut a.paths),
+        Command::Resolve(a) => {
+            all(&mut a.environments);
+            a.template = a.template.as_deref().map(|t| remap.apply_path(t));
+        }
+        Command::Options(a) => {
+            all(&mut a.environments);
+            all(&mut a.directories);
+        }
+        Command::Export(a) => {
+            all(&mut a.environments);
+            a.template = remap.apply_path(&a.template);
+        }
+        Command::Parameters(a) => {
+            all(&mut a.environments);
+            a.template = remap.apply_path(&a.template);
+        }
+        Command::Validate(a) => {
+            all(&mut a.paths);
+            all(&mut a.environments);
+        }
+        Command::Rules(_) => {}
     }
 }
 

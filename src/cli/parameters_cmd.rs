@@ -9,7 +9,7 @@ use super::args::ParametersArgs;
 use super::{config, exit_for_errors, print_diagnostics};
 use crate::error::{Error, Exit};
 use crate::report::{self, json, Format};
-use crate::walk::display;
+use crate::walk::{display, Remap};
 use crate::Workspace;
 
 /// `--choose TYPE=PATH` flags.
@@ -25,18 +25,20 @@ fn choices(raw: &[String]) -> Result<IndexMap<String, String>, Error> {
     Ok(choices)
 }
 
-fn workspace(a: &ParametersArgs, choices: IndexMap<String, String>) -> Workspace {
+fn workspace(a: &ParametersArgs, choices: IndexMap<String, String>, remap: &Remap) -> Workspace {
     Workspace::builder()
         .environments(&a.environments)
         .roots(&[display(&a.template)])
         .choices(choices)
         .max_nested_depth(a.max_nested_depth)
+        .remap(remap.clone())
         .open()
 }
 
 /// `parameters`: exit 1 when an error is found.
 pub(super) fn parameters(
     a: &ParametersArgs,
+    remap: &Remap,
     out: &mut dyn Write,
     err: &mut dyn Write,
 ) -> Result<Exit, Error> {
@@ -46,10 +48,10 @@ pub(super) fn parameters(
         min_severity: config::verbosity(a.output.quiet, a.output.verbose),
     };
     if let Some(spec) = &a.diff {
-        return parameters_diff(a, &chosen, spec, out, err, output);
+        return parameters_diff(a, &chosen, spec, remap, out, err, output);
     }
     let root = display(&a.template);
-    let (described, heat) = workspace(a, chosen).parameters(&root);
+    let (described, heat) = workspace(a, chosen, remap).parameters(&root);
     match a.format.unwrap_or(Format::Table) {
         Format::Heat => json::write_line(out, &heat)?,
         f => report::render_parameters(out, &described, f)?,
@@ -63,6 +65,7 @@ fn parameters_diff(
     a: &ParametersArgs,
     chosen: &IndexMap<String, String>,
     spec: &str,
+    remap: &Remap,
     out: &mut dyn Write,
     err: &mut dyn Write,
     output: config::Output,
@@ -76,7 +79,8 @@ fn parameters_diff(
     let base = Workspace::builder()
         .environments(&a.environments)
         .choices(chosen.clone())
-        .max_nested_depth(a.max_nested_depth);
+        .max_nested_depth(a.max_nested_depth)
+        .remap(remap.clone());
     let (d, diagnostics) = Workspace::choice_diff(&base, &display(&a.template), t, from, to);
     let f = match a.format.unwrap_or(Format::Table) {
         Format::Heat => Format::Json,

@@ -7,12 +7,13 @@ use super::args::{OptionsArgs, ResolveArgs};
 use super::{config, exit_for_errors, print_diagnostics};
 use crate::error::{Error, Exit};
 use crate::report::{self, Format};
-use crate::walk::display;
+use crate::walk::{display, Remap};
 use crate::Workspace;
 
 /// `resolve`: exit 1 when a lookup fails or an error is found.
 pub(super) fn resolve(
     a: &ResolveArgs,
+    remap: &Remap,
     out: &mut dyn Write,
     err: &mut dyn Write,
 ) -> Result<Exit, Error> {
@@ -23,6 +24,7 @@ pub(super) fn resolve(
         .environments(&a.environments)
         .roots(root.as_slice())
         .max_nested_depth(a.max_nested_depth)
+        .remap(remap.clone())
         .open();
     let resolved = ws.resolve(
         root.as_deref(),
@@ -46,6 +48,7 @@ pub(super) fn resolve(
 /// `options`: exit 1 when a choice is undecided or an error is found.
 pub(super) fn options(
     a: &OptionsArgs,
+    remap: &Remap,
     out: &mut dyn Write,
     err: &mut dyn Write,
 ) -> Result<Exit, Error> {
@@ -53,6 +56,7 @@ pub(super) fn options(
     let ws = Workspace::builder()
         .load_options(config::sized_load_options(a.max_size)?)
         .environments(&a.environments)
+        .remap(remap.clone())
         .open();
     let offered = ws.options(&a.directories);
     report::render_options(out, &offered, output.format)?;

@@ -9,18 +9,23 @@ use crate::diag::Severity;
 use crate::error::{Error, Exit};
 use crate::report;
 use crate::validate::{Profile, Selection};
+use crate::walk::Remap;
 use crate::workspace::{validate as run_validate, ValidateOptions};
 
 /// `validate`: exit 1 when a finding is at or above `--fail-on`.
 pub(super) fn validate(
     a: &ValidateArgs,
+    remap: &Remap,
     out: &mut dyn Write,
     err: &mut dyn Write,
 ) -> Result<Exit, Error> {
     let selection = selection(a)?;
     let validated = run_validate(&ValidateOptions {
         walk: config::validate_walk_options(a)?,
-        load: config::load_options(&a.walk)?,
+        load: crate::load::LoadOptions {
+            remap: remap.clone(),
+            ..config::load_options(&a.walk)?
+        },
         selection,
         profile: match a.profile {
             ProfileArg::Hot => Profile::Hot,

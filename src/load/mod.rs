@@ -46,7 +46,7 @@ impl Default for ParseOptions {
 }
 
 /// Options for loading files.
-#[derive(Debug, Clone, Copy)]
+#[derive(Debug, Clone)]
 pub struct LoadOptions {
     /// Largest file accepted, in characters (Heat counts characters).
     pub max_size: usize,
@@ -54,6 +54,8 @@ pub struct LoadOptions {
     pub parse: ParseOptions,
     /// Skip (without parsing) files whose bytes do not contain this text.
     pub prefilter: Option<&'static str>,
+    /// Path prefixes read from elsewhere (`--templates-root`).
+    pub remap: crate::walk::Remap,
 }
 
 impl Default for LoadOptions {
@@ -62,6 +64,7 @@ impl Default for LoadOptions {
             max_size: DEFAULT_MAX_SIZE,
             parse: ParseOptions::default(),
             prefilter: None,
+            remap: crate::walk::Remap::default(),
         }
     }
 }

@@ -103,6 +103,8 @@ pub(crate) trait Rule: Sync {
 pub(crate) struct EnvContext<'a> {
     pub file: &'a FileRecord,
     pub env: &'a Environment,
+    /// Path prefixes read from elsewhere (`--templates-root`).
+    pub remap: &'a crate::walk::Remap,
 }
 
 /// One environment rule.
@@ -137,7 +139,11 @@ impl Selection {
 }
 
 /// Runs the selected rules over one file (templates and environments).
-pub(crate) fn check_file(file: &FileRecord, selection: &Selection) -> Vec<Diagnostic> {
+pub(crate) fn check_file(
+    file: &FileRecord,
+    selection: &Selection,
+    remap: &crate::walk::Remap,
+) -> Vec<Diagnostic> {
     let mut out = Vec::new();
     if let Some(env) = file.environment() {
         // What Heat refuses when it loads the file is the model's own.
@@ -147,7 +153,7 @@ pub(crate) fn check_file(file: &FileRecord, selection: &Selection) -> Vec<Diagno
                 .filter(|d| selection.includes(d.code))
                 .cloned(),
         );
-        let cx = EnvContext { file, env };
+        let cx = EnvContext { file, env, remap };
         for rule in registry::ENV_RULES {
             if selection.includes(rule.meta().code) {
                 rule.check(&cx, &mut out);
@@ -206,7 +212,7 @@ pub(crate) fn check_package(
         .map(|i| {
             let record = &records[i];
             let mut found = record.diagnostics.clone();
-            let mut rules = check_file(record, selection);
+            let mut rules = check_file(record, selection, &crate::walk::Remap::default());
             if let Some(package) = &package {
                 for d in found.iter_mut().chain(rules.iter_mut()) {
                     if d.severity == Severity::Error {

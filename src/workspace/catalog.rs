@@ -10,7 +10,7 @@ use crate::model::registry::{is_template_path, RegistryEntry};
 use crate::model::{Environment, FileRecord};
 use crate::resolve::merge::Merged;
 use crate::resolve::{Catalog, TemplateRef};
-use crate::walk::{normalize, path_of, Source};
+use crate::walk::{normalize, path_of, Remap, Source};
 
 /// Where a (from, target) pair points: the real path key and the display.
 type Located = Option<(PathBuf, String)>;
@@ -22,17 +22,28 @@ pub struct FsCatalog {
     /// (from, target) → (real path key, display): lookups repeat the same
     /// pairs, and each costs file-system calls.
     located: std::sync::Mutex<HashMap<(String, String), Located>>,
+    /// Path prefixes read from elsewhere.
+    remap: Remap,
 }
 
 /// Where `target` points from the file `from` (as the user gave it; `""`
 /// for the working directory): the real path to read and the path to show.
 /// Heat's client resolves against the real (symlink-free) directory.
-pub(crate) fn locate(from: &str, target: &str) -> Option<(PathBuf, String)> {
+pub(crate) fn locate(from: &str, target: &str, remap: &Remap) -> Option<(PathBuf, String)> {
     let target = match target.split_once("://") {
         Some(("file", rest)) => rest,
         Some(_) => return None,
         None => target,
     };
+    let remapped = remap.apply(target);
+    // A remapped path is read where `--templates-root` says, relative to
+    // the working directory, whoever names it.
+    let from = if matches!(remapped, std::borrow::Cow::Owned(_)) {
+        ""
+    } else {
+        from
+    };
+    let target = &*remapped;
     let from_path = &path_of(from);
     let shown_dir = from_path.parent().unwrap_or(Path::new(""));
     let real_dir = if from.is_empty() {
@@ -80,7 +91,10 @@ impl FsCatalog {
         merged: &Merged,
         opts: &LoadOptions,
     ) -> FsCatalog {
-        let mut cat = FsCatalog::default();
+        let mut cat = FsCatalog {
+            remap: opts.remap.clone(),
+            ..FsCatalog::default()
+        };
         let mut frontier: Vec<(PathBuf, String)> = Vec::new();
         for r in roots {
             frontier.push((path_of(r), (*r).to_owned()));
@@ -92,7 +106,7 @@ impl FsCatalog {
         for e in entries {
             let from = &envs[e.origin.env].path;
             for target in e.value.template_names() {
-                frontier.extend(locate(from, target));
+                frontier.extend(locate(from, target, &opts.remap));
             }
             // Entries for a nested stack's resources, at any depth.
             let mut nested: Vec<RegistryEntry> = Vec::new();
@@ -108,7 +122,7 @@ impl FsCatalog {
             }
             while let Some(n) = nested.pop() {
                 for (target, _) in n.templates() {
-                    frontier.extend(locate(from, target));
+                    frontier.extend(locate(from, target, &opts.remap));
                 }
                 nested.extend(n.nested());
             }
@@ -131,7 +145,7 @@ impl FsCatalog {
                     for r in &t.resources {
                         for ty in std::iter::once(&r.type_name).chain(&r.members) {
                             if is_template_path(ty) {
-                                frontier.extend(locate(&record.path, ty));
+                                frontier.extend(locate(&record.path, ty, &opts.remap));
                             }
                         }
                     }
@@ -158,7 +172,7 @@ impl FsCatalog {
             .unwrap_or_else(std::sync::PoisonError::into_inner);
         cache
             .entry(k)
-            .or_insert_with(|| locate(from, target).map(|(p, shown)| (key(&p), shown)))
+            .or_insert_with(|| locate(from, target, &self.remap).map(|(p, shown)| (key(&p), shown)))
             .clone()
     }
 }
@@ -168,13 +182,19 @@ impl Catalog for FsCatalog {
         if target.contains("://") {
             return Some(target.to_owned());
         }
-        let (path, _) = locate(from, target)?;
+        // A remapped path is sent as the client on the deployment host
+        // sends it: the path as written.
+        let plain = target.strip_prefix("file://").unwrap_or(target);
+        if plain.starts_with('/') && self.remap.apply(plain) != plain {
+            return Some(format!("file://{plain}"));
+        }
+        let (path, _) = locate(from, target, &self.remap)?;
         let real = std::fs::canonicalize(path).ok()?;
         Some(format!("file://{}", crate::walk::display(&real)))
     }
 
     fn file(&self, from: &str, target: &str) -> Option<String> {
-        let (path, shown) = locate(from, target)?;
+        let (path, shown) = locate(from, target, &self.remap)?;
         let text = String::from_utf8(crate::walk::read_regular(&path).ok()?).ok()?;
         // python-heatclient uploads a file that parses as a template as
         // that template's JSON (heat-semantics §2.12).
@@ -199,7 +219,7 @@ impl Catalog for FsCatalog {
     }
 
     fn file_problem(&self, from: &str, target: &str) -> Option<String> {
-        let Some((path, _)) = locate(from, target) else {
+        let Some((path, _)) = locate(from, target, &self.remap) else {
             return Some("remote URLs are not fetched".to_owned());
         };
         match std::fs::metadata(&path) {

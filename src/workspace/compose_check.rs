@@ -39,7 +39,7 @@ pub(super) fn composition(
 ) -> Vec<Diagnostic> {
     let walked: HashSet<PathBuf> = checked.iter().map(|t| identity(t)).collect();
     let ws = Workspace::builder()
-        .load_options(*opts)
+        .load_options(opts.clone())
         .environments(envs)
         .roots(templates)
         .max_nested_depth(max_depth)

@@ -24,7 +24,7 @@ use crate::node::{Node, Value};
 use crate::product::export as transform;
 use crate::resolve::registry::Registry;
 use crate::resolve::{Catalog, Implementation, StepKind};
-use crate::walk::display;
+use crate::walk::{display, Remap};
 
 /// What to write for one file.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -57,6 +57,11 @@ pub struct Export {
     pub api_environment: serde_json::Value,
     /// The root template as given.
     pub root: String,
+    /// Path prefixes read from elsewhere (`--templates-root`).
+    remap: Remap,
+    /// The URL python-heatclient on the deployment host sends for a file
+    /// reached through a remapped path (the path as written), by real path.
+    urls: std::collections::HashMap<PathBuf, String>,
 }
 
 /// Plans the export of the composition of `root`.
@@ -69,6 +74,8 @@ pub(super) fn plan(ws: &Workspace, root: &str, allow_outside: bool) -> Export {
         base: PathBuf::new(),
         api_environment: serde_json::Value::Null,
         root: root.to_owned(),
+        remap: ws.load.remap.clone(),
+        urls: std::collections::HashMap::new(),
     };
     if ws.environment_broken() {
         return empty(diagnostics);
@@ -131,7 +138,9 @@ pub(super) fn plan(ws: &Workspace, root: &str, allow_outside: bool) -> Export {
         }
     }
     let confine = (!allow_outside).then_some(allowed.as_slice());
-    let mut files = client_files(root, &models, confine, &mut diagnostics);
+    let remap = &ws.load.remap;
+    let mut urls = std::collections::HashMap::new();
+    let mut files = client_files(root, &models, confine, remap, &mut urls, &mut diagnostics);
     let mut environments = Vec::new();
     for (real, shown, edited, _) in edited_envs {
         files.insert(real.clone(), (shown, ExportFile::Environment, edited));
@@ -140,8 +149,7 @@ pub(super) fn plan(ws: &Workspace, root: &str, allow_outside: bool) -> Export {
     let base = common_dir(files.keys());
     let api_environment =
         transform::environment(&ws.environments, &ws.merged, &registry, &|from, target| {
-            real_of(from, target)
-                .map_or_else(|| target.to_owned(), |r| format!("file://{}", display(&r)))
+            client_url(from, target, remap).unwrap_or_else(|| target.to_owned())
         });
     Export {
         files,
@@ -150,6 +158,8 @@ pub(super) fn plan(ws: &Workspace, root: &str, allow_outside: bool) -> Export {
         base,
         api_environment,
         root: root.to_owned(),
+        remap: remap.clone(),
+        urls,
     }
 }
 
@@ -182,6 +192,8 @@ fn client_files(
     root: &str,
     envs: &[Environment],
     confine: Option<&[PathBuf]>,
+    remap: &Remap,
+    urls: &mut std::collections::HashMap<PathBuf, String>,
     diagnostics: &mut Vec<Diagnostic>,
 ) -> IndexMap<PathBuf, (String, ExportFile, String)> {
     let mut files = IndexMap::new();
@@ -191,7 +203,7 @@ fn client_files(
             Some(s) => d.at(s),
             None => d,
         };
-        let Some((path, shown)) = locate(&from, &target) else {
+        let Some((path, shown)) = locate(&from, &target, remap) else {
             continue;
         };
         let Ok(real) = std::fs::canonicalize(&path) else {
@@ -212,6 +224,9 @@ fn client_files(
         let location = client_location(&path, &real);
         if files.contains_key(&location) {
             continue;
+        }
+        if let Some(named) = remapped_url(&target, remap) {
+            urls.insert(location.clone(), named);
         }
         if let Some(allowed) = confine {
             if !allowed.iter().any(|dir| real.starts_with(dir)) {
@@ -420,7 +435,12 @@ impl Export {
     /// python-heatclient's stack-create body: `template`, `files`,
     /// `environment`, `environment_files`, with paths as `file://` URLs.
     pub fn heat_api_body(&self) -> serde_json::Value {
-        let url = |real: &Path| format!("file://{}", display(real));
+        let url = |real: &Path| {
+            self.urls
+                .get(real)
+                .cloned()
+                .unwrap_or_else(|| format!("file://{}", display(real)))
+        };
         let mut body_files = serde_json::Map::new();
         let mut template = serde_json::Value::Null;
         let root_real = std::fs::canonicalize(crate::walk::path_of(&self.root))
@@ -433,7 +453,7 @@ impl Export {
                     };
                     let mut v = tree.value.to_json();
                     transform::rewrite_template_paths(&mut v, &|p| {
-                        real_of(shown, p).map_or_else(|| p.to_owned(), |r| url(&r))
+                        client_url(shown, p, &self.remap).unwrap_or_else(|| p.to_owned())
                     });
                     if *real == root_real {
                         template = v;
@@ -549,9 +569,23 @@ fn no_links_between(dir: &Path, target: &Path) -> Result<(), String> {
     Ok(())
 }
 
+/// A remapped absolute path as python-heatclient on the deployment host
+/// names it: `file://` and the path as written.
+fn remapped_url(target: &str, remap: &Remap) -> Option<String> {
+    let plain = target.strip_prefix("file://").unwrap_or(target);
+    (plain.starts_with('/') && remap.apply(plain) != plain).then(|| format!("file://{plain}"))
+}
+
+/// The URL python-heatclient sends for `target` named from `from`: the
+/// real path's, or a remapped path as written.
+fn client_url(from: &str, target: &str, remap: &Remap) -> Option<String> {
+    remapped_url(target, remap)
+        .or_else(|| real_of(from, target, remap).map(|r| format!("file://{}", display(&r))))
+}
+
 /// The real path `target` names from `from`, when it exists.
-fn real_of(from: &str, target: &str) -> Option<PathBuf> {
-    let (p, _) = locate(from, target)?;
+fn real_of(from: &str, target: &str, remap: &Remap) -> Option<PathBuf> {
+    let (p, _) = locate(from, target, remap)?;
     std::fs::canonicalize(p).ok()
 }
 

@@ -20,7 +20,7 @@ use std::path::PathBuf;
 use super::catalog::locate;
 use crate::model::registry::is_template_path;
 use crate::model::FileRecord;
-use crate::walk::{normalize, path_of};
+use crate::walk::{normalize, path_of, Remap};
 
 /// What one file contributes: the properties its resources pass, by type,
 /// and the templates its registry maps, by type.
@@ -85,12 +85,12 @@ fn identity(shown: &str) -> PathBuf {
 
 impl Interface {
     /// Gathers every file's contribution.
-    pub(super) fn new(all: &[Contribution]) -> Interface {
+    pub(super) fn new(all: &[Contribution], remap: &Remap) -> Interface {
         let mut maps: HashMap<&str, Vec<PathBuf>> = HashMap::new();
         let mut out = Interface::default();
         for c in all {
             for (key, target) in &c.maps {
-                if let Some((_, shown)) = locate(&c.from, target) {
+                if let Some((_, shown)) = locate(&c.from, target, remap) {
                     let id = identity(&shown);
                     out.providers.insert(id.clone());
                     maps.entry(key.as_str()).or_default().push(id);
@@ -104,7 +104,7 @@ impl Interface {
                     continue;
                 }
                 let targets: Vec<PathBuf> = if is_template_path(type_name) {
-                    locate(&c.from, type_name)
+                    locate(&c.from, type_name, remap)
                         .map(|(_, shown)| identity(&shown))
                         .into_iter()
                         .collect()

@@ -48,6 +48,7 @@ pub struct WorkspaceBuilder {
     roots: Vec<String>,
     choices: IndexMap<String, String>,
     max_depth: Option<usize>,
+    remap: Option<walk::Remap>,
 }
 
 impl WorkspaceBuilder {
@@ -79,6 +80,15 @@ impl WorkspaceBuilder {
     #[must_use]
     pub fn prefilter(mut self, word: &'static str) -> Self {
         self.prefilter = Some(word);
+        self
+    }
+
+    /// Read paths under one prefix from another (`--templates-root`):
+    /// registry targets, template paths and `get_file` targets. Paths
+    /// given to the builder are used as given.
+    #[must_use]
+    pub fn remap(mut self, remap: walk::Remap) -> Self {
+        self.remap = Some(remap);
         self
     }
 
@@ -114,7 +124,10 @@ impl WorkspaceBuilder {
     }
 
     /// Reads and merges everything.
-    pub fn open(self) -> Workspace {
+    pub fn open(mut self) -> Workspace {
+        if let Some(remap) = self.remap.take() {
+            self.load.remap = remap;
+        }
         let env_files = load_environments(&self.environments, &self.load);
         let environments: Vec<Environment> = env_files
             .iter()
@@ -123,7 +136,7 @@ impl WorkspaceBuilder {
         let merged = merge(&environments);
         let (mut corpus, walked) = match &self.walk {
             Some(w) => {
-                let mut opts = self.load;
+                let mut opts = self.load.clone();
                 opts.prefilter = self.prefilter;
                 load_corpus(walk::walk(w), &opts)
             }
@@ -632,9 +645,9 @@ fn add_registry_templates(
         let Some(env) = env_file.environment() else {
             continue;
         };
-        for target in env.templates() {
-            if let Some((path, shown)) = catalog::locate(&env_file.path, target) {
-                walked.add_file(path, shown);
+        for (target, at) in env.entries.iter().flat_map(|e| e.templates()) {
+            if let Some((path, shown)) = catalog::locate(&env_file.path, target, &opts.remap) {
+                walked.add_named_file(path, shown, &env_file.path, at);
             }
         }
     }

@@ -112,7 +112,7 @@ pub fn validate(opts: &ValidateOptions) -> Validated {
         Profile::Hot => load::load_all(&walked.sources, &opts.load, |l| {
             let record = FileRecord::from_loaded(l, true);
             let mut found: Vec<Diagnostic> = record.diagnostics.clone();
-            found.extend(check_file(&record, selection));
+            found.extend(check_file(&record, selection, &opts.load.remap));
             found.retain(|d| selection.includes(d.code));
             Checked::new(&record, found)
         }),
@@ -146,7 +146,7 @@ pub fn validate(opts: &ValidateOptions) -> Validated {
         contributions.extend(load::load_all(&sources, &opts.load, |l| {
             Contribution::of(&FileRecord::from_loaded(l, false))
         }));
-        let interface = Interface::new(&contributions);
+        let interface = Interface::new(&contributions, &opts.load.remap);
         out.findings.retain(|d| {
             d.code != UNUSED_PARAMETER
                 || !d

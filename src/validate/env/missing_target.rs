@@ -54,14 +54,23 @@ impl EnvRule for MissingRegistryTarget {
                 continue;
             }
             for (target, span) in e.client_files() {
-                if !dir.join(target).is_file() {
+                let remapped = cx.remap.apply(target);
+                let (read, relative) = match &remapped {
+                    std::borrow::Cow::Owned(r) => (
+                        crate::walk::path_of(r),
+                        format!("read at `{r}` under --templates-root"),
+                    ),
+                    std::borrow::Cow::Borrowed(_) => (
+                        dir.join(target),
+                        "relative to this environment file".to_owned(),
+                    ),
+                };
+                if !read.is_file() {
                     out.push(
                         Diagnostic::new(
                             META.code,
                             cx.file.path.clone(),
-                            format!(
-                                "`{target}` does not exist or is not a file (relative to this environment file)"
-                            ),
+                            format!("`{target}` does not exist or is not a file ({relative})"),
                         )
                         .at(span),
                     );
@@ -103,7 +112,7 @@ mod tests {
             select: vec!["E6012".into()],
             ignore: Vec::new(),
         };
-        let found = check_file(&record, &selection);
+        let found = check_file(&record, &selection, &crate::walk::Remap::default());
         let messages: Vec<&str> = found.iter().map(|d| d.message.as_str()).collect();
         assert_eq!(
             messages,
