@@ -263,6 +263,7 @@ fn walk_dir(root: &Path, opts: &WalkOptions, seen: &mut Dedup, out: &mut Walked)
             let rel = e.path().strip_prefix(root).unwrap_or(e.path());
             (opts.hidden || !name.starts_with('.')) && !opts.exclude.is_match(rel)
         });
+    let mut files: Vec<(PathBuf, u64, bool)> = Vec::new();
     for entry in walker {
         let entry = match entry {
             Ok(e) => e,
@@ -299,8 +300,23 @@ fn walk_dir(root: &Path, opts: &WalkOptions, seen: &mut Dedup, out: &mut Walked)
             out.diagnostics.push(not_regular(display(entry.path())));
             continue;
         }
-        if seen.first(entry.path(), entry_ino(&entry)) {
-            let path = entry.into_path();
+        let link = entry.path_is_symlink();
+        let ino = entry_ino(&entry);
+        files.push((entry.into_path(), ino, link));
+    }
+    // A file reached both by a link and by its own name is listed under its
+    // own name (the first link only when no other name reaches it).
+    let mut own_name: std::collections::HashSet<u64> = std::collections::HashSet::new();
+    for (_, ino, link) in &files {
+        if !link {
+            own_name.insert(*ino);
+        }
+    }
+    for (path, ino, link) in files {
+        if cfg!(unix) && link && own_name.contains(&ino) {
+            continue;
+        }
+        if seen.first(&path, ino) {
             let shown = display(&path);
             out.sources.push(source(path, shown, false));
         }
@@ -670,6 +686,26 @@ mod tests {
         assert!(Remap::parse_pair("=b").is_err());
     }
 
+    #[cfg(unix)]
+    #[test]
+    fn a_file_reached_by_a_link_is_listed_under_its_own_name() {
+        let dir = tempfile::tempdir().unwrap();
+        let (tree, outside) = (dir.path().join("tree"), dir.path().join("outside.yaml"));
+        std::fs::create_dir(&tree).unwrap();
+        std::fs::write(tree.join("overcloud.yaml"), "a: 1\n").unwrap();
+        std::fs::write(&outside, "b: 1\n").unwrap();
+        // `overcloud-link.yaml` sorts before `overcloud.yaml`.
+        std::os::unix::fs::symlink("overcloud.yaml", tree.join("overcloud-link.yaml")).unwrap();
+        std::os::unix::fs::symlink(&outside, tree.join("elsewhere.yaml")).unwrap();
+        let walked = walk(&WalkOptions::new(vec![tree.clone()]).recursive());
+        let names: Vec<&str> = walked
+            .sources
+            .iter()
+            .map(|s| s.path.file_name().unwrap().to_str().unwrap())
+            .collect();
+        assert_eq!(names, ["elsewhere.yaml", "overcloud.yaml"]);
+    }
+
     #[test]
     fn normalizes_registry_paths_for_display() {
         assert_eq!(
@@ -770,7 +806,7 @@ mod tests {
                     .into_owned()
             })
             .collect();
-        assert_eq!(names, ["link.yaml"], "the first spelling wins");
+        assert_eq!(names, ["sub/a.yaml"], "its own name wins over a link");
     }
 
     #[cfg(unix)]
