@@ -305,6 +305,22 @@ impl Resolution {
     fn message_at(&self, here: Option<(&str, u32)>) -> Option<String> {
         let e = self.error.as_ref()?;
         let mut text = e.message();
+        if let ResolveError::NoMatch(u) | ResolveError::Ambiguous(u) = e {
+            let types: Vec<String> = u
+                .selection
+                .candidates
+                .iter()
+                .filter(|c| c.path.is_none() && looks_like_file(&c.name))
+                .map(|c| format!("`{}`", c.name))
+                .collect();
+            if !types.is_empty() {
+                text = format!(
+                    "{text}; {} {} read as a type name, not a template (only names ending in `.yaml` or `.template` are templates)",
+                    types.join(", "),
+                    if types.len() == 1 { "is" } else { "are" }
+                );
+            }
+        }
         if let ResolveError::NotFound { .. } = e {
             let hints: Vec<String> = self
                 .chain
@@ -369,16 +385,20 @@ fn step_place(s: &Step, here: Option<(&str, u32)>) -> String {
     }
 }
 
+/// A path rather than a type name: a `/`, or a short extension and no `::`.
+fn looks_like_file(value: &str) -> bool {
+    value.contains('/')
+        || (!value.contains("::")
+            && std::path::Path::new(value)
+                .extension()
+                .is_some_and(|e| !e.is_empty() && e.len() <= 8))
+}
+
 /// Why Heat passed over an entry whose target could not be found: a value
 /// that looks like a file but does not end in `.yaml` or `.template` is
 /// read as a type name (heat-semantics §2.3).
 fn passed_over(value: &str) -> &'static str {
-    let looks_like_file = value.contains('/')
-        || (!value.contains("::")
-            && std::path::Path::new(value)
-                .extension()
-                .is_some_and(|e| !e.is_empty() && e.len() <= 8));
-    if looks_like_file {
+    if looks_like_file(value) {
         "which Heat reads as a type name, not a template (only names ending in `.yaml` or `.template` are templates)"
     } else {
         "which is not a type Heat knows either"

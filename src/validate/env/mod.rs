@@ -40,6 +40,9 @@ pub(crate) fn finding(
 #[allow(clippy::case_sensitive_file_extension_comparisons)]
 pub(crate) fn looks_like_template(s: &str) -> bool {
     let lower = s.to_ascii_lowercase();
-    (lower.ends_with(".yml") || lower.ends_with(".yaml") || lower.ends_with(".template"))
+    (lower.ends_with(".yml")
+        || lower.ends_with(".yaml")
+        || lower.ends_with(".template")
+        || lower.ends_with(".json"))
         && !is_template_path(s)
 }

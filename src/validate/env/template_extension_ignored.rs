@@ -15,9 +15,9 @@ static META: RuleMeta = RuleMeta {
     code: Code("W6007"),
     name: "TemplateExtensionIgnored",
     summary: "a registry target looks like a template but does not end in `.yaml` or `.template` (Heat takes it for a type)",
-    what: "A registry target that looks like a template ends in `.yaml` or `.template` (Heat's test is case-sensitive: `.yml` and `.YAML` are types to Heat).",
+    what: "A registry target (or a candidate of a list) that looks like a template ends in `.yaml` or `.template` (Heat's test is case-sensitive: `.yml`, `.YAML` and `.json` are types to Heat, though a template file may hold JSON).",
     why: "Heat looks such a target up as a type alias, which is not found.",
-    example: "`OS::TripleO::Controller: controller.yml`.",
+    example: "`OS::TripleO::Controller: controller.yml`, or `[a.yaml, b.json]`.",
     source: "heat-semantics §2.3 (case-sensitive suffix test)",
 };
 
