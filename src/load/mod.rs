@@ -193,8 +193,13 @@ pub(crate) fn load_one(source: &Source, opts: &LoadOptions) -> Loaded {
 fn read_limited(source: &Source, max_chars: usize) -> Result<Vec<u8>, Box<Diagnostic>> {
     let file = source.display.as_str();
     let err = |e: &std::io::Error| {
+        let code = if e.kind() == std::io::ErrorKind::NotFound {
+            codes::NOT_FOUND
+        } else {
+            codes::READ_ERROR
+        };
         Box::new(Diagnostic::new(
-            codes::READ_ERROR,
+            code,
             file,
             crate::walk::path_io_message(&source.path, e),
         ))

@@ -279,7 +279,7 @@ mod files {
         let l = load_one(&missing, &LoadOptions::default());
         assert_eq!(
             (l.status, l.diagnostics[0].code),
-            (Status::Error, codes::READ_ERROR)
+            (Status::Error, codes::NOT_FOUND)
         );
         let j = load_one(
             &source(dir.path(), "t.j2.yaml", b"{% for x in y %}"),

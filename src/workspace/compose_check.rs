@@ -63,7 +63,9 @@ pub(super) fn composition(
             continue;
         }
         // A missing file is reported where it is named (E7001).
-        let missing = |d: &&Diagnostic| d.code == codes::READ_ERROR && !path_of(&f.path).exists();
+        let missing = |d: &&Diagnostic| {
+            matches!(d.code, codes::READ_ERROR | codes::NOT_FOUND) && !path_of(&f.path).exists()
+        };
         out.extend(f.diagnostics.iter().filter(|d| !missing(d)).cloned());
     }
     let registry = ws.registry();

@@ -260,7 +260,8 @@ impl Workspace {
         let mut out = Vec::new();
         for f in loaded {
             let missing = |d: &&Diagnostic| {
-                d.code == codes::READ_ERROR && !crate::walk::path_of(&f.path).exists()
+                matches!(d.code, codes::READ_ERROR | codes::NOT_FOUND)
+                    && !crate::walk::path_of(&f.path).exists()
             };
             out.extend(f.diagnostics.iter().filter(|d| !missing(d)).cloned());
         }
