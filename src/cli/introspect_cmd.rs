@@ -3,7 +3,7 @@
 use std::io::Write;
 
 use super::args::{FindArgs, IndexArgs, SummaryArgs};
-use super::{config, exit_for_errors, print_diagnostics};
+use super::{config, config_file, exit_for_errors, print_diagnostics};
 use crate::diag::Diagnostic;
 use crate::error::{Error, Exit};
 use crate::report::{self, Format};
@@ -13,9 +13,10 @@ use crate::Workspace;
 pub(super) fn find(a: FindArgs, out: &mut dyn Write, err: &mut dyn Write) -> Result<Exit, Error> {
     let conditions = config::conditions(&a.conditions)?;
     let output = config::output(&a.output, Format::Plain);
+    let file = config_file::load(&a.config, a.output.verbose, err)?;
     let ws = Workspace::builder()
         .load_options(config::load_options(&a.walk)?)
-        .walk(config::walk_options(&a.walk, a.paths)?)
+        .walk(config::walk_options(&a.walk, a.paths, file.as_ref())?)
         // A file without the word cannot have the section: skip parsing it.
         .prefilter("capabilities")
         .open();
@@ -37,9 +38,10 @@ pub(super) fn summary(
     err: &mut dyn Write,
 ) -> Result<Exit, Error> {
     let output = config::output(&a.output, Format::Json);
+    let file = config_file::load(&a.config, a.output.verbose, err)?;
     let ws = Workspace::builder()
         .load_options(config::load_options(&a.walk)?)
-        .walk(config::walk_options(&a.walk, a.files)?)
+        .walk(config::walk_options(&a.walk, a.files, file.as_ref())?)
         .environments(&a.environments)
         .registry_templates()
         .open();
@@ -57,9 +59,10 @@ pub(super) fn summary(
 /// `index`: every file, its status, kind and view.
 pub(super) fn index(a: IndexArgs, out: &mut dyn Write, err: &mut dyn Write) -> Result<Exit, Error> {
     let output = config::output(&a.output, Format::Json);
+    let file = config_file::load(&a.config, a.output.verbose, err)?;
     let ws = Workspace::builder()
         .load_options(config::load_options(&a.walk)?)
-        .walk(config::walk_options(&a.walk, a.paths)?)
+        .walk(config::walk_options(&a.walk, a.paths, file.as_ref())?)
         .open();
     report::render_index(out, &ws.index(), output.format)?;
     print_diagnostics(err, ws.corpus().diagnostics(), output)?;

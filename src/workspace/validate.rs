@@ -5,8 +5,9 @@
 
 use std::path::PathBuf;
 
-use super::{compose_check, packages};
+use super::{compose_check, packages, suppress};
 use crate::diag::{Diagnostic, Severity};
+use crate::load::suppress::Directive;
 use crate::load::{self, LoadOptions};
 use crate::model::package::ModuleKind;
 use crate::model::FileRecord;
@@ -28,6 +29,9 @@ pub struct ValidateOptions {
     pub environments: Vec<PathBuf>,
     /// Heat's `max_nested_stack_depth` for those compositions.
     pub max_nested_depth: usize,
+    /// Apply the files' `# heatcap: ignore[...]` comments (and report
+    /// those that suppress nothing or cannot be read).
+    pub inline_suppressions: bool,
 }
 
 impl ValidateOptions {
@@ -50,6 +54,7 @@ impl ValidateOptions {
             profile,
             environments: Vec::new(),
             max_nested_depth: crate::resolve::compose::MAX_NESTED_DEPTH,
+            inline_suppressions: true,
         }
     }
 }
@@ -62,8 +67,11 @@ pub struct Validated {
     pub files: usize,
     /// Under the ONAP profile, what each file is in its package.
     pub modules: Vec<(String, ModuleKind)>,
-    /// Every finding, in file order.
+    /// Every finding, in file order (then the composition's, then those
+    /// about suppression comments).
     pub findings: Vec<Diagnostic>,
+    /// Findings that `# heatcap:` comments suppressed (not in `findings`).
+    pub suppressed: usize,
 }
 
 impl Validated {
@@ -84,6 +92,8 @@ pub(super) struct Checked {
     /// Under the ONAP profile, what the file is in its package.
     pub(super) module: Option<ModuleKind>,
     pub(super) found: Vec<Diagnostic>,
+    /// Its `# heatcap:` comments.
+    pub(super) directives: Vec<Directive>,
 }
 
 impl Checked {
@@ -93,6 +103,7 @@ impl Checked {
             template: record.template().is_some(),
             module: None,
             found,
+            directives: record.directives.clone(),
         }
     }
 }
@@ -115,9 +126,11 @@ pub fn validate(opts: &ValidateOptions) -> Validated {
         files: per_file.len(),
         modules: Vec::new(),
         findings: walked.diagnostics,
+        suppressed: 0,
     };
     let mut templates: Vec<String> = Vec::new();
     let mut checked: Vec<String> = Vec::new();
+    let mut directives: Vec<(String, Vec<Directive>)> = Vec::new();
     for c in per_file {
         if let Some(kind) = c.module {
             out.modules.push((c.path.clone(), kind));
@@ -125,6 +138,7 @@ pub fn validate(opts: &ValidateOptions) -> Validated {
         if c.template {
             templates.push(c.path.clone());
         }
+        directives.push((c.path.clone(), c.directives));
         checked.push(c.path);
         out.findings.extend(c.found);
     }
@@ -138,6 +152,9 @@ pub fn validate(opts: &ValidateOptions) -> Validated {
         );
         composed.retain(|d| selection.includes(d.code));
         out.findings.extend(composed);
+    }
+    if opts.inline_suppressions {
+        out.suppressed = suppress::apply(&mut out.findings, directives, opts);
     }
     out
 }
