@@ -9,6 +9,9 @@ use std::io;
 pub enum Error {
     /// Bad flags or flag values (a glob that does not compile, `-c` without `=`).
     Usage(String),
+    /// A configuration file that cannot be read or holds a mistake (its
+    /// path, line and column in the message).
+    Config(String),
     /// Writing the output failed.
     Output(io::Error),
 }
@@ -23,7 +26,7 @@ impl Error {
 impl fmt::Display for Error {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            Error::Usage(m) => write!(f, "{m}"),
+            Error::Usage(m) | Error::Config(m) => write!(f, "{m}"),
             Error::Output(e) => write!(f, "cannot write output: {e}"),
         }
     }

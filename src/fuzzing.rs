@@ -15,14 +15,16 @@ use crate::resolve::{Catalog, TemplateRef};
 pub fn loader(data: &[u8]) -> usize {
     let text = String::from_utf8_lossy(data);
     let parsed = parse_text(&text, "fuzz.yaml", &ParseOptions::default());
+    let directives = crate::load::suppress::scan(&text, parsed.root.as_ref()).len()
+        + crate::load::suppress::scan(&text, None).len();
     let Some(root) = parsed.root else {
-        return parsed.diagnostics.len();
+        return parsed.diagnostics.len() + directives;
     };
     let Some(map) = root.as_map() else { return 0 };
     let mut out = Vec::new();
     let t = Template::from_node("fuzz.yaml", Format::Hot, map, &mut out);
     let e = Environment::from_node("fuzz.yaml", map);
-    t.resources.len() + e.entries.len() + out.len()
+    t.resources.len() + e.entries.len() + out.len() + directives
 }
 
 /// One template in memory, for the composition walk.

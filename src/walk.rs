@@ -50,6 +50,12 @@ pub struct WalkOptions {
     pub exclude: GlobSet,
     /// Enter directories whose name starts with a dot.
     pub hidden: bool,
+    /// When set, `include` matches a file's path relative to this
+    /// directory (absolute: a configuration file's), for files below it;
+    /// otherwise, and for files elsewhere, the path below the walked root.
+    pub include_base: Option<PathBuf>,
+    /// The same for `exclude`.
+    pub exclude_base: Option<PathBuf>,
 }
 
 impl WalkOptions {
@@ -63,6 +69,8 @@ impl WalkOptions {
             include: default_include(),
             exclude: GlobSet::empty(),
             hidden: false,
+            include_base: None,
+            exclude_base: None,
         }
     }
 
@@ -250,7 +258,26 @@ pub(crate) fn walk(opts: &WalkOptions) -> Walked {
     out
 }
 
+/// The path of `root` below `base`, when `base` is set and holds it: what
+/// a glob anchored at `base` is matched against, joined with the path below
+/// the root.
+fn anchor(root: &Path, base: Option<&Path>) -> Option<PathBuf> {
+    let real = std::fs::canonicalize(root).ok()?;
+    real.strip_prefix(base?).ok().map(Path::to_path_buf)
+}
+
+/// What a glob matches: the path below the root, or below its anchor.
+fn anchored<'a>(prefix: Option<&Path>, rel: &'a Path) -> std::borrow::Cow<'a, Path> {
+    match prefix {
+        Some(p) => std::borrow::Cow::Owned(p.join(rel)),
+        None => std::borrow::Cow::Borrowed(rel),
+    }
+}
+
 fn walk_dir(root: &Path, opts: &WalkOptions, seen: &mut Dedup, out: &mut Walked) {
+    let include_at = anchor(root, opts.include_base.as_deref());
+    let exclude_at = anchor(root, opts.exclude_base.as_deref());
+    let excluded = |rel: &Path| opts.exclude.is_match(anchored(exclude_at.as_deref(), rel));
     let walker = WalkDir::new(root)
         .follow_links(true)
         .sort_by_file_name()
@@ -261,7 +288,7 @@ fn walk_dir(root: &Path, opts: &WalkOptions, seen: &mut Dedup, out: &mut Walked)
             }
             let name = e.file_name().to_string_lossy();
             let rel = e.path().strip_prefix(root).unwrap_or(e.path());
-            (opts.hidden || !name.starts_with('.')) && !opts.exclude.is_match(rel)
+            (opts.hidden || !name.starts_with('.')) && !excluded(rel)
         });
     let mut files: Vec<(PathBuf, u64, bool)> = Vec::new();
     for entry in walker {
@@ -292,7 +319,7 @@ fn walk_dir(root: &Path, opts: &WalkOptions, seen: &mut Dedup, out: &mut Walked)
             continue;
         }
         let rel = entry.path().strip_prefix(root).unwrap_or(entry.path());
-        if !opts.include.is_match(rel) || opts.exclude.is_match(rel) {
+        if !opts.include.is_match(anchored(include_at.as_deref(), rel)) || excluded(rel) {
             continue;
         }
         if !kind.is_file() {
@@ -732,6 +759,8 @@ mod tests {
             include: set(&["**/*.yaml", "*.yaml"]),
             exclude: set(&[]),
             hidden: false,
+            include_base: None,
+            exclude_base: None,
         }
     }
 
@@ -767,6 +796,44 @@ mod tests {
         assert!(w.sources[0].explicit && !w.sources[1].explicit);
         assert!(w.sources[3].jinja);
         assert!(w.diagnostics.is_empty());
+    }
+
+    #[test]
+    fn anchored_globs_match_below_their_base() {
+        let dir = tempfile::tempdir().unwrap();
+        let d = std::fs::canonicalize(dir.path()).unwrap();
+        for f in ["sub/a.yaml", "sub/vendor/x.yaml", "vendor/y.yaml"] {
+            let p = d.join(f);
+            std::fs::create_dir_all(p.parent().unwrap()).unwrap();
+            std::fs::write(p, "x: 1\n").unwrap();
+        }
+        let names = |o: &WalkOptions| -> Vec<String> {
+            walk(o)
+                .sources
+                .iter()
+                .map(|s| {
+                    s.path
+                        .strip_prefix(&d)
+                        .unwrap()
+                        .to_string_lossy()
+                        .into_owned()
+                })
+                .collect()
+        };
+        let mut o = opts(vec![d.join("sub")], true);
+        o.exclude = set(&["sub/vendor/**"]);
+        // Below the root, `vendor/x.yaml` does not match `sub/vendor/**`...
+        assert_eq!(names(&o), ["sub/a.yaml", "sub/vendor/x.yaml"]);
+        // ...below the base it does.
+        o.exclude_base = Some(d.clone());
+        assert_eq!(names(&o), ["sub/a.yaml"]);
+        // Include too; a root outside the base matches below the root.
+        let mut o = opts(vec![d.join("sub"), d.join("vendor")], true);
+        o.include = set(&["sub/a.yaml", "y.yaml"]);
+        o.include_base = Some(d.clone());
+        assert_eq!(names(&o), ["sub/a.yaml"]);
+        o.include_base = Some(d.join("vendor"));
+        assert_eq!(names(&o), ["vendor/y.yaml"]);
     }
 
     #[test]

@@ -49,8 +49,9 @@ Exit status:
        was found;
      export: refused (nothing written);
      validate: a finding at or above --fail-on
-  2  usage error (rules: a code that matches nothing), or the output
-     could not be written; a closed pipe exits 0";
+  2  usage error (rules: a code that matches nothing; a broken
+     configuration file, named with its line), or the output could not
+     be written; a closed pipe exits 0";
 
 /// Discover, resolve and validate OpenStack Heat template compositions.
 #[derive(Debug, Parser)]
@@ -117,6 +118,18 @@ pub struct WalkArgs {
     pub max_size: usize,
 }
 
+/// Which configuration file is read (`.heatcap.yaml`).
+#[derive(Debug, Clone, Default, Args)]
+pub struct ConfigArgs {
+    /// Read this configuration file instead of the `.heatcap.yaml` found
+    /// from the working directory up.
+    #[arg(long, value_name = "PATH", conflicts_with = "no_config")]
+    pub config: Option<PathBuf>,
+    /// Read no configuration file.
+    #[arg(long)]
+    pub no_config: bool,
+}
+
 /// How results and diagnostics are printed.
 #[derive(Debug, Clone, Args)]
 pub struct OutputArgs {
@@ -147,6 +160,8 @@ pub struct FindArgs {
     #[command(flatten)]
     pub walk: WalkArgs,
     #[command(flatten)]
+    pub config: ConfigArgs,
+    #[command(flatten)]
     pub output: OutputArgs,
 }
 
@@ -169,6 +184,8 @@ pub struct SummaryArgs {
     #[command(flatten)]
     pub walk: WalkArgs,
     #[command(flatten)]
+    pub config: ConfigArgs,
+    #[command(flatten)]
     pub output: OutputArgs,
 }
 
@@ -179,6 +196,8 @@ pub struct IndexArgs {
     pub paths: Vec<PathBuf>,
     #[command(flatten)]
     pub walk: WalkArgs,
+    #[command(flatten)]
+    pub config: ConfigArgs,
     #[command(flatten)]
     pub output: OutputArgs,
 }
@@ -333,29 +352,35 @@ pub struct ValidateArgs {
     /// checked with it and report the composition rules (E7xxx, W6xxx).
     #[arg(short = 'e', long = "environment", value_name = "ENV")]
     pub environments: Vec<PathBuf>,
-    /// Rule set: `onap` adds the ONAP VNF requirements to the HOT rules.
-    #[arg(long, value_enum, default_value_t = ProfileArg::Hot)]
-    pub profile: ProfileArg,
+    /// Rule set: `onap` adds the ONAP VNF requirements to the HOT rules
+    /// [default: hot].
+    #[arg(long, value_enum)]
+    pub profile: Option<ProfileArg>,
     /// Run only rules whose code starts with this (repeatable: `E3`, `W5001`).
     #[arg(long, value_name = "PREFIX")]
     pub select: Vec<String>,
     /// Skip rules whose code starts with this (repeatable).
     #[arg(long, value_name = "PREFIX")]
     pub ignore: Vec<String>,
-    /// Exit 1 when a finding is at least this severe.
-    #[arg(long, value_enum, default_value_t = FailOn::Error)]
-    pub fail_on: FailOn,
+    /// Exit 1 when a finding is at least this severe [default: error].
+    #[arg(long, value_enum)]
+    pub fail_on: Option<FailOn>,
     /// Output format (`plain`, also called `text`: `path:line:col: CODE
     /// severity: message` lines).
     #[arg(long, value_parser = format_parser(VALIDATE_FORMATS), default_value = "plain")]
     pub format: Format,
+    /// Ignore `# heatcap: ignore[...]` comments: report every finding.
+    #[arg(long)]
+    pub no_inline_suppress: bool,
     #[command(flatten)]
     pub walk: WalkArgs,
+    #[command(flatten)]
+    pub config: ConfigArgs,
     /// Print no summary on stderr.
     #[arg(short = 'q', long, conflicts_with = "verbose")]
     pub quiet: bool,
-    /// Accepted as every command accepts it: validate prints every
-    /// finding, notes included, already.
+    /// Say which configuration file is used (validate prints every
+    /// finding, notes included, already).
     #[arg(short = 'v', long)]
     pub verbose: bool,
     /// Heat's max_nested_stack_depth: nested stacks deeper than this are

@@ -6,6 +6,7 @@ use std::path::PathBuf;
 use globset::GlobSet;
 
 use super::args::{OutputArgs, WalkArgs};
+use super::config_file::ConfigFile;
 use crate::diag::Severity;
 use crate::error::Error;
 use crate::load::{LoadOptions, ParseOptions};
@@ -19,34 +20,77 @@ fn globs(patterns: &[String], flag: &str) -> Result<GlobSet, Error> {
     crate::walk::globs(patterns, flag).map_err(Error::Usage)
 }
 
-/// Walk options from the flags.
-pub fn walk_options(args: &WalkArgs, roots: Vec<PathBuf>) -> Result<WalkOptions, Error> {
-    let include: Vec<String> = if args.include.is_empty() {
-        DEFAULT_INCLUDE.iter().map(|s| (*s).to_owned()).collect()
-    } else {
-        args.include.clone()
+/// Walk options from the flags and the configuration file: `--include`
+/// and `--exclude`, when given, replace the file's `include` and `exclude`
+/// (whose globs match below the file's directory).
+pub fn walk_options(
+    args: &WalkArgs,
+    roots: Vec<PathBuf>,
+    file: Option<&ConfigFile>,
+) -> Result<WalkOptions, Error> {
+    walk_options_with(args, roots, file, &DEFAULT_INCLUDE)
+}
+
+fn walk_options_with(
+    args: &WalkArgs,
+    roots: Vec<PathBuf>,
+    file: Option<&ConfigFile>,
+    default_include: &[&str],
+) -> Result<WalkOptions, Error> {
+    let base = file.and_then(ConfigFile::base);
+    let pick = |flag: &[String], key: Option<&Vec<String>>| match key {
+        Some(k) if flag.is_empty() => (k.clone(), base.clone()),
+        _ => (flag.to_vec(), None),
     };
+    let (mut include, include_base) = pick(&args.include, file.and_then(|f| f.include.as_ref()));
+    if include.is_empty() {
+        include = default_include.iter().map(|s| (*s).to_owned()).collect();
+    }
+    let (exclude, exclude_base) = pick(&args.exclude, file.and_then(|f| f.exclude.as_ref()));
     Ok(WalkOptions {
         roots,
         recursive: args.recursive,
         include: globs(&include, "--include")?,
-        exclude: globs(&args.exclude, "--exclude")?,
+        exclude: globs(&exclude, "--exclude")?,
         hidden: args.hidden,
+        include_base,
+        exclude_base,
     })
 }
 
 /// `validate`'s walk: under the ONAP profile `*.env` files are read too,
-/// unless `--include` says otherwise.
-pub fn validate_walk_options(a: &super::args::ValidateArgs) -> Result<WalkOptions, Error> {
-    let mut walk_args = a.walk.clone();
-    if a.profile == super::args::ProfileArg::Onap && walk_args.include.is_empty() {
-        walk_args.include = DEFAULT_INCLUDE
-            .iter()
-            .chain(&["*.env"])
-            .map(|s| (*s).to_owned())
-            .collect();
+/// unless `--include` (or the file's `include`) says otherwise.
+pub fn validate_walk_options(
+    a: &super::args::ValidateArgs,
+    profile: super::args::ProfileArg,
+    file: Option<&ConfigFile>,
+) -> Result<WalkOptions, Error> {
+    let onap: Vec<&str> = DEFAULT_INCLUDE.iter().copied().chain(["*.env"]).collect();
+    let default: &[&str] = if profile == super::args::ProfileArg::Onap {
+        &onap
+    } else {
+        &DEFAULT_INCLUDE
+    };
+    walk_options_with(&a.walk, a.paths.clone(), file, default)
+}
+
+/// Checks a `--select`/`--ignore` code prefix (or the config file's):
+/// its shape, and that some code of the catalogue starts with it.
+pub fn code_prefix(p: &str) -> Result<(), String> {
+    let shaped = p.len() <= 5
+        && p.starts_with(['E', 'W', 'I'])
+        && p.bytes().skip(1).all(|b| b.is_ascii_digit());
+    if !shaped {
+        return Err(format!(
+            "`{p}` is not a rule code prefix (like E3 or W5001)"
+        ));
     }
-    walk_options(&walk_args, a.paths.clone())
+    if !crate::catalogue().iter().any(|c| c.code.0.starts_with(p)) {
+        return Err(format!(
+            "`{p}` matches no code (`heatcap rules` lists them)"
+        ));
+    }
+    Ok(())
 }
 
 /// `--templates-root FROM=TO` pairs, checked.
@@ -59,6 +103,18 @@ pub fn remap(specs: &[String]) -> Result<crate::walk::Remap, Error> {
         })
         .collect::<Result<Vec<_>, Error>>()?;
     Ok(crate::walk::Remap::new(pairs))
+}
+
+/// The `--templates-root` pairs, or the config file's when the flag is
+/// not given (a flag wins over the file's key, as every flag does).
+pub fn remap_with_file(
+    flag: &crate::walk::Remap,
+    file: Option<&super::config_file::ConfigFile>,
+) -> Result<crate::walk::Remap, Error> {
+    match file.and_then(|f| f.templates_root.as_ref()) {
+        Some(pairs) if flag.is_empty() => remap(pairs),
+        _ => Ok(flag.clone()),
+    }
 }
 
 /// Load options from the flags.

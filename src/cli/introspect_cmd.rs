@@ -3,7 +3,7 @@
 use std::io::Write;
 
 use super::args::{FindArgs, IndexArgs, SummaryArgs};
-use super::{config, exit_for_errors, print_diagnostics};
+use super::{config, config_file, exit_for_errors, print_diagnostics};
 use crate::diag::Diagnostic;
 use crate::error::{Error, Exit};
 use crate::report::{self, Format};
@@ -19,12 +19,13 @@ pub(super) fn find(
 ) -> Result<Exit, Error> {
     let conditions = config::conditions(&a.conditions)?;
     let output = config::output(&a.output, Format::Plain);
+    let file = config_file::load(&a.config, a.output.verbose, err)?;
     let ws = Workspace::builder()
         .load_options(config::load_options(&a.walk)?)
-        .walk(config::walk_options(&a.walk, a.paths)?)
+        .walk(config::walk_options(&a.walk, a.paths, file.as_ref())?)
         // A file without the word cannot have the section: skip parsing it.
         .prefilter("capabilities")
-        .remap(remap.clone())
+        .remap(config::remap_with_file(remap, file.as_ref())?)
         .open();
     let matches = ws.find(&conditions);
     report::render_find(out, &matches, output.format)?;
@@ -45,12 +46,13 @@ pub(super) fn summary(
     err: &mut dyn Write,
 ) -> Result<Exit, Error> {
     let output = config::output(&a.output, Format::Json);
+    let file = config_file::load(&a.config, a.output.verbose, err)?;
     let ws = Workspace::builder()
         .load_options(config::load_options(&a.walk)?)
-        .walk(config::walk_options(&a.walk, a.files)?)
+        .walk(config::walk_options(&a.walk, a.files, file.as_ref())?)
         .environments(&a.environments)
         .registry_templates()
-        .remap(remap.clone())
+        .remap(config::remap_with_file(remap, file.as_ref())?)
         .open();
     if a.by_type {
         report::render_by_type(out, &ws.by_type(), output.format)?;
@@ -71,10 +73,11 @@ pub(super) fn index(
     err: &mut dyn Write,
 ) -> Result<Exit, Error> {
     let output = config::output(&a.output, Format::Json);
+    let file = config_file::load(&a.config, a.output.verbose, err)?;
     let ws = Workspace::builder()
         .load_options(config::load_options(&a.walk)?)
-        .walk(config::walk_options(&a.walk, a.paths)?)
-        .remap(remap.clone())
+        .walk(config::walk_options(&a.walk, a.paths, file.as_ref())?)
+        .remap(config::remap_with_file(remap, file.as_ref())?)
         .open();
     report::render_index(out, &ws.index(), output.format)?;
     print_diagnostics(err, ws.corpus().diagnostics(), output)?;

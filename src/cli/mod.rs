@@ -5,6 +5,7 @@
 
 pub mod args;
 pub mod config;
+pub mod config_file;
 mod export_cmd;
 mod introspect_cmd;
 mod parameters_cmd;

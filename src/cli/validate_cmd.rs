@@ -5,6 +5,7 @@ use std::io::Write;
 
 use super::args::{FailOn, ProfileArg, ValidateArgs};
 use super::config;
+use super::config_file::{self, ConfigFile};
 use crate::diag::Severity;
 use crate::error::{Error, Exit};
 use crate::report;
@@ -19,20 +20,32 @@ pub(super) fn validate(
     out: &mut dyn Write,
     err: &mut dyn Write,
 ) -> Result<Exit, Error> {
-    let selection = selection(a)?;
+    let file = config_file::load(&a.config, a.verbose, err)?;
+    let file = file.as_ref();
+    // A flag given wins over the file's key; the default comes last.
+    let profile = a
+        .profile
+        .or(file.and_then(|f| f.profile))
+        .unwrap_or(ProfileArg::Hot);
+    let fail_on = a
+        .fail_on
+        .or(file.and_then(|f| f.fail_on))
+        .unwrap_or(FailOn::Error);
+    let selection = selection(a, file)?;
     let validated = run_validate(&ValidateOptions {
-        walk: config::validate_walk_options(a)?,
+        walk: config::validate_walk_options(a, profile, file)?,
         load: crate::load::LoadOptions {
-            remap: remap.clone(),
+            remap: config::remap_with_file(remap, file)?,
             ..config::load_options(&a.walk)?
         },
         selection,
-        profile: match a.profile {
+        profile: match profile {
             ProfileArg::Hot => Profile::Hot,
             ProfileArg::Onap => Profile::Onap,
         },
         environments: a.environments.clone(),
         max_nested_depth: a.max_nested_depth,
+        inline_suppressions: !a.no_inline_suppress,
     });
     report::render_validate(out, &validated, a.format, &crate::catalogue())?;
     let (errors, warnings, notes) = (
@@ -55,13 +68,17 @@ pub(super) fn validate(
         return Ok(Exit::Failure);
     }
     if !a.quiet {
-        writeln!(
+        write!(
             err,
             "{} files: {errors} errors, {warnings} warnings, {notes} notes",
             validated.files
         )?;
+        if validated.suppressed > 0 {
+            write!(err, ", {} suppressed", validated.suppressed)?;
+        }
+        writeln!(err)?;
     }
-    let threshold = match a.fail_on {
+    let threshold = match fail_on {
         FailOn::Error => Severity::Error,
         FailOn::Warning => Severity::Warning,
     };
@@ -72,20 +89,21 @@ pub(super) fn validate(
     })
 }
 
-/// The rules `--select` and `--ignore` leave, once their prefixes check.
-fn selection(a: &ValidateArgs) -> Result<Selection, Error> {
+/// The rules `--select` and `--ignore` (or, for each one not given, the
+/// configuration file's key) leave, once their prefixes check.
+fn selection(a: &ValidateArgs, file: Option<&ConfigFile>) -> Result<Selection, Error> {
     for p in a.select.iter().chain(&a.ignore) {
-        let valid = p.len() <= 5
-            && p.starts_with(['E', 'W', 'I'])
-            && p.bytes().skip(1).all(|b| b.is_ascii_digit());
-        if !valid {
-            return Err(Error::Usage(format!(
-                "`{p}` is not a rule code prefix (like E3 or W5001)"
-            )));
-        }
+        config::code_prefix(p).map_err(Error::Usage)?;
     }
+    let or_file = |flag: &Vec<String>, key: Option<&Vec<String>>| {
+        if flag.is_empty() {
+            key.cloned().unwrap_or_default()
+        } else {
+            flag.clone()
+        }
+    };
     Ok(Selection {
-        select: a.select.clone(),
-        ignore: a.ignore.clone(),
+        select: or_file(&a.select, file.and_then(|f| f.select.as_ref())),
+        ignore: or_file(&a.ignore, file.and_then(|f| f.ignore.as_ref())),
     })
 }

@@ -38,6 +38,10 @@ pub(crate) const JINJA_SOURCE: Code = Code("E0015");
 pub(crate) const NOT_REGULAR: Code = Code("E0017");
 /// A directory given without `-r`.
 pub(crate) const DIRECTORY_SKIPPED: Code = Code("W0016");
+/// A `# heatcap: ignore[...]` comment that suppressed nothing.
+pub(crate) const UNUSED_SUPPRESSION: Code = Code("W0018");
+/// A `# heatcap:` comment that cannot be read, or names an unknown code.
+pub(crate) const INVALID_SUPPRESSION: Code = Code("W0019");
 /// `capabilities` is present but is not a mapping.
 pub(crate) const CAPABILITIES_NOT_MAPPING: Code = Code("W5001");
 /// `capabilities.resource_type` is not a string or a list of strings.
@@ -230,6 +234,24 @@ pub(crate) static CODES: &[CodeInfo] = &[
         why: "Opening a FIFO blocks until a writer comes, and a device such as /dev/zero never ends: heatcap checks before it opens, reports the file and goes on.",
         example: "`mkfifo x.yaml`, or `ln -s /dev/zero t.yaml`.",
         source: "heatcap's walker and loader",
+    },
+    CodeInfo {
+        code: UNUSED_SUPPRESSION,
+        name: "UnusedSuppression",
+        summary: "a `# heatcap: ignore[...]` or `ignore-file[...]` comment suppressed nothing",
+        what: "`validate` found no finding of a code the comment names on the line it covers (or, for `ignore-file`, in the file). Only codes that could have been reported in this run count: not those `--select`/`--ignore` leave out, ONAP codes without `--profile onap`, or composition codes (W6001, W6002, 7xxx) without `-e`. It is reported at the comment.",
+        why: "A suppression that outlived its finding hides the next real problem on that line; removing it keeps the file honest (ruff's RUF100).",
+        example: "`  # heatcap: ignore[E3004]` above a resource whose `get_resource` was fixed.",
+        source: "heatcap's inline suppressions (docs/cli.md)",
+    },
+    CodeInfo {
+        code: INVALID_SUPPRESSION,
+        name: "InvalidSuppression",
+        summary: "a `# heatcap:` comment that is not a valid suppression, or that names an unknown code",
+        what: "A comment starting `heatcap:` must be `ignore[CODE, ...]` or `ignore-file[CODE, ...]`, each CODE a code of the catalogue (`heatcap rules`). Codes it names correctly still apply.",
+        why: "A misspelt suppression suppresses nothing, silently; saying so is the only way the author learns.",
+        example: "`# heatcap: ignore E3004` (no brackets), or `# heatcap: ignore[E9999]`.",
+        source: "heatcap's inline suppressions (docs/cli.md)",
     },
     CodeInfo {
         code: CAPABILITIES_NOT_MAPPING,

@@ -5,6 +5,7 @@
 //! before reading, nesting depth and alias expansion while building.
 
 pub(crate) mod classify;
+pub(crate) mod suppress;
 pub(crate) mod tree;
 mod yaml;
 
@@ -95,6 +96,8 @@ pub struct Loaded {
     pub diagnostics: Vec<Diagnostic>,
     /// Bytes read (for throughput figures).
     pub bytes: u64,
+    /// Its `# heatcap:` suppression comments (`validate` applies them).
+    pub(crate) directives: Vec<suppress::Directive>,
 }
 
 /// The result of parsing one text.
@@ -128,6 +131,7 @@ pub(crate) fn load_one(source: &Source, opts: &LoadOptions) -> Loaded {
         root: None,
         diagnostics: Vec::new(),
         bytes: 0,
+        directives: Vec::new(),
     };
     let file = source.display.as_str();
     if source.jinja {
@@ -180,6 +184,7 @@ pub(crate) fn load_one(source: &Source, opts: &LoadOptions) -> Loaded {
     }
     let parsed = parse_text(&text, file, &opts.parse);
     loaded.diagnostics = parsed.diagnostics;
+    loaded.directives = suppress::scan(&text, parsed.root.as_ref());
     if let Some(root) = parsed.root {
         let (kind, reason) = classify::classify(&root);
         loaded.status = Status::Ok;

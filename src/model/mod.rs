@@ -43,6 +43,8 @@ pub struct FileRecord {
     pub bytes: u64,
     pub content: Content,
     pub tree: Option<Node>,
+    /// Its `# heatcap:` suppression comments.
+    pub(crate) directives: Vec<crate::load::suppress::Directive>,
 }
 
 impl FileRecord {
@@ -85,6 +87,7 @@ impl FileRecord {
             bytes: loaded.bytes,
             content,
             tree: if keep_tree { loaded.root } else { None },
+            directives: loaded.directives,
         }
     }
 

@@ -132,6 +132,7 @@ pub(crate) fn render_validate(
                     errors: validated.count(Severity::Error),
                     warnings: validated.count(Severity::Warning),
                     notes: validated.count(Severity::Info),
+                    suppressed: validated.suppressed,
                 },
                 modules: &validated
                     .modules
@@ -168,12 +169,19 @@ pub(crate) struct Module {
     pub kind: crate::model::package::ModuleKind,
 }
 
-/// Findings by severity.
+/// Findings by severity, and those `# heatcap:` comments suppressed.
 #[derive(Debug, serde::Serialize)]
 pub(crate) struct Summary {
     pub errors: usize,
     pub warnings: usize,
     pub notes: usize,
+    #[serde(skip_serializing_if = "is_zero")]
+    pub suppressed: usize,
+}
+
+#[allow(clippy::trivially_copy_pass_by_ref)] // serde passes a reference
+fn is_zero(n: &usize) -> bool {
+    *n == 0
 }
 
 pub(crate) fn table(header: &[&str]) -> comfy_table::Table {

@@ -22,7 +22,7 @@ use crate::walk::{normalize, path_of};
 
 /// A file's identity: its real path, or its path without `.` and `..`
 /// when it cannot be resolved.
-fn identity(path: &str) -> PathBuf {
+pub(super) fn identity(path: &str) -> PathBuf {
     let path = path_of(path);
     std::fs::canonicalize(&path).unwrap_or_else(|_| PathBuf::from(normalize(&path)))
 }

@@ -14,6 +14,7 @@ mod compose_check;
 mod export;
 mod interface;
 mod packages;
+mod suppress;
 mod validate;
 
 use std::path::PathBuf;
@@ -363,13 +364,7 @@ impl Workspace {
     /// `resource_type` annotation.
     pub fn options(&self, directories: &[PathBuf]) -> OptionsReport {
         let mut diagnostics = self.environment_diagnostics();
-        let walk_opts = WalkOptions {
-            roots: directories.to_vec(),
-            recursive: true,
-            include: walk::default_include(),
-            exclude: globset::GlobSet::empty(),
-            hidden: false,
-        };
+        let walk_opts = WalkOptions::new(directories.to_vec()).recursive();
         let walked = walk::walk(&walk_opts);
         diagnostics.extend(walked.diagnostics.iter().cloned());
         let dir_files = load::load_all(&walked.sources, &self.load, |l| {

@@ -6,8 +6,9 @@
 use std::path::PathBuf;
 
 use super::interface::{Contribution, Interface};
-use super::{compose_check, packages};
+use super::{compose_check, packages, suppress};
 use crate::diag::{Diagnostic, Severity};
+use crate::load::suppress::Directive;
 use crate::load::{self, LoadOptions};
 use crate::model::package::ModuleKind;
 use crate::model::FileRecord;
@@ -29,6 +30,9 @@ pub struct ValidateOptions {
     pub environments: Vec<PathBuf>,
     /// Heat's `max_nested_stack_depth` for those compositions.
     pub max_nested_depth: usize,
+    /// Apply the files' `# heatcap: ignore[...]` comments (and report
+    /// those that suppress nothing or cannot be read).
+    pub inline_suppressions: bool,
 }
 
 impl ValidateOptions {
@@ -51,6 +55,7 @@ impl ValidateOptions {
             profile,
             environments: Vec::new(),
             max_nested_depth: crate::resolve::compose::MAX_NESTED_DEPTH,
+            inline_suppressions: true,
         }
     }
 }
@@ -63,8 +68,11 @@ pub struct Validated {
     pub files: usize,
     /// Under the ONAP profile, what each file is in its package.
     pub modules: Vec<(String, ModuleKind)>,
-    /// Every finding, in file order.
+    /// Every finding, in file order (then the composition's, then those
+    /// about suppression comments).
     pub findings: Vec<Diagnostic>,
+    /// Findings that `# heatcap:` comments suppressed (not in `findings`).
+    pub suppressed: usize,
 }
 
 impl Validated {
@@ -87,6 +95,8 @@ pub(super) struct Checked {
     pub(super) found: Vec<Diagnostic>,
     /// What it tells about the properties parents pass (HOT profile).
     pub(super) contribution: Contribution,
+    /// Its `# heatcap:` comments.
+    pub(super) directives: Vec<Directive>,
 }
 
 impl Checked {
@@ -97,6 +107,7 @@ impl Checked {
             module: None,
             found,
             contribution: Contribution::of(record),
+            directives: record.directives.clone(),
         }
     }
 }
@@ -122,10 +133,12 @@ pub fn validate(opts: &ValidateOptions) -> Validated {
         files: per_file.len(),
         modules: Vec::new(),
         findings: walked.diagnostics,
+        suppressed: 0,
     };
     let mut templates: Vec<String> = Vec::new();
     let mut checked: Vec<String> = Vec::new();
     let mut contributions: Vec<Contribution> = Vec::new();
+    let mut directives: Vec<(String, Vec<Directive>)> = Vec::new();
     for c in per_file {
         if let Some(kind) = c.module {
             out.modules.push((c.path.clone(), kind));
@@ -133,6 +146,7 @@ pub fn validate(opts: &ValidateOptions) -> Validated {
         if c.template {
             templates.push(c.path.clone());
         }
+        directives.push((c.path.clone(), c.directives));
         checked.push(c.path);
         out.findings.extend(c.found);
         contributions.push(c.contribution);
@@ -167,5 +181,8 @@ pub fn validate(opts: &ValidateOptions) -> Validated {
         out.findings.extend(composed);
     }
     out.findings = crate::diag::dedup(out.findings);
+    if opts.inline_suppressions {
+        out.suppressed = suppress::apply(&mut out.findings, directives, opts);
+    }
     out
 }
