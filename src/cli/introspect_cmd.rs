@@ -13,8 +13,9 @@ use crate::Workspace;
 pub(super) fn find(a: FindArgs, out: &mut dyn Write, err: &mut dyn Write) -> Result<Exit, Error> {
     let conditions = config::conditions(&a.conditions)?;
     let output = config::output(&a.output, Format::Plain);
+    let load = config::with_stdin(config::load_options(&a.walk)?, &a.paths)?;
     let ws = Workspace::builder()
-        .load_options(config::load_options(&a.walk)?)
+        .load_options(load)
         .walk(config::walk_options(&a.walk, a.paths)?)
         // A file without the word cannot have the section: skip parsing it.
         .prefilter("capabilities")
@@ -37,8 +38,12 @@ pub(super) fn summary(
     err: &mut dyn Write,
 ) -> Result<Exit, Error> {
     let output = config::output(&a.output, Format::Json);
+    let load = config::with_stdin(
+        config::load_options(&a.walk)?,
+        a.files.iter().chain(&a.environments),
+    )?;
     let ws = Workspace::builder()
-        .load_options(config::load_options(&a.walk)?)
+        .load_options(load)
         .walk(config::walk_options(&a.walk, a.files)?)
         .environments(&a.environments)
         .registry_templates()
@@ -57,8 +62,9 @@ pub(super) fn summary(
 /// `index`: every file, its status, kind and view.
 pub(super) fn index(a: IndexArgs, out: &mut dyn Write, err: &mut dyn Write) -> Result<Exit, Error> {
     let output = config::output(&a.output, Format::Json);
+    let load = config::with_stdin(config::load_options(&a.walk)?, &a.paths)?;
     let ws = Workspace::builder()
-        .load_options(config::load_options(&a.walk)?)
+        .load_options(load)
         .walk(config::walk_options(&a.walk, a.paths)?)
         .open();
     report::render_index(out, &ws.index(), output.format)?;

@@ -10,6 +10,7 @@ mod introspect_cmd;
 mod parameters_cmd;
 mod resolve_cmd;
 mod rules_cmd;
+mod shell_cmd;
 mod validate_cmd;
 
 use std::io::Write;
@@ -32,6 +33,8 @@ pub fn run(cli: Cli, out: &mut dyn Write, err: &mut dyn Write) -> Result<Exit, E
         Command::Parameters(a) => parameters_cmd::parameters(&a, out, err),
         Command::Validate(a) => validate_cmd::validate(&a, out, err),
         Command::Rules(a) => rules_cmd::rules(&a, out),
+        Command::Completions(a) => shell_cmd::completions(&a, out),
+        Command::Man(a) => shell_cmd::man(&a, out),
     }
 }
 

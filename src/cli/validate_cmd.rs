@@ -18,9 +18,17 @@ pub(super) fn validate(
     err: &mut dyn Write,
 ) -> Result<Exit, Error> {
     let selection = selection(a)?;
+    if a.profile == ProfileArg::Onap {
+        // A VNF package is a directory; standard input is in none.
+        config::no_stdin(a.paths.iter().chain(&a.environments), "--profile onap")?;
+    }
+    let load = config::with_stdin(
+        config::load_options(&a.walk)?,
+        a.paths.iter().chain(&a.environments),
+    )?;
     let validated = run_validate(&ValidateOptions {
         walk: config::validate_walk_options(a)?,
-        load: config::load_options(&a.walk)?,
+        load,
         selection,
         profile: match a.profile {
             ProfileArg::Hot => Profile::Hot,
