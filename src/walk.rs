@@ -14,6 +14,17 @@ use crate::diag::{codes, Diagnostic};
 
 pub(crate) use crate::diag::codes::DIRECTORY_SKIPPED;
 
+/// How standard input is shown: the path [`STDIN_PATH`] stands for it.
+pub(crate) const STDIN: &str = "<stdin>";
+/// The path that names standard input (`-`, as in most tools; `./-` is a
+/// file named `-`). Its bytes come from [`crate::LoadOptions::stdin`].
+pub(crate) const STDIN_PATH: &str = "-";
+
+/// Whether `path` names standard input.
+pub(crate) fn is_stdin(path: &Path) -> bool {
+    path.as_os_str() == STDIN_PATH
+}
+
 /// Files Heat reads, by default.
 pub const DEFAULT_INCLUDE: [&str; 4] = ["*.yaml", "*.yml", "*.json", "*.template"];
 
@@ -219,8 +230,16 @@ impl Walked {
 pub(crate) fn walk(opts: &WalkOptions) -> Walked {
     let mut out = Walked::default();
     let mut seen = std::mem::take(&mut out.seen);
+    let mut stdin_listed = false;
     for root in &opts.roots {
         let shown = display(root);
+        if is_stdin(root) {
+            // Read once, whatever the number of times it is named.
+            if !std::mem::replace(&mut stdin_listed, true) {
+                out.sources.push(source(root.clone(), shown, true));
+            }
+            continue;
+        }
         let meta = match std::fs::metadata(root) {
             Ok(m) => m,
             Err(e) => {
@@ -397,8 +416,12 @@ fn source(path: PathBuf, display: String, explicit: bool) -> Source {
 /// or bytes that are not UTF-8, or that starts with `$'`, is written in
 /// Bash's ANSI-C quoting (`$'new\nline.yaml'`, `$'caf\xe9.yaml'`), which a
 /// shell turns back into the name and [`path_of`] reverses. Every other
-/// name is shown as it is.
+/// name is shown as it is. Standard input (`-`) is shown `<stdin>`, so a
+/// name that is `<stdin>` is quoted (`$'<stdin>'`).
 pub(crate) fn display(path: &Path) -> String {
+    if is_stdin(path) {
+        return STDIN.to_owned();
+    }
     #[cfg(unix)]
     {
         use std::os::unix::ffi::OsStrExt;
@@ -424,13 +447,15 @@ pub(crate) fn display(path: &Path) -> String {
 }
 
 fn needs_quoting(name: &str) -> bool {
-    name.chars().any(char::is_control) || name.contains("$'")
+    name.chars().any(char::is_control) || name.contains("$'") || name.split('/').any(|n| n == STDIN)
 }
 
 /// One name, quoted when it must be.
 fn quote_name(name: &[u8]) -> String {
     match std::str::from_utf8(name) {
-        Ok(s) if !s.chars().any(char::is_control) && !s.starts_with("$'") => s.to_owned(),
+        Ok(s) if !s.chars().any(char::is_control) && !s.starts_with("$'") && s != STDIN => {
+            s.to_owned()
+        }
         _ => {
             use std::fmt::Write;
             let mut out = String::from("$'");
@@ -462,6 +487,9 @@ fn quote_name(name: &[u8]) -> String {
 
 /// The path a [`display`]ed path names: quoted names are unquoted.
 pub(crate) fn path_of(shown: &str) -> PathBuf {
+    if shown == STDIN {
+        return PathBuf::from(STDIN_PATH);
+    }
     if !shown.contains("$'") {
         return PathBuf::from(shown);
     }
@@ -670,13 +698,18 @@ mod tests {
     #[test]
     fn odd_names_are_quoted_and_unquoted() {
         use std::os::unix::ffi::OsStrExt;
-        let cases: [(&[u8], &str); 6] = [
+        let cases: [(&[u8], &str); 10] = [
             (b"plain/name.yaml", "plain/name.yaml"),
             (b"new\nline.yaml", r"$'new\nline.yaml'"),
             (b"d\xff/caf\xc3\xa9.yaml", r"$'d\xff'/café.yaml"),
             (b"a/t\tb'c\\d.yaml", r"a/$'t\tb\'c\\d.yaml'"),
             (b"$'x'.yaml", r"$'$\'x\'.yaml'"),
             (b"esc\x1b.yaml", r"$'esc\x1b.yaml'"),
+            // `-` is standard input; a file named `<stdin>` is quoted.
+            (b"-", "<stdin>"),
+            (b"./-", "./-"),
+            (b"<stdin>", "$'<stdin>'"),
+            (b"d/<stdin>", "d/$'<stdin>'"),
         ];
         for (bytes, shown) in cases {
             let path = Path::new(std::ffi::OsStr::from_bytes(bytes));

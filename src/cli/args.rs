@@ -8,7 +8,13 @@ use clap::{Args, Parser, Subcommand};
 use crate::report::Format;
 
 /// The formats of the query commands (find, summary, index, resolve, options).
-pub const QUERY_FORMATS: &[Format] = &[Format::Plain, Format::Json, Format::Yaml, Format::Table];
+pub const QUERY_FORMATS: &[Format] = &[
+    Format::Plain,
+    Format::Json,
+    Format::Yaml,
+    Format::Table,
+    Format::Jsonl,
+];
 /// `parameters`' formats.
 pub const PARAMETERS_FORMATS: &[Format] = &[
     Format::Table,
@@ -20,11 +26,22 @@ pub const PARAMETERS_FORMATS: &[Format] = &[
 /// `export`'s formats.
 pub const EXPORT_FORMATS: &[Format] = &[Format::Plain, Format::Json, Format::HeatApi];
 /// `rules`' formats.
-pub(crate) const RULES_FORMATS: &[Format] =
-    &[Format::Plain, Format::Json, Format::Table, Format::Markdown];
+pub(crate) const RULES_FORMATS: &[Format] = &[
+    Format::Plain,
+    Format::Json,
+    Format::Table,
+    Format::Markdown,
+    Format::Jsonl,
+];
 /// `validate`'s formats.
-pub const VALIDATE_FORMATS: &[Format] =
-    &[Format::Plain, Format::Json, Format::Table, Format::Sarif];
+pub const VALIDATE_FORMATS: &[Format] = &[
+    Format::Plain,
+    Format::Json,
+    Format::Table,
+    Format::Sarif,
+    Format::Github,
+    Format::Jsonl,
+];
 
 /// A `--format` parser that takes the formats `allowed` (and their aliases).
 ///
@@ -49,9 +66,10 @@ Exit status:
        was found;
      export: refused (nothing written);
      validate: a finding at or above --fail-on
-  2  usage error (rules: a code that matches nothing; a broken
-     configuration file, named with its line), or the output could not
-     be written; a closed pipe exits 0";
+  2  usage error (rules: a code that matches nothing; man: no such
+     command; `-`, standard input, named twice; a broken configuration
+     file, named with its line), or the output could not be written; a
+     closed pipe exits 0";
 
 /// Discover, resolve and validate OpenStack Heat template compositions.
 #[derive(Debug, Parser)]
@@ -85,6 +103,24 @@ pub enum Command {
     Validate(ValidateArgs),
     /// List every diagnostic code, or explain one (what, why, example, source).
     Rules(RulesArgs),
+    /// Print the shell completion script for SHELL.
+    Completions(CompletionsArgs),
+    /// Print the manual page (roff) of heatcap, or of one command.
+    Man(ManArgs),
+}
+
+#[derive(Debug, Args)]
+pub struct CompletionsArgs {
+    /// The shell to complete in.
+    #[arg(value_enum, value_name = "SHELL")]
+    pub shell: clap_complete::Shell,
+}
+
+#[derive(Debug, Args)]
+pub struct ManArgs {
+    /// A command: print its page (`heatcap-validate(1)`) instead.
+    #[arg(value_name = "COMMAND")]
+    pub command: Option<String>,
 }
 
 #[derive(Debug, Args)]
@@ -154,7 +190,7 @@ pub struct FindArgs {
         required = true
     )]
     pub conditions: Vec<String>,
-    /// Files and directories to search.
+    /// Files and directories to search (`-`: standard input).
     #[arg(value_name = "PATH", required = true)]
     pub paths: Vec<PathBuf>,
     #[command(flatten)]
@@ -167,7 +203,8 @@ pub struct FindArgs {
 
 #[derive(Debug, Args)]
 pub struct SummaryArgs {
-    /// A template (or, with -r, a directory of templates) to summarize (repeatable).
+    /// A template (or, with -r, a directory of templates) to summarize
+    /// (repeatable; `-`: standard input).
     #[arg(
         short = 'f',
         long = "file",
@@ -191,7 +228,7 @@ pub struct SummaryArgs {
 
 #[derive(Debug, Args)]
 pub struct IndexArgs {
-    /// Files and directories to index.
+    /// Files and directories to index (`-`: standard input).
     #[arg(value_name = "PATH", required = true)]
     pub paths: Vec<PathBuf>,
     #[command(flatten)]
@@ -210,7 +247,8 @@ pub struct IndexArgs {
         .args(["template", "environments", "type_name"])
 ))]
 pub struct ResolveArgs {
-    /// The root template; without it, the registry entries themselves are resolved.
+    /// The root template (`-`: standard input); without it, the registry
+    /// entries themselves are resolved.
     #[arg(short = 't', long = "template", value_name = "TEMPLATE")]
     pub template: Option<PathBuf>,
     /// An environment file, merged in the order given as Heat merges them (repeatable).
@@ -345,7 +383,7 @@ pub enum ProfileArg {
 
 #[derive(Debug, Args)]
 pub struct ValidateArgs {
-    /// Files and directories to check.
+    /// Files and directories to check (`-`: standard input).
     #[arg(value_name = "PATH", required = true)]
     pub paths: Vec<PathBuf>,
     /// An environment (repeatable, merged in order): compose every template

@@ -132,7 +132,55 @@ pub fn sized_load_options(max_size: usize) -> Result<LoadOptions, Error> {
         parse: ParseOptions::default(),
         prefilter: None,
         remap: crate::walk::Remap::default(),
+        stdin: None,
     })
+}
+
+/// `load` with standard input read, when one of `paths` is `-`. `-` may be
+/// given once in a run: standard input can be read only once.
+pub fn with_stdin<'a>(
+    mut load: LoadOptions,
+    paths: impl IntoIterator<Item = &'a PathBuf>,
+) -> Result<LoadOptions, Error> {
+    let times = paths
+        .into_iter()
+        .filter(|p| crate::walk::is_stdin(p))
+        .count();
+    if times > 1 {
+        return Err(Error::Usage(format!(
+            "`-` (standard input) is given {times} times; it can be read only once"
+        )));
+    }
+    if times == 1 {
+        load.stdin = Some(read_stdin(load.max_size)?);
+    }
+    Ok(load)
+}
+
+/// Standard input, read once for the whole run (so it lives as long as the
+/// run): at most one byte more than `max_size` characters can take, which
+/// the loader then reports as too large.
+fn read_stdin(max_size: usize) -> Result<&'static [u8], Error> {
+    use std::io::Read;
+    let ceiling = (max_size as u64).saturating_mul(4).saturating_add(1);
+    let mut buf = Vec::new();
+    std::io::stdin()
+        .lock()
+        .take(ceiling)
+        .read_to_end(&mut buf)
+        .map_err(|e| Error::Usage(format!("cannot read standard input: {e}")))?;
+    Ok(Box::leak(buf.into_boxed_slice()))
+}
+
+/// A usage error when `paths` name standard input, for a command that
+/// reads its files by path (`what` says which).
+pub fn no_stdin<'a>(paths: impl IntoIterator<Item = &'a PathBuf>, what: &str) -> Result<(), Error> {
+    if paths.into_iter().any(|p| crate::walk::is_stdin(p)) {
+        return Err(Error::Usage(format!(
+            "{what} cannot read standard input (`-`): save it to a file first"
+        )));
+    }
+    Ok(())
 }
 
 /// Output choices from the flags.

@@ -22,6 +22,10 @@ pub(super) fn export(
             "--out DIR is required (or --format heat-api)".into(),
         ));
     }
+    config::no_stdin(
+        std::iter::once(&a.template).chain(&a.environments),
+        "export",
+    )?;
     let output = config::Output {
         format: Format::Plain,
         min_severity: config::verbosity(a.output.quiet, a.output.verbose),

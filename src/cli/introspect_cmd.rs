@@ -20,8 +20,9 @@ pub(super) fn find(
     let conditions = config::conditions(&a.conditions)?;
     let output = config::output(&a.output, Format::Plain);
     let file = config_file::load(&a.config, a.output.verbose, err)?;
+    let load = config::with_stdin(config::load_options(&a.walk)?, &a.paths)?;
     let ws = Workspace::builder()
-        .load_options(config::load_options(&a.walk)?)
+        .load_options(load)
         .walk(config::walk_options(&a.walk, a.paths, file.as_ref())?)
         // A file without the word cannot have the section: skip parsing it.
         .prefilter("capabilities")
@@ -47,8 +48,12 @@ pub(super) fn summary(
 ) -> Result<Exit, Error> {
     let output = config::output(&a.output, Format::Json);
     let file = config_file::load(&a.config, a.output.verbose, err)?;
+    let load = config::with_stdin(
+        config::load_options(&a.walk)?,
+        a.files.iter().chain(&a.environments),
+    )?;
     let ws = Workspace::builder()
-        .load_options(config::load_options(&a.walk)?)
+        .load_options(load)
         .walk(config::walk_options(&a.walk, a.files, file.as_ref())?)
         .environments(&a.environments)
         .registry_templates()
@@ -74,8 +79,9 @@ pub(super) fn index(
 ) -> Result<Exit, Error> {
     let output = config::output(&a.output, Format::Json);
     let file = config_file::load(&a.config, a.output.verbose, err)?;
+    let load = config::with_stdin(config::load_options(&a.walk)?, &a.paths)?;
     let ws = Workspace::builder()
-        .load_options(config::load_options(&a.walk)?)
+        .load_options(load)
         .walk(config::walk_options(&a.walk, a.paths, file.as_ref())?)
         .remap(config::remap_with_file(remap, file.as_ref())?)
         .open();

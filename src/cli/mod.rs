@@ -11,6 +11,7 @@ mod introspect_cmd;
 mod parameters_cmd;
 mod resolve_cmd;
 mod rules_cmd;
+mod shell_cmd;
 mod validate_cmd;
 
 use std::io::Write;
@@ -37,6 +38,8 @@ pub fn run(cli: Cli, out: &mut dyn Write, err: &mut dyn Write) -> Result<Exit, E
         Command::Parameters(a) => parameters_cmd::parameters(&a, &remap, out, err),
         Command::Validate(a) => validate_cmd::validate(&a, &remap, out, err),
         Command::Rules(a) => rules_cmd::rules(&a, out),
+        Command::Completions(a) => shell_cmd::completions(&a, out),
+        Command::Man(a) => shell_cmd::man(&a, out),
     }
 }
 
@@ -78,7 +81,7 @@ fn remap_paths(command: &mut Command, remap: &Remap) {
             all(&mut a.paths);
             all(&mut a.environments);
         }
-        Command::Rules(_) => {}
+        Command::Rules(_) | Command::Completions(_) | Command::Man(_) => {}
     }
 }
 

@@ -43,6 +43,10 @@ pub(super) fn parameters(
     err: &mut dyn Write,
 ) -> Result<Exit, Error> {
     let chosen = choices(&a.choose)?;
+    config::no_stdin(
+        std::iter::once(&a.template).chain(&a.environments),
+        "parameters",
+    )?;
     let output = config::Output {
         format: Format::Table,
         min_severity: config::verbosity(a.output.quiet, a.output.verbose),

@@ -19,8 +19,12 @@ pub(super) fn resolve(
 ) -> Result<Exit, Error> {
     let output = config::output(&a.output, Format::Table);
     let root = a.template.as_deref().map(display);
+    let load = config::with_stdin(
+        config::sized_load_options(a.max_size)?,
+        a.template.iter().chain(&a.environments),
+    )?;
     let ws = Workspace::builder()
-        .load_options(config::sized_load_options(a.max_size)?)
+        .load_options(load)
         .environments(&a.environments)
         .roots(root.as_slice())
         .max_nested_depth(a.max_nested_depth)
@@ -53,8 +57,10 @@ pub(super) fn options(
     err: &mut dyn Write,
 ) -> Result<Exit, Error> {
     let output = config::output(&a.output, Format::Table);
+    config::no_stdin(&a.directories, "options --templates")?;
+    let load = config::with_stdin(config::sized_load_options(a.max_size)?, &a.environments)?;
     let ws = Workspace::builder()
-        .load_options(config::sized_load_options(a.max_size)?)
+        .load_options(load)
         .environments(&a.environments)
         .remap(remap.clone())
         .open();

@@ -32,12 +32,20 @@ pub(super) fn validate(
         .or(file.and_then(|f| f.fail_on))
         .unwrap_or(FailOn::Error);
     let selection = selection(a, file)?;
-    let validated = run_validate(&ValidateOptions {
-        walk: config::validate_walk_options(a, profile, file)?,
-        load: crate::load::LoadOptions {
+    if profile == ProfileArg::Onap {
+        // A VNF package is a directory; standard input is in none.
+        config::no_stdin(a.paths.iter().chain(&a.environments), "--profile onap")?;
+    }
+    let load = config::with_stdin(
+        crate::load::LoadOptions {
             remap: config::remap_with_file(remap, file)?,
             ..config::load_options(&a.walk)?
         },
+        a.paths.iter().chain(&a.environments),
+    )?;
+    let validated = run_validate(&ValidateOptions {
+        walk: config::validate_walk_options(a, profile, file)?,
+        load,
         selection,
         profile: match profile {
             ProfileArg::Hot => Profile::Hot,

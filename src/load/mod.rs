@@ -57,6 +57,9 @@ pub struct LoadOptions {
     pub prefilter: Option<&'static str>,
     /// Path prefixes read from elsewhere (`--templates-root`).
     pub remap: crate::walk::Remap,
+    /// The bytes the path `-` stands for: the command line's standard
+    /// input, read once. Without them, reading `-` is a read error (E0001).
+    pub stdin: Option<&'static [u8]>,
 }
 
 impl Default for LoadOptions {
@@ -66,6 +69,7 @@ impl Default for LoadOptions {
             parse: ParseOptions::default(),
             prefilter: None,
             remap: crate::walk::Remap::default(),
+            stdin: None,
         }
     }
 }
@@ -153,7 +157,12 @@ pub(crate) fn load_one(source: &Source, opts: &LoadOptions) -> Loaded {
         });
         return loaded;
     }
-    let bytes = match read_limited(source, opts.max_size) {
+    let read = if crate::walk::is_stdin(&source.path) {
+        stdin_bytes(source, opts)
+    } else {
+        read_limited(source, opts.max_size)
+    };
+    let bytes = match read {
         Ok(b) => b,
         Err(d) => {
             loaded.diagnostics.push(*d);
@@ -230,6 +239,27 @@ fn read_limited(source: &Source, max_chars: usize) -> Result<Vec<u8>, Box<Diagno
         .read_to_end(&mut buf)
         .map_err(|e| err(&e))?;
     Ok(buf)
+}
+
+/// Standard input's bytes, within the size limit.
+fn stdin_bytes(source: &Source, opts: &LoadOptions) -> Result<Vec<u8>, Box<Diagnostic>> {
+    let file = source.display.as_str();
+    let Some(bytes) = opts.stdin else {
+        return Err(Box::new(Diagnostic::new(
+            codes::READ_ERROR,
+            file,
+            "standard input was not read (heatcap reads it where a command is given `-`)",
+        )));
+    };
+    let ceiling = (opts.max_size as u64).saturating_mul(4);
+    if bytes.len() as u64 > ceiling {
+        return Err(Box::new(Diagnostic::new(
+            codes::TOO_LARGE,
+            file,
+            format!("standard input holds more than {ceiling} bytes, so more than {} characters (a character is at most 4 bytes), the limit", opts.max_size),
+        )));
+    }
+    Ok(bytes.to_vec())
 }
 
 fn too_large(file: &str, chars: usize, max: usize) -> Diagnostic {
@@ -413,9 +443,26 @@ fn json_check(text: &str) -> Result<(), Fatal> {
         Err(e) => Err(Fatal::new(
             codes::JSON_SYNTAX,
             format!("invalid JSON: {}", strip_position(&e.to_string())),
-            Some(Span::point(e.line() as u32, e.column() as u32)),
+            Some(Span::point(
+                e.line() as u32,
+                char_column(text, e.line(), e.column()) as u32,
+            )),
         )),
     }
+}
+
+/// serde_json counts columns in bytes; heatcap (like libyaml) counts
+/// characters. The 1-based character column of the 1-based byte `column`
+/// of `line`.
+fn char_column(text: &str, line: usize, column: usize) -> usize {
+    let Some(l) = text.split('\n').nth(line.saturating_sub(1)) else {
+        return column;
+    };
+    let mut end = column.saturating_sub(1).min(l.len());
+    while !l.is_char_boundary(end) {
+        end -= 1;
+    }
+    l[..end].chars().count() + 1
 }
 
 fn strip_position(msg: &str) -> &str {

@@ -188,6 +188,12 @@ fn json_when_the_first_character_is_a_brace() {
     let d = fatal("{\"a\": [1,}\n");
     assert_eq!(d.code, codes::JSON_SYNTAX);
     assert_eq!(d.span.unwrap().start.line, 1);
+    // Columns count characters, as everywhere else (serde_json counts bytes).
+    let d = fatal("{\"é€\": [1,}\n");
+    assert_eq!(
+        d.span.unwrap().start,
+        fatal("{\"ab\": [1,}\n").span.unwrap().start
+    );
 }
 
 #[test]
@@ -306,5 +312,36 @@ mod files {
             &opts,
         );
         assert_eq!(l.status, Status::Ok);
+    }
+
+    #[test]
+    fn standard_input_is_read_from_the_bytes_given() {
+        let stdin = Source {
+            display: "<stdin>".into(),
+            path: "-".into(),
+            explicit: true,
+            jinja: false,
+        };
+        let text: &'static [u8] = b"heat_template_version: 2018-08-31\nresources: {}\n";
+        let opts = LoadOptions {
+            stdin: Some(text),
+            ..LoadOptions::default()
+        };
+        let l = load_one(&stdin, &opts);
+        assert_eq!(l.status, Status::Ok, "{:?}", l.diagnostics);
+        assert_eq!(l.kind, Some(FileKind::HotTemplate));
+        assert_eq!(l.bytes, text.len() as u64);
+        // Not given: a read error, never a read of the process's stdin.
+        let l = load_one(&stdin, &LoadOptions::default());
+        assert_eq!(l.diagnostics[0].code, codes::READ_ERROR);
+        assert_eq!(l.diagnostics[0].file, "<stdin>");
+        let small = LoadOptions {
+            max_size: 2,
+            ..opts
+        };
+        assert_eq!(
+            load_one(&stdin, &small).diagnostics[0].code,
+            codes::TOO_LARGE
+        );
     }
 }

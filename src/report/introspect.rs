@@ -51,6 +51,7 @@ pub(crate) fn render_find(
             }
             writeln!(out, "{t}")
         }
+        Format::Jsonl => super::write_lines(out, matches),
         _ => {
             let v = serde_json::to_value(matches).map_err(io::Error::other)?;
             write_data(out, &v, format)
@@ -64,6 +65,14 @@ pub(crate) fn render_summary(
     summary: &IndexMap<String, Vec<serde_json::Value>>,
     format: Format,
 ) -> io::Result<()> {
+    if format == Format::Jsonl {
+        return super::write_lines(
+            out,
+            summary
+                .iter()
+                .map(|(k, vs)| serde_json::json!({"capability": k, "values": vs})),
+        );
+    }
     let rows = summary
         .iter()
         .map(|(k, vs)| (k.clone(), vs.iter().map(cap_text).collect::<Vec<_>>()));
@@ -78,6 +87,14 @@ pub(crate) fn render_by_type(
     by_type: &IndexMap<String, Vec<&str>>,
     format: Format,
 ) -> io::Result<()> {
+    if format == Format::Jsonl {
+        return super::write_lines(
+            out,
+            by_type
+                .iter()
+                .map(|(k, vs)| serde_json::json!({"type": k, "templates": vs})),
+        );
+    }
     let rows = by_type.iter().map(|(k, vs)| {
         (
             k.clone(),
@@ -174,6 +191,8 @@ pub(crate) fn render_index(
                 s.files, s.templates, s.environments, s.other, s.skipped, s.errors
             )
         }
+        // One file entry a line (walk diagnostics go to stderr only).
+        Format::Jsonl => super::write_lines(out, &doc.files),
         // JSON streams straight from the structs: no intermediate tree.
         Format::Yaml => {
             let v = serde_json::to_value(doc).map_err(io::Error::other)?;

@@ -3,6 +3,7 @@
 
 mod introspect;
 pub(crate) use crate::encode::{json, yaml};
+mod github;
 mod options;
 mod parameters;
 mod resolve;
@@ -41,11 +42,17 @@ pub enum Format {
     HeatApi,
     /// Markdown (`rules`: the page docs/rules.md).
     Markdown,
+    // Machine formats for CI and pipelines (`--format github`, `jsonl`).
+    /// GitHub Actions workflow commands, one annotation a finding (`validate`).
+    Github,
+    /// JSON Lines: one record a line (`validate`'s findings, `rules`'
+    /// codes, the query commands' matches, files, lookups and choices).
+    Jsonl,
 }
 
 impl Format {
     /// Every format, in the order help lists them.
-    pub const ALL: [Format; 8] = [
+    pub const ALL: [Format; 10] = [
         Format::Plain,
         Format::Json,
         Format::Yaml,
@@ -54,6 +61,8 @@ impl Format {
         Format::Heat,
         Format::HeatApi,
         Format::Markdown,
+        Format::Github,
+        Format::Jsonl,
     ];
 
     /// The name `--format` takes.
@@ -67,6 +76,8 @@ impl Format {
             Format::Heat => "heat",
             Format::HeatApi => "heat-api",
             Format::Markdown => "markdown",
+            Format::Github => "github",
+            Format::Jsonl => "jsonl",
         }
     }
 
@@ -74,6 +85,7 @@ impl Format {
     pub fn aliases(self) -> &'static [&'static str] {
         match self {
             Format::Plain => &["text"],
+            Format::Jsonl => &["json-lines"],
             _ => &[],
         }
     }
@@ -96,6 +108,8 @@ impl Format {
             Format::Heat => "the document Heat's validate API returns with show_nested",
             Format::HeatApi => "python-heatclient's stack-create body (nothing written)",
             Format::Markdown => "Markdown",
+            Format::Github => "GitHub Actions annotations (workflow commands)",
+            Format::Jsonl => "JSON Lines: one record a line (alias: json-lines)",
         }
     }
 }
@@ -110,6 +124,17 @@ pub(crate) fn write_data(
         Format::Yaml => yaml::write(out, value),
         _ => json::write_line(out, value),
     }
+}
+
+/// JSON Lines: each record as JSON on its own line, written one by one
+/// (no document is built around them).
+pub(crate) fn write_lines<T: serde::Serialize>(
+    out: &mut dyn Write,
+    records: impl IntoIterator<Item = T>,
+) -> io::Result<()> {
+    records
+        .into_iter()
+        .try_for_each(|r| json::write_line(out, &r))
 }
 
 /// A comfy-table with heatcap's look (no terminal detection, so output is
@@ -146,6 +171,8 @@ pub(crate) fn render_validate(
             },
         ),
         Format::Sarif => sarif::write(out, findings, catalogue),
+        Format::Github => github::write(out, findings, catalogue),
+        Format::Jsonl => write_lines(out, findings),
         Format::Table => write_findings_table(out, findings),
         _ => write_diagnostics(out, findings, Severity::Info),
     }

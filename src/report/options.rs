@@ -121,6 +121,7 @@ pub(crate) fn render_options(
                 "{n} {noun}, {undecided} undecided by the current requires"
             )
         }
+        Format::Jsonl => super::write_lines(out, &report.choices),
         _ => {
             let v = serde_json::to_value(report).map_err(io::Error::other)?;
             write_data(out, &v, format)

@@ -130,6 +130,8 @@ pub(crate) fn render_resolve(
                 report.resolutions.len()
             )
         }
+        // Every lookup, as JSON has them.
+        Format::Jsonl => super::write_lines(out, &report.resolutions),
         _ => {
             let v = serde_json::to_value(report).map_err(io::Error::other)?;
             write_data(out, &v, format)

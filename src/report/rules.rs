@@ -20,6 +20,7 @@ pub(crate) fn render_rules(
             let v: Vec<serde_json::Value> = codes.iter().map(|c| entry(c)).collect();
             json::write_line(out, &v)
         }
+        Format::Jsonl => super::write_lines(out, codes.iter().map(|c| entry(c))),
         Format::Table => {
             let mut t = table(&["Code", "Severity", "Name", "Summary"]);
             for c in codes {

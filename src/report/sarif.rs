@@ -1,12 +1,16 @@
 //! SARIF 2.1.0 output for `validate`, so code-scanning services can show
 //! findings inline. ONAP requirement IDs ride in `properties.requirements`
 //! of rules and results (SARIF's property bags).
+//!
+//! Rules carry no `helpUri`: SARIF requires an absolute URI there, and
+//! heatcap has no public address for docs/rules.md (Cargo.toml names no
+//! `repository`); each rule's `help` holds its whole catalogue entry instead.
 
 use std::io::{self, Write};
 
 use serde_json::json;
 
-use crate::diag::{CodeInfo, Diagnostic, Severity};
+use crate::diag::{CodeInfo, Diagnostic, Severity, Span};
 
 fn level(s: Severity) -> &'static str {
     match s {
@@ -14,6 +18,32 @@ fn level(s: Severity) -> &'static str {
         Severity::Warning => "warning",
         Severity::Info => "note",
     }
+}
+
+/// A file, and the region of it when known. SARIF's regions, like
+/// heatcap's spans, end before `endLine:endColumn`; a span that is a point
+/// (the start only) has no end.
+fn physical_location(file: &str, span: Option<Span>) -> serde_json::Value {
+    let artifact = if file == crate::walk::STDIN {
+        // Standard input has no URI.
+        json!({"description": {"text": "standard input"}})
+    } else {
+        json!({"uri": crate::walk::uri_path(file.trim_start_matches("./"))})
+    };
+    let mut location = json!({ "artifactLocation": artifact });
+    if let Some(s) = span.filter(|s| s.start.line > 0) {
+        let mut region = serde_json::Map::new();
+        region.insert("startLine".into(), json!(s.start.line));
+        if s.start.column > 0 {
+            region.insert("startColumn".into(), json!(s.start.column));
+        }
+        if s.end > s.start && s.end.column > 0 {
+            region.insert("endLine".into(), json!(s.end.line));
+            region.insert("endColumn".into(), json!(s.end.column));
+        }
+        location["region"] = serde_json::Value::Object(region);
+    }
+    location
 }
 
 /// One SARIF log with one run: every code of the catalogue as a rule, with
@@ -59,23 +89,27 @@ pub(crate) fn write(
     let results: Vec<serde_json::Value> = findings
         .iter()
         .map(|d| {
-            let mut region = serde_json::Map::new();
-            if let Some(s) = d.span {
-                region.insert("startLine".into(), json!(s.start.line));
-                region.insert("startColumn".into(), json!(s.start.column));
-            }
-            let mut location =
-                json!({"artifactLocation": {"uri": crate::walk::uri_path(d.file.trim_start_matches("./"))}});
-            if !region.is_empty() {
-                location["region"] = serde_json::Value::Object(region);
-            }
             let mut result = json!({
                 "ruleId": d.code.0,
                 "ruleIndex": ids.iter().position(|i| *i == d.code.0),
                 "level": level(d.severity),
                 "message": {"text": d.message},
-                "locations": [{"physicalLocation": location}],
+                "locations": [{"physicalLocation": physical_location(&d.file, d.span)}],
             });
+            if !d.related.is_empty() {
+                result["relatedLocations"] = d
+                    .related
+                    .iter()
+                    .enumerate()
+                    .map(|(i, r)| {
+                        json!({
+                            "id": i,
+                            "physicalLocation": physical_location(&r.file, r.span),
+                            "message": {"text": r.message},
+                        })
+                    })
+                    .collect();
+            }
             if !d.requirements.is_empty() {
                 result["properties"] = json!({"requirements": d.requirements});
             }
@@ -88,6 +122,8 @@ pub(crate) fn write(
         "runs": [{
             "tool": {"driver": {"name": "heatcap", "version": env!("CARGO_PKG_VERSION"), "rules": rules}},
             "results": results,
+            // heatcap's columns count characters (Unicode code points).
+            "columnKind": "unicodeCodePoints",
         }],
     });
     super::json::write_line(out, &log)

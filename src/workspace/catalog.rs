@@ -10,7 +10,7 @@ use crate::model::registry::{is_template_path, RegistryEntry};
 use crate::model::{Environment, FileRecord};
 use crate::resolve::merge::Merged;
 use crate::resolve::{Catalog, TemplateRef};
-use crate::walk::{normalize, path_of, Remap, Source};
+use crate::walk::{is_stdin, normalize, path_of, Remap, Source, STDIN, STDIN_PATH};
 
 /// Where a (from, target) pair points: the real path key and the display.
 type Located = Option<(PathBuf, String)>;
@@ -35,6 +35,9 @@ pub(crate) fn locate(from: &str, target: &str, remap: &Remap) -> Option<(PathBuf
         Some(_) => return None,
         None => target,
     };
+    if from.is_empty() && is_stdin(&path_of(target)) {
+        return Some((PathBuf::from(STDIN_PATH), STDIN.to_owned()));
+    }
     let remapped = remap.apply(target);
     // A remapped path is read where `--templates-root` says, relative to
     // the working directory, whoever names it.
@@ -45,8 +48,11 @@ pub(crate) fn locate(from: &str, target: &str, remap: &Remap) -> Option<(PathBuf
     };
     let target = &*remapped;
     let from_path = &path_of(from);
+    // Standard input has no directory: its references are relative to the
+    // working directory, as those given on the command line are.
+    let from_stdin = is_stdin(from_path);
     let shown_dir = from_path.parent().unwrap_or(Path::new(""));
-    let real_dir = if from.is_empty() {
+    let real_dir = if from.is_empty() || from_stdin {
         PathBuf::new()
     } else {
         std::fs::canonicalize(from_path)
@@ -59,6 +65,7 @@ pub(crate) fn locate(from: &str, target: &str, remap: &Remap) -> Option<(PathBuf
     // A linked file elsewhere: show where the target really is, since
     // that is where it is read from and how other paths reach it.
     let linked_away = !from.is_empty()
+        && !from_stdin
         && std::fs::canonicalize(if shown_dir.as_os_str().is_empty() {
             Path::new(".")
         } else {
