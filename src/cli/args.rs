@@ -23,8 +23,13 @@ pub const EXPORT_FORMATS: &[Format] = &[Format::Plain, Format::Json, Format::Hea
 pub(crate) const RULES_FORMATS: &[Format] =
     &[Format::Plain, Format::Json, Format::Table, Format::Markdown];
 /// `validate`'s formats.
-pub const VALIDATE_FORMATS: &[Format] =
-    &[Format::Plain, Format::Json, Format::Table, Format::Sarif];
+pub const VALIDATE_FORMATS: &[Format] = &[
+    Format::Plain,
+    Format::Json,
+    Format::Table,
+    Format::Sarif,
+    Format::Full,
+];
 
 /// A `--format` parser that takes the formats `allowed` (and their aliases).
 ///
@@ -58,6 +63,40 @@ Exit status:
 pub struct Cli {
     #[command(subcommand)]
     pub command: Command,
+    #[command(flatten)]
+    pub display: DisplayArgs,
+}
+
+/// How output looks on a terminal (every command; docs/cli.md "Terminal
+/// output").
+#[derive(Debug, Clone, Args)]
+pub struct DisplayArgs {
+    /// Colour severities and codes: `auto` on a terminal unless NO_COLOR
+    /// is set, `always` (even in a pipe), `never`.
+    #[arg(
+        long,
+        value_enum,
+        value_name = "WHEN",
+        default_value_t = ColorWhen::Auto,
+        global = true
+    )]
+    pub color: ColorWhen,
+    /// Fit tables into N columns (0: never wrap). Default: COLUMNS, else
+    /// the terminal's width; in a pipe lines stay whole.
+    #[arg(long, value_name = "N", global = true)]
+    pub max_width: Option<u16>,
+}
+
+/// When to colour (`--color`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum ColorWhen {
+    /// On a terminal, unless NO_COLOR is set (CLICOLOR_FORCE or
+    /// FORCE_COLOR colour a pipe too).
+    Auto,
+    /// Always, even in a pipe and with NO_COLOR.
+    Always,
+    /// Never.
+    Never,
 }
 
 #[derive(Debug, Subcommand)]
@@ -330,7 +369,7 @@ pub struct ValidateArgs {
     #[arg(long, value_enum, default_value_t = FailOn::Error)]
     pub fail_on: FailOn,
     /// Output format (`plain`, also called `text`: `path:line:col: CODE
-    /// severity: message` lines).
+    /// severity: message` lines; `full`: each with its source lines).
     #[arg(long, value_parser = format_parser(VALIDATE_FORMATS), default_value = "plain")]
     pub format: Format,
     #[command(flatten)]

@@ -3,16 +3,22 @@
 use std::io::Write;
 
 use super::args::{FindArgs, IndexArgs, SummaryArgs};
-use super::{config, exit_for_errors, print_diagnostics};
+use super::{config, exit_for_errors, print_diagnostics, Ui};
 use crate::diag::Diagnostic;
 use crate::error::{Error, Exit};
 use crate::report::{self, Format};
 use crate::Workspace;
 
 /// `capabilities-find`: exit 1 when nothing matches (grep's convention).
-pub(super) fn find(a: FindArgs, out: &mut dyn Write, err: &mut dyn Write) -> Result<Exit, Error> {
+pub(super) fn find(
+    a: FindArgs,
+    ui: &Ui,
+    out: &mut dyn Write,
+    err: &mut dyn Write,
+) -> Result<Exit, Error> {
     let conditions = config::conditions(&a.conditions)?;
     let output = config::output(&a.output, Format::Plain);
+    let progress = ui.progress(a.output.quiet, "searching");
     let ws = Workspace::builder()
         .load_options(config::load_options(&a.walk)?)
         .walk(config::walk_options(&a.walk, a.paths)?)
@@ -20,8 +26,9 @@ pub(super) fn find(a: FindArgs, out: &mut dyn Write, err: &mut dyn Write) -> Res
         .prefilter("capabilities")
         .open();
     let matches = ws.find(&conditions);
-    report::render_find(out, &matches, output.format)?;
-    print_diagnostics(err, ws.corpus().diagnostics(), output)?;
+    drop(progress);
+    report::render_find(out, &matches, output.format, ui.out)?;
+    print_diagnostics(err, ws.corpus().diagnostics(), output, ui)?;
     Ok(if matches.is_empty() {
         Exit::NoMatchOrFindings
     } else {
@@ -33,35 +40,46 @@ pub(super) fn find(a: FindArgs, out: &mut dyn Write, err: &mut dyn Write) -> Res
 /// environments' registries name.
 pub(super) fn summary(
     a: SummaryArgs,
+    ui: &Ui,
     out: &mut dyn Write,
     err: &mut dyn Write,
 ) -> Result<Exit, Error> {
     let output = config::output(&a.output, Format::Json);
+    let progress = ui.progress(a.output.quiet, "reading");
     let ws = Workspace::builder()
         .load_options(config::load_options(&a.walk)?)
         .walk(config::walk_options(&a.walk, a.files)?)
         .environments(&a.environments)
         .registry_templates()
         .open();
+    drop(progress);
     if a.by_type {
-        report::render_by_type(out, &ws.by_type(), output.format)?;
+        report::render_by_type(out, &ws.by_type(), output.format, ui.out)?;
     } else {
-        report::render_summary(out, &ws.summary(), output.format)?;
+        report::render_summary(out, &ws.summary(), output.format, ui.out)?;
     }
     let mut diagnostics: Vec<Diagnostic> = ws.environment_file_diagnostics();
     diagnostics.extend(ws.corpus().diagnostics().cloned());
-    print_diagnostics(err, &diagnostics, output)?;
+    print_diagnostics(err, &diagnostics, output, ui)?;
     Ok(exit_for_errors(&diagnostics))
 }
 
 /// `index`: every file, its status, kind and view.
-pub(super) fn index(a: IndexArgs, out: &mut dyn Write, err: &mut dyn Write) -> Result<Exit, Error> {
+pub(super) fn index(
+    a: IndexArgs,
+    ui: &Ui,
+    out: &mut dyn Write,
+    err: &mut dyn Write,
+) -> Result<Exit, Error> {
     let output = config::output(&a.output, Format::Json);
+    let progress = ui.progress(a.output.quiet, "indexing");
     let ws = Workspace::builder()
         .load_options(config::load_options(&a.walk)?)
         .walk(config::walk_options(&a.walk, a.paths)?)
         .open();
-    report::render_index(out, &ws.index(), output.format)?;
-    print_diagnostics(err, ws.corpus().diagnostics(), output)?;
+    let index = ws.index();
+    drop(progress);
+    report::render_index(out, &index, output.format, ui.out)?;
+    print_diagnostics(err, ws.corpus().diagnostics(), output, ui)?;
     Ok(exit_for_errors(ws.corpus().diagnostics()))
 }

@@ -8,30 +8,47 @@ pub mod config;
 mod export_cmd;
 mod introspect_cmd;
 mod parameters_cmd;
+mod progress;
 mod resolve_cmd;
 mod rules_cmd;
+pub mod terminal;
 mod validate_cmd;
 
 use std::io::Write;
 
 pub use args::{Cli, Command};
+pub use terminal::Terminal;
 
 use crate::diag::{Diagnostic, Severity};
 use crate::error::{Error, Exit};
 use crate::report;
+use terminal::Ui;
 
-/// Runs one command: results to `out`, diagnostics to `err`.
+/// Runs one command: results to `out`, diagnostics to `err`, both as in a
+/// pipe (whole lines; colour only with `--color always`).
 pub fn run(cli: Cli, out: &mut dyn Write, err: &mut dyn Write) -> Result<Exit, Error> {
+    run_on(cli, &Terminal::default(), out, err)
+}
+
+/// [`run`] on the streams `terminal` describes: tables fit its width,
+/// findings are coloured and long runs show progress where it allows.
+pub fn run_on(
+    cli: Cli,
+    terminal: &Terminal,
+    out: &mut dyn Write,
+    err: &mut dyn Write,
+) -> Result<Exit, Error> {
+    let ui = Ui::new(&cli.display, terminal);
     match cli.command {
-        Command::CapabilitiesFind(a) => introspect_cmd::find(a, out, err),
-        Command::TemplateCapabilities(a) => introspect_cmd::summary(a, out, err),
-        Command::Index(a) => introspect_cmd::index(a, out, err),
-        Command::Resolve(a) => resolve_cmd::resolve(&a, out, err),
-        Command::Options(a) => resolve_cmd::options(&a, out, err),
-        Command::Export(a) => export_cmd::export(&a, out, err),
-        Command::Parameters(a) => parameters_cmd::parameters(&a, out, err),
-        Command::Validate(a) => validate_cmd::validate(&a, out, err),
-        Command::Rules(a) => rules_cmd::rules(&a, out),
+        Command::CapabilitiesFind(a) => introspect_cmd::find(a, &ui, out, err),
+        Command::TemplateCapabilities(a) => introspect_cmd::summary(a, &ui, out, err),
+        Command::Index(a) => introspect_cmd::index(a, &ui, out, err),
+        Command::Resolve(a) => resolve_cmd::resolve(&a, &ui, out, err),
+        Command::Options(a) => resolve_cmd::options(&a, &ui, out, err),
+        Command::Export(a) => export_cmd::export(&a, &ui, out, err),
+        Command::Parameters(a) => parameters_cmd::parameters(&a, &ui, out, err),
+        Command::Validate(a) => validate_cmd::validate(&a, &ui, out, err),
+        Command::Rules(a) => rules_cmd::rules(&a, &ui, out),
     }
 }
 
@@ -47,14 +64,15 @@ fn exit_for_errors<'a>(diagnostics: impl IntoIterator<Item = &'a Diagnostic>) ->
     }
 }
 
-/// Prints the diagnostics the verbosity asks for.
+/// Prints the diagnostics the verbosity asks for, on stderr.
 fn print_diagnostics<'a>(
     err: &mut dyn Write,
     diagnostics: impl IntoIterator<Item = &'a Diagnostic>,
     output: config::Output,
+    ui: &Ui,
 ) -> Result<(), Error> {
     if let Some(min) = output.min_severity {
-        report::write_diagnostics(err, diagnostics, min)?;
+        report::write_diagnostics(err, diagnostics, min, ui.err)?;
     }
     Ok(())
 }

@@ -6,7 +6,7 @@ use std::io::Write;
 use indexmap::IndexMap;
 
 use super::args::ParametersArgs;
-use super::{config, exit_for_errors, print_diagnostics};
+use super::{config, exit_for_errors, print_diagnostics, Ui};
 use crate::error::{Error, Exit};
 use crate::report::{self, json, Format};
 use crate::walk::display;
@@ -37,6 +37,7 @@ fn workspace(a: &ParametersArgs, choices: IndexMap<String, String>) -> Workspace
 /// `parameters`: exit 1 when an error is found.
 pub(super) fn parameters(
     a: &ParametersArgs,
+    ui: &Ui,
     out: &mut dyn Write,
     err: &mut dyn Write,
 ) -> Result<Exit, Error> {
@@ -46,15 +47,17 @@ pub(super) fn parameters(
         min_severity: config::verbosity(a.output.quiet, a.output.verbose),
     };
     if let Some(spec) = &a.diff {
-        return parameters_diff(a, &chosen, spec, out, err, output);
+        return parameters_diff(a, &chosen, spec, ui, out, err, output);
     }
     let root = display(&a.template);
+    let progress = ui.progress(a.output.quiet, "evaluating");
     let (described, heat) = workspace(a, chosen).parameters(&root);
+    drop(progress);
     match a.format.unwrap_or(Format::Table) {
         Format::Heat => json::write_line(out, &heat)?,
-        f => report::render_parameters(out, &described, f)?,
+        f => report::render_parameters(out, &described, f, ui.out)?,
     }
-    print_diagnostics(err, &described.diagnostics, output)?;
+    print_diagnostics(err, &described.diagnostics, output, ui)?;
     Ok(exit_for_errors(&described.diagnostics))
 }
 
@@ -63,6 +66,7 @@ fn parameters_diff(
     a: &ParametersArgs,
     chosen: &IndexMap<String, String>,
     spec: &str,
+    ui: &Ui,
     out: &mut dyn Write,
     err: &mut dyn Write,
     output: config::Output,
@@ -77,12 +81,14 @@ fn parameters_diff(
         .environments(&a.environments)
         .choices(chosen.clone())
         .max_nested_depth(a.max_nested_depth);
+    let progress = ui.progress(a.output.quiet, "evaluating");
     let (d, diagnostics) = Workspace::choice_diff(&base, &display(&a.template), t, from, to);
+    drop(progress);
     let f = match a.format.unwrap_or(Format::Table) {
         Format::Heat => Format::Json,
         other => other,
     };
-    report::render_parameters_diff(out, &d, f)?;
-    print_diagnostics(err, &diagnostics, output)?;
+    report::render_parameters_diff(out, &d, f, ui.out)?;
+    print_diagnostics(err, &diagnostics, output, ui)?;
     Ok(exit_for_errors(&diagnostics))
 }

@@ -4,7 +4,7 @@
 use std::io::Write;
 
 use super::args::{OptionsArgs, ResolveArgs};
-use super::{config, exit_for_errors, print_diagnostics};
+use super::{config, exit_for_errors, print_diagnostics, Ui};
 use crate::error::{Error, Exit};
 use crate::report::{self, Format};
 use crate::walk::display;
@@ -13,11 +13,13 @@ use crate::Workspace;
 /// `resolve`: exit 1 when a lookup fails or an error is found.
 pub(super) fn resolve(
     a: &ResolveArgs,
+    ui: &Ui,
     out: &mut dyn Write,
     err: &mut dyn Write,
 ) -> Result<Exit, Error> {
     let output = config::output(&a.output, Format::Table);
     let root = a.template.as_deref().map(display);
+    let progress = ui.progress(a.output.quiet, "resolving");
     let ws = Workspace::builder()
         .load_options(config::sized_load_options(a.max_size)?)
         .environments(&a.environments)
@@ -29,8 +31,9 @@ pub(super) fn resolve(
         a.type_name.as_deref(),
         a.resource.as_deref(),
     );
-    report::render_resolve(out, &resolved, output.format, a.all)?;
-    print_diagnostics(err, &resolved.diagnostics, output)?;
+    drop(progress);
+    report::render_resolve(out, &resolved, output.format, a.all, ui.out)?;
+    print_diagnostics(err, &resolved.diagnostics, output, ui)?;
     Ok(if resolved.resolved {
         exit_for_errors(&resolved.diagnostics)
     } else {
@@ -41,17 +44,20 @@ pub(super) fn resolve(
 /// `options`: exit 1 when a choice is undecided or an error is found.
 pub(super) fn options(
     a: &OptionsArgs,
+    ui: &Ui,
     out: &mut dyn Write,
     err: &mut dyn Write,
 ) -> Result<Exit, Error> {
     let output = config::output(&a.output, Format::Table);
+    let progress = ui.progress(a.output.quiet, "reading");
     let ws = Workspace::builder()
         .load_options(config::sized_load_options(a.max_size)?)
         .environments(&a.environments)
         .open();
     let offered = ws.options(&a.directories);
-    report::render_options(out, &offered, output.format)?;
-    print_diagnostics(err, &offered.diagnostics, output)?;
+    drop(progress);
+    report::render_options(out, &offered, output.format, ui.out)?;
+    print_diagnostics(err, &offered.diagnostics, output, ui)?;
     Ok(if offered.choices.iter().any(|c| c.problem.is_some()) {
         Exit::NoMatchOrFindings
     } else {

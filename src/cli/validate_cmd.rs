@@ -4,23 +4,29 @@
 use std::io::Write;
 
 use super::args::{FailOn, ProfileArg, ValidateArgs};
-use super::config;
+use super::{config, Ui};
 use crate::diag::Severity;
 use crate::error::{Error, Exit};
-use crate::report;
+use crate::report::{self, Format};
 use crate::validate::{Profile, Selection};
 use crate::workspace::{validate as run_validate, ValidateOptions};
 
 /// `validate`: exit 1 when a finding is at or above `--fail-on`.
 pub(super) fn validate(
     a: &ValidateArgs,
+    ui: &Ui,
     out: &mut dyn Write,
     err: &mut dyn Write,
 ) -> Result<Exit, Error> {
     let selection = selection(a)?;
+    let (walk, load) = (
+        config::validate_walk_options(a)?,
+        config::load_options(&a.walk)?,
+    );
+    let progress = ui.progress(a.quiet, "validating");
     let validated = run_validate(&ValidateOptions {
-        walk: config::validate_walk_options(a)?,
-        load: config::load_options(&a.walk)?,
+        walk,
+        load,
         selection,
         profile: match a.profile {
             ProfileArg::Hot => Profile::Hot,
@@ -29,7 +35,20 @@ pub(super) fn validate(
         environments: a.environments.clone(),
         max_nested_depth: a.max_nested_depth,
     });
-    report::render_validate(out, &validated, a.format, &crate::catalogue())?;
+    let sources = if a.format == Format::Full {
+        validated.source_texts(a.walk.max_size)
+    } else {
+        report::Sources::new()
+    };
+    drop(progress);
+    report::render_validate(
+        out,
+        &validated,
+        a.format,
+        &crate::catalogue(),
+        ui.out,
+        &sources,
+    )?;
     let (errors, warnings, notes) = (
         validated.count(Severity::Error),
         validated.count(Severity::Warning),
@@ -37,11 +56,7 @@ pub(super) fn validate(
     );
     let findings = &validated.findings;
     if !a.quiet {
-        writeln!(
-            err,
-            "{} files: {errors} errors, {warnings} warnings, {notes} notes",
-            validated.files
-        )?;
+        report::write_validate_summary(err, validated.files, [errors, warnings, notes], ui.err)?;
     }
     let threshold = match a.fail_on {
         FailOn::Error => Severity::Error,

@@ -1,8 +1,10 @@
 //! Stage 6: renderers. Each is a pure function from a result to a writer;
 //! nothing outside this module and `main.rs` prints.
 
+mod full;
 mod introspect;
 pub(crate) use crate::encode::{json, yaml};
+mod look;
 mod options;
 mod parameters;
 mod resolve;
@@ -17,7 +19,11 @@ pub(crate) use options::render_options;
 pub(crate) use parameters::{render_parameters, render_parameters_diff};
 pub(crate) use resolve::render_resolve;
 pub(crate) use rules::render_rules;
-pub(crate) use text::{write_diagnostics, write_findings_table};
+pub(crate) use text::{write_diagnostics, write_findings_table, write_validate_summary};
+
+pub(crate) use full::Sources;
+pub(crate) use look::Look;
+use look::{table, wrap, KEEP, NARROW, VALUE, WRAP};
 
 /// Every output format (`--format`). Each command takes a subset of them
 /// (see the CLI reference); the renderers take the ones their command does.
@@ -41,11 +47,14 @@ pub enum Format {
     HeatApi,
     /// Markdown (`rules`: the page docs/rules.md).
     Markdown,
+    /// Each finding with its source lines and a marker under its span, as
+    /// rustc and ruff show them (`validate`).
+    Full,
 }
 
 impl Format {
     /// Every format, in the order help lists them.
-    pub const ALL: [Format; 8] = [
+    pub const ALL: [Format; 9] = [
         Format::Plain,
         Format::Json,
         Format::Yaml,
@@ -54,6 +63,7 @@ impl Format {
         Format::Heat,
         Format::HeatApi,
         Format::Markdown,
+        Format::Full,
     ];
 
     /// The name `--format` takes.
@@ -67,6 +77,7 @@ impl Format {
             Format::Heat => "heat",
             Format::HeatApi => "heat-api",
             Format::Markdown => "markdown",
+            Format::Full => "full",
         }
     }
 
@@ -96,6 +107,7 @@ impl Format {
             Format::Heat => "the document Heat's validate API returns with show_nested",
             Format::HeatApi => "python-heatclient's stack-create body (nothing written)",
             Format::Markdown => "Markdown",
+            Format::Full => "each finding with its source lines, marked (as rustc and ruff)",
         }
     }
 }
@@ -112,14 +124,15 @@ pub(crate) fn write_data(
     }
 }
 
-/// A comfy-table with heatcap's look (no terminal detection, so output is
-/// the same in a pipe and in a test).
-/// `validate`'s result in `format` (plain: `path:line:col` lines).
+/// `validate`'s result in `format` (plain: `path:line:col` lines; full:
+/// each with the lines of `sources` it points at).
 pub(crate) fn render_validate(
     out: &mut dyn Write,
     validated: &crate::workspace::Validated,
     format: Format,
     catalogue: &[&crate::diag::CodeInfo],
+    look: Look,
+    sources: &Sources,
 ) -> io::Result<()> {
     use crate::diag::Severity;
     let findings = &validated.findings;
@@ -145,8 +158,9 @@ pub(crate) fn render_validate(
             },
         ),
         Format::Sarif => sarif::write(out, findings, catalogue),
-        Format::Table => write_findings_table(out, findings),
-        _ => write_diagnostics(out, findings, Severity::Info),
+        Format::Table => write_findings_table(out, findings, look),
+        Format::Full => full::write_full(out, findings, sources, look),
+        _ => write_diagnostics(out, findings, Severity::Info, look),
     }
 }
 
@@ -174,11 +188,4 @@ pub(crate) struct Summary {
     pub errors: usize,
     pub warnings: usize,
     pub notes: usize,
-}
-
-pub(crate) fn table(header: &[&str]) -> comfy_table::Table {
-    let mut t = comfy_table::Table::new();
-    t.load_style(comfy_table::presets::UTF8_FULL_CONDENSED);
-    t.set_header(header.to_vec());
-    t
 }

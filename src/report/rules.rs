@@ -4,7 +4,7 @@
 use std::fmt::Write as _;
 use std::io::{self, Write};
 
-use super::{json, table, Format};
+use super::{json, table, Format, Look, KEEP, WRAP};
 use crate::diag::CodeInfo;
 
 /// The catalogue (or one code of it) in `format`. `plain` and `table` list
@@ -13,6 +13,7 @@ pub(crate) fn render_rules(
     out: &mut dyn Write,
     codes: &[&CodeInfo],
     format: Format,
+    look: Look,
 ) -> io::Result<()> {
     match format {
         Format::Markdown => out.write_all(markdown(codes).as_bytes()),
@@ -21,7 +22,15 @@ pub(crate) fn render_rules(
             json::write_line(out, &v)
         }
         Format::Table => {
-            let mut t = table(&["Code", "Severity", "Name", "Summary"]);
+            let mut t = table(
+                look,
+                &[
+                    ("Code", KEEP),
+                    ("Severity", KEEP),
+                    ("Name", WRAP),
+                    ("Summary", WRAP),
+                ],
+            );
             for c in codes {
                 t.add_row(vec![
                     c.code.to_string(),
