@@ -282,17 +282,28 @@ fn wrap_text(text: &str, width: usize) -> String {
             out.push(line.to_owned());
             continue;
         }
-        let mut current = String::new();
-        for word in line.split(' ') {
+        // The indentation stays on the first line.
+        let body = line.trim_start_matches(' ');
+        let mut current = line[..line.len() - body.len()].to_owned();
+        let mut words = 0;
+        for word in body.split(' ') {
             let used = current.width();
-            if !current.is_empty() && used + 1 + word.width() <= width {
+            if words == 0 && used + word.width() <= width {
+                current.push_str(word);
+                words += 1;
+                continue;
+            }
+            if words > 0 && used + 1 + word.width() <= width {
                 current.push(' ');
                 current.push_str(word);
                 continue;
             }
-            if !current.is_empty() {
+            if words > 0 {
                 out.push(std::mem::take(&mut current));
             }
+            // (An indentation with no room for its first word goes.)
+            current.clear();
+            words = 1;
             let mut rest = word;
             while rest.width() > width {
                 let at = break_at(rest, width);
@@ -521,6 +532,11 @@ mod tests {
         );
         assert_eq!(wrap_text("/日本語テキスト", 6), "/日本\n語テキ\nスト");
         assert_eq!(wrap_text("一", 1), "一");
+        // Indentation stays.
+        assert_eq!(
+            wrap_text("    key: a long value", 12),
+            "    key: a\nlong value"
+        );
         // Lines already broken stay so.
         assert_eq!(wrap_text("a\nb", 5), "a\nb");
     }

@@ -4,7 +4,7 @@
 use std::fmt::Write as _;
 use std::io::{self, Write};
 
-use super::{json, table, Format, Look, KEEP, WRAP};
+use super::{json, table, wrap, Format, Look, KEEP, WRAP};
 use crate::diag::CodeInfo;
 
 /// The catalogue (or one code of it) in `format`. `plain` and `table` list
@@ -43,12 +43,14 @@ pub(crate) fn render_rules(
         }
         _ if codes.len() == 1 => {
             let c = codes[0];
+            // Prose, wrapped to the table width when there is one.
+            let w = |text: String| wrap(&text, look.width);
             writeln!(out, "{} {} ({})", c.code, c.name, c.severity())?;
-            writeln!(out, "\n{}\n", c.summary)?;
-            writeln!(out, "What it checks: {}\n", c.what)?;
-            writeln!(out, "Why: {}\n", c.why)?;
-            writeln!(out, "Example: {}\n", c.example)?;
-            writeln!(out, "Source: {}", c.source)
+            writeln!(out, "\n{}\n", w(c.summary.to_owned()))?;
+            writeln!(out, "{}\n", w(format!("What it checks: {}", c.what)))?;
+            writeln!(out, "{}\n", w(format!("Why: {}", c.why)))?;
+            writeln!(out, "{}\n", w(format!("Example: {}", c.example)))?;
+            writeln!(out, "{}", w(format!("Source: {}", c.source)))
         }
         _ => codes.iter().try_for_each(|c| {
             writeln!(
