@@ -3,17 +3,22 @@
 use std::io::Write;
 use std::process::ExitCode;
 
+use anstream::{AutoStream, ColorChoice};
 use clap::Parser;
-use heatcap::cli::{self, Cli};
+use heatcap::cli::{self, Cli, Terminal};
 use heatcap::Exit;
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
-    let stdout = std::io::stdout();
-    let stderr = std::io::stderr();
-    let mut out = std::io::BufWriter::new(stdout.lock());
-    let mut err = stderr.lock();
-    let result = cli::run(cli, &mut out, &mut err).and_then(|exit| {
+    let terminal = Terminal::detect();
+    // heatcap decides itself when to colour (`--color`); anstream only
+    // passes the escapes through, turning them on in a Windows console.
+    let stdout = AutoStream::new(std::io::stdout().lock(), ColorChoice::AlwaysAnsi);
+    let mut out = std::io::BufWriter::new(stdout);
+    // Not locked for the whole run: the progress line draws from its own
+    // thread.
+    let mut err = AutoStream::new(std::io::stderr(), ColorChoice::AlwaysAnsi);
+    let result = cli::run_on(cli, &terminal, &mut out, &mut err).and_then(|exit| {
         out.flush().map_err(heatcap::Error::Output)?;
         Ok(exit)
     });

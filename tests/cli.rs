@@ -8,6 +8,18 @@
 
 #[test]
 fn cli_golden() {
+    // Goldens are what a pipe gets, whatever the environment of the run;
+    // cases that test these variables set them.
+    for var in [
+        "COLUMNS",
+        "NO_COLOR",
+        "CLICOLOR",
+        "CLICOLOR_FORCE",
+        "FORCE_COLOR",
+        "HEATCAP_PROGRESS_DELAY_MS",
+    ] {
+        std::env::remove_var(var);
+    }
     trycmd::TestCases::new()
         .default_bin_name("heatcap")
         .case("tests/cmd/*.toml");

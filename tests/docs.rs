@@ -28,7 +28,48 @@ fn every_command_and_flag_is_documented() {
             }
         }
     }
+    // The options every command takes (`--color`, `--max-width`).
+    for arg in Cli::command().get_arguments() {
+        if let Some(long) = arg.get_long() {
+            if !["help", "version"].contains(&long) && !doc.contains(&format!("`--{long}")) {
+                missing.push(format!("--{long}"));
+            }
+        }
+    }
     assert!(missing.is_empty(), "not in docs/cli.md: {missing:?}");
+}
+
+/// The cells of a Markdown table row: split at `|` outside code spans
+/// too, as GitHub does (a `|` in a cell must be written `\|`).
+fn cells(row: &str) -> usize {
+    let inner = row.trim().trim_start_matches('|').trim_end_matches('|');
+    inner.replace("\\|", "").split('|').count()
+}
+
+/// Every table in the docs has as many cells in each row as in its header
+/// (a `|` inside backticks once broke the table of options).
+#[test]
+fn markdown_tables_are_well_formed() {
+    for page in ["docs/cli.md", "docs/output.md", "README.md"] {
+        let text = read(page);
+        let mut header: Option<usize> = None;
+        for (n, line) in text.lines().enumerate() {
+            let row = line.trim_start();
+            if !row.starts_with('|') {
+                header = None;
+                continue;
+            }
+            match header {
+                None => header = Some(cells(row)),
+                Some(want) => assert_eq!(
+                    cells(row),
+                    want,
+                    "{page}:{}: a row with another number of cells than its header",
+                    n + 1
+                ),
+            }
+        }
+    }
 }
 
 fn codes_in(dir: &Path, found: &mut Vec<String>) {

@@ -41,6 +41,7 @@ pub const VALIDATE_FORMATS: &[Format] = &[
     Format::Sarif,
     Format::Github,
     Format::Jsonl,
+    Format::Full,
 ];
 
 /// A `--format` parser that takes the formats `allowed` (and their aliases).
@@ -81,6 +82,40 @@ pub struct Cli {
     /// `/usr/share/openstack-tripleo-heat-templates=.` on a checkout).
     #[arg(long = "templates-root", value_name = "FROM=TO", global = true)]
     pub templates_root: Vec<String>,
+    #[command(flatten)]
+    pub display: DisplayArgs,
+}
+
+/// How output looks on a terminal (every command; docs/cli.md "Terminal
+/// output").
+#[derive(Debug, Clone, Args)]
+pub struct DisplayArgs {
+    /// Colour severities and codes: `auto` on a terminal unless NO_COLOR
+    /// is set, `always` (even in a pipe), `never`.
+    #[arg(
+        long,
+        value_enum,
+        value_name = "WHEN",
+        default_value_t = ColorWhen::Auto,
+        global = true
+    )]
+    pub color: ColorWhen,
+    /// Fit tables into N columns (0: never wrap). Default: COLUMNS, else
+    /// the terminal's width; in a pipe lines stay whole.
+    #[arg(long, value_name = "N", global = true)]
+    pub max_width: Option<u16>,
+}
+
+/// When to colour (`--color`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum ColorWhen {
+    /// On a terminal, unless NO_COLOR is set (CLICOLOR_FORCE or
+    /// FORCE_COLOR colour a pipe too).
+    Auto,
+    /// Always, even in a pipe and with NO_COLOR.
+    Always,
+    /// Never.
+    Never,
 }
 
 #[derive(Debug, Subcommand)]
@@ -404,7 +439,7 @@ pub struct ValidateArgs {
     #[arg(long, value_enum)]
     pub fail_on: Option<FailOn>,
     /// Output format (`plain`, also called `text`: `path:line:col: CODE
-    /// severity: message` lines).
+    /// severity: message` lines; `full`: each with its source lines).
     #[arg(long, value_parser = format_parser(VALIDATE_FORMATS), default_value = "plain")]
     pub format: Format,
     /// Ignore `# heatcap: ignore[...]` comments: report every finding.

@@ -4,7 +4,7 @@
 use std::io::Write;
 
 use super::args::ExportArgs;
-use super::{config, print_diagnostics};
+use super::{config, print_diagnostics, Ui};
 use crate::error::{Error, Exit};
 use crate::report::{json, Format};
 use crate::walk::{display, Remap};
@@ -14,6 +14,7 @@ use crate::Workspace;
 pub(super) fn export(
     a: &ExportArgs,
     remap: &Remap,
+    ui: &Ui,
     out: &mut dyn Write,
     err: &mut dyn Write,
 ) -> Result<Exit, Error> {
@@ -31,6 +32,7 @@ pub(super) fn export(
         min_severity: config::verbosity(a.output.quiet, a.output.verbose),
     };
     let root = display(&a.template);
+    let progress = ui.progress(a.output.quiet, "exporting");
     let ws = Workspace::builder()
         .environments(&a.environments)
         .roots(&[&root])
@@ -39,16 +41,24 @@ pub(super) fn export(
         .open();
     let plan = ws.export(&root, a.allow_outside);
     if plan.refused() {
-        print_diagnostics(err, &plan.diagnostics, output)?;
+        drop(progress);
+        print_diagnostics(err, &plan.diagnostics, output, ui)?;
         writeln!(
             err,
             "heatcap: nothing exported: resolve the errors above first"
         )?;
         return Ok(Exit::NoMatchOrFindings);
     }
-    let outcome = match (a.format, &a.out) {
+    // The tree is written before anything is printed (the progress line
+    // is gone by then).
+    let written = match &a.out {
+        Some(dir) if a.format != Format::HeatApi => Some(plan.write_tree(dir, a.force)),
+        _ => None,
+    };
+    drop(progress);
+    let outcome = match (a.format, written) {
         (Format::HeatApi, _) => Ok(json::write_line(out, &plan.heat_api_body())),
-        (format, Some(dir)) => plan.write_tree(dir, a.force).map(|written| {
+        (format, Some(result)) => result.map(|written| {
             if format == Format::Json {
                 json::write_line(
                     out,
@@ -63,7 +73,7 @@ pub(super) fn export(
         }),
         (_, None) => unreachable!("checked above"),
     };
-    print_diagnostics(err, &plan.diagnostics, output)?;
+    print_diagnostics(err, &plan.diagnostics, output, ui)?;
     match outcome {
         Ok(written) => {
             written?;

@@ -3,7 +3,7 @@
 use std::io::Write;
 
 use super::args::{FindArgs, IndexArgs, SummaryArgs};
-use super::{config, config_file, exit_for_errors, print_diagnostics};
+use super::{config, config_file, exit_for_errors, print_diagnostics, Ui};
 use crate::diag::Diagnostic;
 use crate::error::{Error, Exit};
 use crate::report::{self, Format};
@@ -14,6 +14,7 @@ use crate::Workspace;
 pub(super) fn find(
     a: FindArgs,
     remap: &Remap,
+    ui: &Ui,
     out: &mut dyn Write,
     err: &mut dyn Write,
 ) -> Result<Exit, Error> {
@@ -21,6 +22,7 @@ pub(super) fn find(
     let output = config::output(&a.output, Format::Plain);
     let file = config_file::load(&a.config, a.output.verbose, err)?;
     let load = config::with_stdin(config::load_options(&a.walk)?, &a.paths)?;
+    let progress = ui.progress(a.output.quiet, "searching");
     let ws = Workspace::builder()
         .load_options(load)
         .walk(config::walk_options(&a.walk, a.paths, file.as_ref())?)
@@ -29,8 +31,9 @@ pub(super) fn find(
         .remap(config::remap_with_file(remap, file.as_ref())?)
         .open();
     let matches = ws.find(&conditions);
-    report::render_find(out, &matches, output.format)?;
-    print_diagnostics(err, ws.corpus().diagnostics(), output)?;
+    drop(progress);
+    report::render_find(out, &matches, output.format, ui.out)?;
+    print_diagnostics(err, ws.corpus().diagnostics(), output, ui)?;
     Ok(if matches.is_empty() {
         Exit::NoMatchOrFindings
     } else {
@@ -43,6 +46,7 @@ pub(super) fn find(
 pub(super) fn summary(
     a: SummaryArgs,
     remap: &Remap,
+    ui: &Ui,
     out: &mut dyn Write,
     err: &mut dyn Write,
 ) -> Result<Exit, Error> {
@@ -52,6 +56,7 @@ pub(super) fn summary(
         config::load_options(&a.walk)?,
         a.files.iter().chain(&a.environments),
     )?;
+    let progress = ui.progress(a.output.quiet, "reading");
     let ws = Workspace::builder()
         .load_options(load)
         .walk(config::walk_options(&a.walk, a.files, file.as_ref())?)
@@ -59,14 +64,15 @@ pub(super) fn summary(
         .registry_templates()
         .remap(config::remap_with_file(remap, file.as_ref())?)
         .open();
+    drop(progress);
     if a.by_type {
-        report::render_by_type(out, &ws.by_type(), output.format)?;
+        report::render_by_type(out, &ws.by_type(), output.format, ui.out)?;
     } else {
-        report::render_summary(out, &ws.summary(), output.format)?;
+        report::render_summary(out, &ws.summary(), output.format, ui.out)?;
     }
     let mut diagnostics: Vec<Diagnostic> = ws.environment_file_diagnostics();
     diagnostics.extend(ws.corpus().diagnostics().cloned());
-    print_diagnostics(err, &diagnostics, output)?;
+    print_diagnostics(err, &diagnostics, output, ui)?;
     Ok(exit_for_errors(&diagnostics))
 }
 
@@ -74,18 +80,22 @@ pub(super) fn summary(
 pub(super) fn index(
     a: IndexArgs,
     remap: &Remap,
+    ui: &Ui,
     out: &mut dyn Write,
     err: &mut dyn Write,
 ) -> Result<Exit, Error> {
     let output = config::output(&a.output, Format::Json);
     let file = config_file::load(&a.config, a.output.verbose, err)?;
     let load = config::with_stdin(config::load_options(&a.walk)?, &a.paths)?;
+    let progress = ui.progress(a.output.quiet, "indexing");
     let ws = Workspace::builder()
         .load_options(load)
         .walk(config::walk_options(&a.walk, a.paths, file.as_ref())?)
         .remap(config::remap_with_file(remap, file.as_ref())?)
         .open();
-    report::render_index(out, &ws.index(), output.format)?;
-    print_diagnostics(err, ws.corpus().diagnostics(), output)?;
+    let index = ws.index();
+    drop(progress);
+    report::render_index(out, &index, output.format, ui.out)?;
+    print_diagnostics(err, ws.corpus().diagnostics(), output, ui)?;
     Ok(exit_for_errors(ws.corpus().diagnostics()))
 }

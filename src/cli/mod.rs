@@ -9,35 +9,53 @@ pub mod config_file;
 mod export_cmd;
 mod introspect_cmd;
 mod parameters_cmd;
+mod progress;
 mod resolve_cmd;
 mod rules_cmd;
 mod shell_cmd;
+pub mod terminal;
 mod validate_cmd;
 
 use std::io::Write;
 
 pub use args::{Cli, Command};
+pub use terminal::Terminal;
 
 use crate::diag::{Diagnostic, Severity};
 use crate::error::{Error, Exit};
 use crate::report;
 use crate::walk::Remap;
+use terminal::Ui;
 
-/// Runs one command: results to `out`, diagnostics to `err`.
+/// Runs one command: results to `out`, diagnostics to `err`, both as in a
+/// pipe (whole lines; colour only with `--color always`).
 pub fn run(cli: Cli, out: &mut dyn Write, err: &mut dyn Write) -> Result<Exit, Error> {
+    run_on(cli, &Terminal::default(), out, err)
+}
+
+/// [`run`] on the streams `terminal` describes: tables fit its width,
+/// findings are coloured and long runs show progress where it allows.
+pub fn run_on(
+    cli: Cli,
+    terminal: &Terminal,
+    out: &mut dyn Write,
+    err: &mut dyn Write,
+) -> Result<Exit, Error> {
+    let ui = Ui::new(&cli.display, terminal);
     let remap = config::remap(&cli.templates_root)?;
     let mut command = cli.command;
     remap_paths(&mut command, &remap);
+    let r = &remap;
     match command {
-        Command::CapabilitiesFind(a) => introspect_cmd::find(a, &remap, out, err),
-        Command::TemplateCapabilities(a) => introspect_cmd::summary(a, &remap, out, err),
-        Command::Index(a) => introspect_cmd::index(a, &remap, out, err),
-        Command::Resolve(a) => resolve_cmd::resolve(&a, &remap, out, err),
-        Command::Options(a) => resolve_cmd::options(&a, &remap, out, err),
-        Command::Export(a) => export_cmd::export(&a, &remap, out, err),
-        Command::Parameters(a) => parameters_cmd::parameters(&a, &remap, out, err),
-        Command::Validate(a) => validate_cmd::validate(&a, &remap, out, err),
-        Command::Rules(a) => rules_cmd::rules(&a, out),
+        Command::CapabilitiesFind(a) => introspect_cmd::find(a, r, &ui, out, err),
+        Command::TemplateCapabilities(a) => introspect_cmd::summary(a, r, &ui, out, err),
+        Command::Index(a) => introspect_cmd::index(a, r, &ui, out, err),
+        Command::Resolve(a) => resolve_cmd::resolve(&a, r, &ui, out, err),
+        Command::Options(a) => resolve_cmd::options(&a, r, &ui, out, err),
+        Command::Export(a) => export_cmd::export(&a, r, &ui, out, err),
+        Command::Parameters(a) => parameters_cmd::parameters(&a, r, &ui, out, err),
+        Command::Validate(a) => validate_cmd::validate(&a, r, &ui, out, err),
+        Command::Rules(a) => rules_cmd::rules(&a, &ui, out),
         Command::Completions(a) => shell_cmd::completions(&a, out),
         Command::Man(a) => shell_cmd::man(&a, out),
     }
@@ -97,14 +115,15 @@ fn exit_for_errors<'a>(diagnostics: impl IntoIterator<Item = &'a Diagnostic>) ->
     }
 }
 
-/// Prints the diagnostics the verbosity asks for.
+/// Prints the diagnostics the verbosity asks for, on stderr.
 fn print_diagnostics<'a>(
     err: &mut dyn Write,
     diagnostics: impl IntoIterator<Item = &'a Diagnostic>,
     output: config::Output,
+    ui: &Ui,
 ) -> Result<(), Error> {
     if let Some(min) = output.min_severity {
-        report::write_diagnostics(err, diagnostics, min)?;
+        report::write_diagnostics(err, diagnostics, min, ui.err)?;
     }
     Ok(())
 }

@@ -6,7 +6,7 @@ use std::io::Write;
 use indexmap::IndexMap;
 
 use super::args::ParametersArgs;
-use super::{config, exit_for_errors, print_diagnostics};
+use super::{config, exit_for_errors, print_diagnostics, Ui};
 use crate::error::{Error, Exit};
 use crate::report::{self, json, Format};
 use crate::walk::{display, Remap};
@@ -39,6 +39,7 @@ fn workspace(a: &ParametersArgs, choices: IndexMap<String, String>, remap: &Rema
 pub(super) fn parameters(
     a: &ParametersArgs,
     remap: &Remap,
+    ui: &Ui,
     out: &mut dyn Write,
     err: &mut dyn Write,
 ) -> Result<Exit, Error> {
@@ -52,15 +53,17 @@ pub(super) fn parameters(
         min_severity: config::verbosity(a.output.quiet, a.output.verbose),
     };
     if let Some(spec) = &a.diff {
-        return parameters_diff(a, &chosen, spec, remap, out, err, output);
+        return parameters_diff(a, &chosen, spec, remap, ui, out, err);
     }
     let root = display(&a.template);
+    let progress = ui.progress(a.output.quiet, "evaluating");
     let (described, heat) = workspace(a, chosen, remap).parameters(&root);
+    drop(progress);
     match a.format.unwrap_or(Format::Table) {
         Format::Heat => json::write_line(out, &heat)?,
-        f => report::render_parameters(out, &described, f)?,
+        f => report::render_parameters(out, &described, f, ui.out)?,
     }
-    print_diagnostics(err, &described.diagnostics, output)?;
+    print_diagnostics(err, &described.diagnostics, output, ui)?;
     Ok(exit_for_errors(&described.diagnostics))
 }
 
@@ -70,10 +73,14 @@ fn parameters_diff(
     chosen: &IndexMap<String, String>,
     spec: &str,
     remap: &Remap,
+    ui: &Ui,
     out: &mut dyn Write,
     err: &mut dyn Write,
-    output: config::Output,
 ) -> Result<Exit, Error> {
+    let output = config::Output {
+        format: Format::Table,
+        min_severity: config::verbosity(a.output.quiet, a.output.verbose),
+    };
     let usage = || Error::Usage(format!("--diff takes TYPE=PATH_A,PATH_B, got `{spec}`"));
     let (t, pair) = spec.split_once('=').ok_or_else(usage)?;
     let (from, to) = pair.split_once(',').ok_or_else(usage)?;
@@ -85,12 +92,14 @@ fn parameters_diff(
         .choices(chosen.clone())
         .max_nested_depth(a.max_nested_depth)
         .remap(remap.clone());
+    let progress = ui.progress(a.output.quiet, "evaluating");
     let (d, diagnostics) = Workspace::choice_diff(&base, &display(&a.template), t, from, to);
+    drop(progress);
     let f = match a.format.unwrap_or(Format::Table) {
         Format::Heat => Format::Json,
         other => other,
     };
-    report::render_parameters_diff(out, &d, f)?;
-    print_diagnostics(err, &diagnostics, output)?;
+    report::render_parameters_diff(out, &d, f, ui.out)?;
+    print_diagnostics(err, &diagnostics, output, ui)?;
     Ok(exit_for_errors(&diagnostics))
 }

@@ -4,7 +4,7 @@
 use std::io::Write;
 
 use super::args::{OptionsArgs, ResolveArgs};
-use super::{config, exit_for_errors, print_diagnostics};
+use super::{config, exit_for_errors, print_diagnostics, Ui};
 use crate::error::{Error, Exit};
 use crate::report::{self, Format};
 use crate::walk::{display, Remap};
@@ -14,6 +14,7 @@ use crate::Workspace;
 pub(super) fn resolve(
     a: &ResolveArgs,
     remap: &Remap,
+    ui: &Ui,
     out: &mut dyn Write,
     err: &mut dyn Write,
 ) -> Result<Exit, Error> {
@@ -23,6 +24,7 @@ pub(super) fn resolve(
         config::sized_load_options(a.max_size)?,
         a.template.iter().chain(&a.environments),
     )?;
+    let progress = ui.progress(a.output.quiet, "resolving");
     let ws = Workspace::builder()
         .load_options(load)
         .environments(&a.environments)
@@ -35,13 +37,15 @@ pub(super) fn resolve(
         a.type_name.as_deref(),
         a.resource.as_deref(),
     );
+    drop(progress);
     report::render_resolve(
         out,
         &resolved,
         output.format,
         a.all || a.type_name.is_some(),
+        ui.out,
     )?;
-    print_diagnostics(err, &resolved.diagnostics, output)?;
+    print_diagnostics(err, &resolved.diagnostics, output, ui)?;
     Ok(if resolved.resolved {
         exit_for_errors(&resolved.diagnostics)
     } else {
@@ -53,20 +57,23 @@ pub(super) fn resolve(
 pub(super) fn options(
     a: &OptionsArgs,
     remap: &Remap,
+    ui: &Ui,
     out: &mut dyn Write,
     err: &mut dyn Write,
 ) -> Result<Exit, Error> {
     let output = config::output(&a.output, Format::Table);
     config::no_stdin(&a.directories, "options --templates")?;
     let load = config::with_stdin(config::sized_load_options(a.max_size)?, &a.environments)?;
+    let progress = ui.progress(a.output.quiet, "reading");
     let ws = Workspace::builder()
         .load_options(load)
         .environments(&a.environments)
         .remap(remap.clone())
         .open();
     let offered = ws.options(&a.directories);
-    report::render_options(out, &offered, output.format)?;
-    print_diagnostics(err, &offered.diagnostics, output)?;
+    drop(progress);
+    report::render_options(out, &offered, output.format, ui.out)?;
+    print_diagnostics(err, &offered.diagnostics, output, ui)?;
     Ok(if offered.choices.iter().any(|c| c.problem.is_some()) {
         Exit::NoMatchOrFindings
     } else {

@@ -3,11 +3,12 @@
 use std::io::Write;
 
 use super::args::RulesArgs;
+use super::Ui;
 use crate::error::{Error, Exit};
 use crate::report;
 
 /// `rules [CODE...]`: a usage error when a code matches nothing.
-pub(super) fn rules(a: &RulesArgs, out: &mut dyn Write) -> Result<Exit, Error> {
+pub(super) fn rules(a: &RulesArgs, ui: &Ui, out: &mut dyn Write) -> Result<Exit, Error> {
     let all = crate::catalogue();
     let mut shown = Vec::new();
     for wanted in &a.codes {
@@ -25,6 +26,6 @@ pub(super) fn rules(a: &RulesArgs, out: &mut dyn Write) -> Result<Exit, Error> {
     if a.codes.is_empty() {
         shown = all;
     }
-    report::render_rules(out, &shown, a.format)?;
+    report::render_rules(out, &shown, a.format, ui.out)?;
     Ok(Exit::Ok)
 }

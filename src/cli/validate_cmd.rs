@@ -4,11 +4,11 @@
 use std::io::Write;
 
 use super::args::{FailOn, ProfileArg, ValidateArgs};
-use super::config;
 use super::config_file::{self, ConfigFile};
+use super::{config, Ui};
 use crate::diag::Severity;
 use crate::error::{Error, Exit};
-use crate::report;
+use crate::report::{self, Format};
 use crate::validate::{Profile, Selection};
 use crate::walk::Remap;
 use crate::workspace::{validate as run_validate, ValidateOptions};
@@ -17,6 +17,7 @@ use crate::workspace::{validate as run_validate, ValidateOptions};
 pub(super) fn validate(
     a: &ValidateArgs,
     remap: &Remap,
+    ui: &Ui,
     out: &mut dyn Write,
     err: &mut dyn Write,
 ) -> Result<Exit, Error> {
@@ -43,8 +44,10 @@ pub(super) fn validate(
         },
         a.paths.iter().chain(&a.environments),
     )?;
+    let walk = config::validate_walk_options(a, profile, file)?;
+    let progress = ui.progress(a.quiet, "validating");
     let validated = run_validate(&ValidateOptions {
-        walk: config::validate_walk_options(a, profile, file)?,
+        walk,
         load,
         selection,
         profile: match profile {
@@ -55,7 +58,20 @@ pub(super) fn validate(
         max_nested_depth: a.max_nested_depth,
         inline_suppressions: !a.no_inline_suppress,
     });
-    report::render_validate(out, &validated, a.format, &crate::catalogue())?;
+    let sources = if a.format == Format::Full {
+        validated.source_texts(a.walk.max_size)
+    } else {
+        report::Sources::new()
+    };
+    drop(progress);
+    report::render_validate(
+        out,
+        &validated,
+        a.format,
+        &crate::catalogue(),
+        ui.out,
+        &sources,
+    )?;
     let (errors, warnings, notes) = (
         validated.count(Severity::Error),
         validated.count(Severity::Warning),
@@ -76,15 +92,12 @@ pub(super) fn validate(
         return Ok(Exit::Failure);
     }
     if !a.quiet {
-        write!(
+        report::write_validate_summary(
             err,
-            "{} files: {errors} errors, {warnings} warnings, {notes} notes",
-            validated.files
+            validated.files,
+            [errors, warnings, notes, validated.suppressed],
+            ui.err,
         )?;
-        if validated.suppressed > 0 {
-            write!(err, ", {} suppressed", validated.suppressed)?;
-        }
-        writeln!(err)?;
     }
     let threshold = match fail_on {
         FailOn::Error => Severity::Error,

@@ -4,7 +4,7 @@ use std::io::{self, Write};
 
 use indexmap::IndexMap;
 
-use super::{json, table, write_data, Format};
+use super::{json, table, wrap, write_data, Format, Look, KEEP, WRAP};
 use crate::model::capability::CapValue;
 use crate::model::Content;
 use crate::query::{IndexDocument, Match};
@@ -36,6 +36,7 @@ pub(crate) fn render_find(
     out: &mut dyn Write,
     matches: &[Match<'_>],
     format: Format,
+    look: Look,
 ) -> io::Result<()> {
     match format {
         Format::Plain => {
@@ -45,7 +46,7 @@ pub(crate) fn render_find(
             Ok(())
         }
         Format::Table => {
-            let mut t = table(&["Template", "Capabilities"]);
+            let mut t = table(look, &[("Template", WRAP), ("Capabilities", WRAP)]);
             for m in matches {
                 t.add_row(vec![m.path.to_owned(), caps_inline(m.capabilities)]);
             }
@@ -64,6 +65,7 @@ pub(crate) fn render_summary(
     out: &mut dyn Write,
     summary: &IndexMap<String, Vec<serde_json::Value>>,
     format: Format,
+    look: Look,
 ) -> io::Result<()> {
     if format == Format::Jsonl {
         return super::write_lines(
@@ -76,7 +78,7 @@ pub(crate) fn render_summary(
     let rows = summary
         .iter()
         .map(|(k, vs)| (k.clone(), vs.iter().map(cap_text).collect::<Vec<_>>()));
-    render_map(out, rows, &["Capability", "Values"], format, || {
+    render_map(out, rows, ["Capability", "Values"], format, look, || {
         serde_json::to_value(summary).map_err(io::Error::other)
     })
 }
@@ -86,6 +88,7 @@ pub(crate) fn render_by_type(
     out: &mut dyn Write,
     by_type: &IndexMap<String, Vec<&str>>,
     format: Format,
+    look: Look,
 ) -> io::Result<()> {
     if format == Format::Jsonl {
         return super::write_lines(
@@ -101,16 +104,22 @@ pub(crate) fn render_by_type(
             vs.iter().map(|s| (*s).to_owned()).collect::<Vec<_>>(),
         )
     });
-    render_map(out, rows, &["Resource type", "Templates"], format, || {
-        serde_json::to_value(by_type).map_err(io::Error::other)
-    })
+    render_map(
+        out,
+        rows,
+        ["Resource type", "Templates"],
+        format,
+        look,
+        || serde_json::to_value(by_type).map_err(io::Error::other),
+    )
 }
 
 fn render_map(
     out: &mut dyn Write,
     rows: impl Iterator<Item = (String, Vec<String>)>,
-    header: &[&str],
+    header: [&str; 2],
     format: Format,
+    look: Look,
     data: impl FnOnce() -> io::Result<serde_json::Value>,
 ) -> io::Result<()> {
     match format {
@@ -121,7 +130,7 @@ fn render_map(
             Ok(())
         }
         Format::Table => {
-            let mut t = table(header);
+            let mut t = table(look, &[(header[0], WRAP), (header[1], WRAP)]);
             for (k, vs) in rows {
                 t.add_row(vec![k, vs.join("\n")]);
             }
@@ -136,6 +145,7 @@ pub(crate) fn render_index(
     out: &mut dyn Write,
     doc: &IndexDocument<'_>,
     format: Format,
+    look: Look,
 ) -> io::Result<()> {
     let kind = |f: &crate::query::FileEntry<'_>| f.kind.map_or("-", |k| k.as_str());
     let detail = |f: &crate::query::FileEntry<'_>| match f.content {
@@ -174,7 +184,15 @@ pub(crate) fn render_index(
             Ok(())
         }
         Format::Table => {
-            let mut t = table(&["Path", "Status", "Kind", "Details"]);
+            let mut t = table(
+                look,
+                &[
+                    ("Path", WRAP),
+                    ("Status", KEEP),
+                    ("Kind", KEEP),
+                    ("Details", WRAP),
+                ],
+            );
             for f in &doc.files {
                 t.add_row(vec![
                     f.path.to_owned(),
@@ -185,11 +203,11 @@ pub(crate) fn render_index(
             }
             writeln!(out, "{t}")?;
             let s = &doc.summary;
-            writeln!(
-                out,
+            let line = format!(
                 "{} files: {} templates, {} environments, {} other, {} skipped, {} errors",
                 s.files, s.templates, s.environments, s.other, s.skipped, s.errors
-            )
+            );
+            writeln!(out, "{}", wrap(&line, look.width))
         }
         // One file entry a line (walk diagnostics go to stderr only).
         Format::Jsonl => super::write_lines(out, &doc.files),

@@ -1,9 +1,11 @@
 //! Stage 6: renderers. Each is a pure function from a result to a writer;
 //! nothing outside this module and `main.rs` prints.
 
+mod full;
 mod introspect;
 pub(crate) use crate::encode::{json, yaml};
 mod github;
+mod look;
 mod options;
 mod parameters;
 mod resolve;
@@ -18,7 +20,11 @@ pub(crate) use options::render_options;
 pub(crate) use parameters::{render_parameters, render_parameters_diff};
 pub(crate) use resolve::render_resolve;
 pub(crate) use rules::render_rules;
-pub(crate) use text::{write_diagnostics, write_findings_table};
+pub(crate) use text::{write_diagnostics, write_findings_table, write_validate_summary};
+
+pub(crate) use full::Sources;
+pub(crate) use look::Look;
+use look::{table, wrap, KEEP, NARROW, VALUE, WRAP};
 
 /// Every output format (`--format`). Each command takes a subset of them
 /// (see the CLI reference); the renderers take the ones their command does.
@@ -48,11 +54,14 @@ pub enum Format {
     /// JSON Lines: one record a line (`validate`'s findings, `rules`'
     /// codes, the query commands' matches, files, lookups and choices).
     Jsonl,
+    /// Each finding with its source lines and a marker under its span, as
+    /// rustc and ruff show them (`validate`).
+    Full,
 }
 
 impl Format {
     /// Every format, in the order help lists them.
-    pub const ALL: [Format; 10] = [
+    pub const ALL: [Format; 11] = [
         Format::Plain,
         Format::Json,
         Format::Yaml,
@@ -63,6 +72,7 @@ impl Format {
         Format::Markdown,
         Format::Github,
         Format::Jsonl,
+        Format::Full,
     ];
 
     /// The name `--format` takes.
@@ -78,6 +88,7 @@ impl Format {
             Format::Markdown => "markdown",
             Format::Github => "github",
             Format::Jsonl => "jsonl",
+            Format::Full => "full",
         }
     }
 
@@ -110,6 +121,7 @@ impl Format {
             Format::Markdown => "Markdown",
             Format::Github => "GitHub Actions annotations (workflow commands)",
             Format::Jsonl => "JSON Lines: one record a line (alias: json-lines)",
+            Format::Full => "each finding with its source lines, marked (as rustc and ruff)",
         }
     }
 }
@@ -137,14 +149,15 @@ pub(crate) fn write_lines<T: serde::Serialize>(
         .try_for_each(|r| json::write_line(out, &r))
 }
 
-/// A comfy-table with heatcap's look (no terminal detection, so output is
-/// the same in a pipe and in a test).
-/// `validate`'s result in `format` (plain: `path:line:col` lines).
+/// `validate`'s result in `format` (plain: `path:line:col` lines; full:
+/// each with the lines of `sources` it points at).
 pub(crate) fn render_validate(
     out: &mut dyn Write,
     validated: &crate::workspace::Validated,
     format: Format,
     catalogue: &[&crate::diag::CodeInfo],
+    look: Look,
+    sources: &Sources,
 ) -> io::Result<()> {
     use crate::diag::Severity;
     let findings = &validated.findings;
@@ -173,8 +186,9 @@ pub(crate) fn render_validate(
         Format::Sarif => sarif::write(out, findings, catalogue),
         Format::Github => github::write(out, findings, catalogue),
         Format::Jsonl => write_lines(out, findings),
-        Format::Table => write_findings_table(out, findings),
-        _ => write_diagnostics(out, findings, Severity::Info),
+        Format::Table => write_findings_table(out, findings, look),
+        Format::Full => full::write_full(out, findings, sources, look),
+        _ => write_diagnostics(out, findings, Severity::Info, look),
     }
 }
 
@@ -209,11 +223,4 @@ pub(crate) struct Summary {
 #[allow(clippy::trivially_copy_pass_by_ref)] // serde passes a reference
 fn is_zero(n: &usize) -> bool {
     *n == 0
-}
-
-pub(crate) fn table(header: &[&str]) -> comfy_table::Table {
-    let mut t = comfy_table::Table::new();
-    t.load_style(comfy_table::presets::UTF8_FULL_CONDENSED);
-    t.set_header(header.to_vec());
-    t
 }

@@ -3,7 +3,7 @@
 use std::fmt::Write as _;
 use std::io::{self, Write};
 
-use super::{json, table, write_data, Format};
+use super::{json, table, wrap, write_data, Format, Look, KEEP, WRAP};
 use crate::product::options::OptionsReport;
 use crate::resolve::Candidate;
 
@@ -64,6 +64,7 @@ pub(crate) fn render_options(
     out: &mut dyn Write,
     report: &OptionsReport,
     format: Format,
+    look: Look,
 ) -> io::Result<()> {
     match format {
         Format::Plain => {
@@ -88,7 +89,16 @@ pub(crate) fn render_options(
             Ok(())
         }
         Format::Table => {
-            let mut t = table(&["Type", "Candidate", "Capabilities", "Now", "Select with"]);
+            let mut t = table(
+                look,
+                &[
+                    ("Type", WRAP),
+                    ("Candidate", WRAP),
+                    ("Capabilities", WRAP),
+                    ("Now", KEEP),
+                    ("Select with", WRAP),
+                ],
+            );
             for ch in &report.choices {
                 let mut label = ch.type_name.clone();
                 if let Some(r) = &ch.resource {
@@ -116,10 +126,8 @@ pub(crate) fn render_options(
                 .count();
             let n = report.choices.len();
             let noun = if n == 1 { "choice" } else { "choices" };
-            writeln!(
-                out,
-                "{n} {noun}, {undecided} undecided by the current requires"
-            )
+            let line = format!("{n} {noun}, {undecided} undecided by the current requires");
+            writeln!(out, "{}", wrap(&line, look.width))
         }
         Format::Jsonl => super::write_lines(out, &report.choices),
         _ => {

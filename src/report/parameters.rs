@@ -2,7 +2,7 @@
 
 use std::io::{self, Write};
 
-use super::{json, table, write_data, Format};
+use super::{json, table, wrap, write_data, Format, Look, KEEP, NARROW, VALUE, WRAP};
 use crate::product::parameters::{ChoiceDiff, ParameterInfo, ParametersReport, Source};
 
 fn source(s: Source) -> &'static str {
@@ -38,6 +38,7 @@ pub(crate) fn render_parameters(
     out: &mut dyn Write,
     report: &ParametersReport,
     format: Format,
+    look: Look,
 ) -> io::Result<()> {
     match format {
         Format::Plain => {
@@ -52,13 +53,16 @@ pub(crate) fn render_parameters(
             Ok(())
         }
         Format::Table => {
-            let mut t = table(&[
-                "Parameter",
-                "Type",
-                "Required in",
-                "Value (source)",
-                "Declared by",
-            ]);
+            let mut t = table(
+                look,
+                &[
+                    ("Parameter", WRAP),
+                    ("Type", NARROW),
+                    ("Required in", WRAP),
+                    ("Value (source)", VALUE),
+                    ("Declared by", WRAP),
+                ],
+            );
             for (name, p) in &report.parameters {
                 t.add_row(vec![
                     if p.hidden {
@@ -82,13 +86,13 @@ pub(crate) fn render_parameters(
                     report.parameters.len()
                 )
             } else {
-                writeln!(
-                    out,
+                let line = format!(
                     "{} parameters, {} to provide: {}",
                     report.parameters.len(),
                     report.required.len(),
                     report.required.join(", ")
-                )
+                );
+                writeln!(out, "{}", wrap(&line, look.width))
             }
         }
         Format::Yaml => {
@@ -104,6 +108,7 @@ pub(crate) fn render_parameters_diff(
     out: &mut dyn Write,
     d: &ChoiceDiff,
     format: Format,
+    look: Look,
 ) -> io::Result<()> {
     let need = |p: &ParameterInfo| {
         if p.required_in.is_empty() {
@@ -127,7 +132,15 @@ pub(crate) fn render_parameters_diff(
         }
         Format::Table => {
             writeln!(out, "{}: {} -> {}", d.type_name, d.from, d.to)?;
-            let mut t = table(&["", "Parameter", "Type", "Need"]);
+            let mut t = table(
+                look,
+                &[
+                    ("", KEEP),
+                    ("Parameter", WRAP),
+                    ("Type", NARROW),
+                    ("Need", KEEP),
+                ],
+            );
             for (n, p) in &d.added {
                 t.add_row(vec![
                     "+".to_owned(),
@@ -159,12 +172,12 @@ pub(crate) fn render_parameters_diff(
                 ]);
             }
             writeln!(out, "{t}")?;
-            writeln!(
-                out,
+            let line = format!(
                 "to provide: +[{}] -[{}]",
                 d.newly_required.join(", "),
                 d.no_longer_required.join(", ")
-            )
+            );
+            writeln!(out, "{}", wrap(&line, look.width))
         }
         Format::Yaml => {
             let v = serde_json::to_value(d).map_err(io::Error::other)?;

@@ -2,7 +2,7 @@
 
 use std::io::{self, Write};
 
-use super::{table, write_data, Format};
+use super::{table, wrap, write_data, Format, Look, WRAP};
 use crate::resolve::{Implementation, Resolution, ResolveReport, Step, StepKind};
 
 fn implementation(r: &Resolution) -> String {
@@ -81,6 +81,7 @@ pub(crate) fn render_resolve(
     report: &ResolveReport,
     format: Format,
     all: bool,
+    look: Look,
 ) -> io::Result<()> {
     let shown = || {
         report
@@ -101,7 +102,15 @@ pub(crate) fn render_resolve(
             Ok(())
         }
         Format::Table => {
-            let mut t = table(&["Type", "Resource", "Implementation", "Decided by"]);
+            let mut t = table(
+                look,
+                &[
+                    ("Type", WRAP),
+                    ("Resource", WRAP),
+                    ("Implementation", WRAP),
+                    ("Decided by", WRAP),
+                ],
+            );
             for r in shown() {
                 t.add_row(vec![
                     r.type_name.clone(),
@@ -124,11 +133,11 @@ pub(crate) fn render_resolve(
             } else {
                 String::new()
             };
-            writeln!(
-                out,
+            let line = format!(
                 "{} lookups, {unresolved} unresolved{note}",
                 report.resolutions.len()
-            )
+            );
+            writeln!(out, "{}", wrap(&line, look.width))
         }
         // Every lookup, as JSON has them.
         Format::Jsonl => super::write_lines(out, &report.resolutions),

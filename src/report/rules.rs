@@ -4,7 +4,7 @@
 use std::fmt::Write as _;
 use std::io::{self, Write};
 
-use super::{json, table, Format};
+use super::{json, table, wrap, Format, Look, KEEP, WRAP};
 use crate::diag::CodeInfo;
 
 /// The catalogue (or one code of it) in `format`. `plain` and `table` list
@@ -13,6 +13,7 @@ pub(crate) fn render_rules(
     out: &mut dyn Write,
     codes: &[&CodeInfo],
     format: Format,
+    look: Look,
 ) -> io::Result<()> {
     match format {
         Format::Markdown => out.write_all(markdown(codes).as_bytes()),
@@ -22,7 +23,15 @@ pub(crate) fn render_rules(
         }
         Format::Jsonl => super::write_lines(out, codes.iter().map(|c| entry(c))),
         Format::Table => {
-            let mut t = table(&["Code", "Severity", "Name", "Summary"]);
+            let mut t = table(
+                look,
+                &[
+                    ("Code", KEEP),
+                    ("Severity", KEEP),
+                    ("Name", WRAP),
+                    ("Summary", WRAP),
+                ],
+            );
             for c in codes {
                 t.add_row(vec![
                     c.code.to_string(),
@@ -35,12 +44,14 @@ pub(crate) fn render_rules(
         }
         _ if codes.len() == 1 => {
             let c = codes[0];
+            // Prose, wrapped to the table width when there is one.
+            let w = |text: String| wrap(&text, look.width);
             writeln!(out, "{} {} ({})", c.code, c.name, c.severity())?;
-            writeln!(out, "\n{}\n", c.summary)?;
-            writeln!(out, "What it checks: {}\n", c.what)?;
-            writeln!(out, "Why: {}\n", c.why)?;
-            writeln!(out, "Example: {}\n", c.example)?;
-            writeln!(out, "Source: {}", c.source)
+            writeln!(out, "\n{}\n", w(c.summary.to_owned()))?;
+            writeln!(out, "{}\n", w(format!("What it checks: {}", c.what)))?;
+            writeln!(out, "{}\n", w(format!("Why: {}", c.why)))?;
+            writeln!(out, "{}\n", w(format!("Example: {}", c.example)))?;
+            writeln!(out, "{}", w(format!("Source: {}", c.source)))
         }
         _ => codes.iter().try_for_each(|c| {
             writeln!(

@@ -3,6 +3,7 @@
 //! ONAP profile each directory checked as one package; with environments,
 //! the composition of every template checked.
 
+use std::collections::BTreeMap;
 use std::path::PathBuf;
 
 use super::interface::{Contribution, Interface};
@@ -76,6 +77,30 @@ pub struct Validated {
 }
 
 impl Validated {
+    /// The text of every file the findings point into at a position (their
+    /// own and their related places), read again, for output that shows
+    /// source lines (`validate --format full`). A file that cannot be read
+    /// now, or is longer than `max_size` characters, is left out.
+    pub(crate) fn source_texts(&self, max_size: usize) -> BTreeMap<String, String> {
+        let mut texts = BTreeMap::new();
+        let places = self.findings.iter().flat_map(|d| {
+            std::iter::once((&d.file, d.span)).chain(d.related.iter().map(|r| (&r.file, r.span)))
+        });
+        for (file, span) in places {
+            if span.is_none() || texts.contains_key(file) {
+                continue;
+            }
+            let Ok(bytes) = walk::read_regular(&walk::path_of(file)) else {
+                continue;
+            };
+            let text = String::from_utf8_lossy(&bytes);
+            if text.chars().count() <= max_size {
+                texts.insert(file.clone(), text.into_owned());
+            }
+        }
+        texts
+    }
+
     /// The findings of one severity.
     pub fn count(&self, severity: Severity) -> usize {
         self.findings
