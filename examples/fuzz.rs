@@ -217,7 +217,7 @@ fn main() {
     let start = Instant::now();
     let batch = 10_000;
     (0..execs.div_ceil(batch)).into_par_iter().for_each(|b| {
-        let mut rng = Rng(seed ^ ((b as u64 + 1) * 0x9E37_79B9_7F4A_7C15));
+        let mut rng = Rng(seed ^ (b as u64 + 1).wrapping_mul(0x9E37_79B9_7F4A_7C15));
         let snapshot: Vec<Vec<u8>> = corpus.lock().unwrap().clone();
         let n = batch.min(execs - b * batch);
         for _ in 0..n {
