@@ -401,7 +401,7 @@ pub(crate) static CODES: &[CodeInfo] = &[
         code: UNKNOWN_PROPERTY,
         name: "UnknownProperty",
         summary: "a resource passes a property its provider template does not declare as a parameter (Heat: \"Unknown Property X\", checked even by `template validate`)",
-        what: "Every property a resource passes to a provider template is a parameter of that template.",
+        what: "Every property a resource passes to a provider template is a parameter of that template. With `-e`, every template the composition reaches is checked; without, `validate` checks the resources whose type is a template path (as Heat's validate does with no environment).",
         why: "Heat refuses the stack, even in `template validate`: \"Unknown Property X\".",
         example: "`properties: {Flavour: m1.small}` where the template declares `Flavor`.",
         source: "heat-semantics §3.2",

@@ -34,6 +34,18 @@ pub(super) struct Contribution {
     to_any_member: Vec<String>,
     /// (registry key, template as written) for each entry naming templates.
     maps: Vec<(String, String)>,
+    /// Resources whose type is a template path: (name, type, properties
+    /// passed, where the type is written), for E7007 without environments.
+    pub(super) path_uses: Vec<PathUse>,
+}
+
+/// A resource whose type is a template path.
+#[derive(Debug, Clone)]
+pub(super) struct PathUse {
+    pub(super) resource: String,
+    pub(super) type_name: String,
+    pub(super) properties: Vec<String>,
+    pub(super) span: crate::diag::Span,
 }
 
 impl Contribution {
@@ -48,6 +60,14 @@ impl Contribution {
             for r in &t.resources {
                 c.passes
                     .push((r.type_name.clone(), r.properties.keys().cloned().collect()));
+                if is_template_path(&r.type_name) {
+                    c.path_uses.push(PathUse {
+                        resource: r.name.clone(),
+                        type_name: r.type_name.clone(),
+                        properties: r.properties.keys().cloned().collect(),
+                        span: r.span,
+                    });
+                }
                 let members: Vec<String> = r.member_properties.keys().cloned().collect();
                 if r.members.is_empty() {
                     c.to_any_member.extend(members);
@@ -128,4 +148,66 @@ impl Interface {
         self.passed.get(&id).is_some_and(|p| p.contains(name))
             || (self.providers.contains(&id) && self.to_any_member.contains(name))
     }
+}
+
+/// E7007 without environments: a resource whose type is a template path
+/// passes a property that template does not declare. Heat's validate
+/// refuses it ("Property error: resources.N.properties: Unknown Property
+/// P"; tests/heat/path-type-unknown-property.json); with `-e` the
+/// composition reports it instead.
+pub(super) fn path_type_properties(
+    all: &[Contribution],
+    opts: &crate::load::LoadOptions,
+) -> Vec<crate::diag::Diagnostic> {
+    use crate::diag::{codes, Diagnostic};
+    let mut targets: Vec<(PathBuf, String)> = Vec::new();
+    let mut uses: Vec<(&Contribution, &PathUse, PathBuf)> = Vec::new();
+    for c in all {
+        for u in &c.path_uses {
+            let Some((read, shown)) = locate(&c.from, &u.type_name, &opts.remap) else {
+                continue;
+            };
+            if !targets.iter().any(|(r, _)| *r == read) {
+                targets.push((read.clone(), shown));
+            }
+            uses.push((c, u, read));
+        }
+    }
+    let sources: Vec<crate::walk::Source> = targets
+        .into_iter()
+        .map(|(read, shown)| crate::walk::Source::new(read, shown, true))
+        .collect();
+    let declared: HashMap<PathBuf, (String, Vec<String>)> =
+        crate::load::load_all(&sources, opts, |l| {
+            let record = FileRecord::from_loaded(l, false);
+            let names = record
+                .template()
+                .map(|t| t.parameters.iter().map(|p| p.name.clone()).collect());
+            (record.path.clone(), names)
+        })
+        .into_iter()
+        .zip(&sources)
+        .filter_map(|((shown, names), s)| names.map(|n| (s.path.clone(), (shown, n))))
+        .collect();
+    let mut out = Vec::new();
+    for (c, u, read) in uses {
+        // A missing or broken target is reported by its own checks.
+        let Some((shown, names)) = declared.get(&read) else {
+            continue;
+        };
+        for p in u.properties.iter().filter(|p| !names.contains(p)) {
+            out.push(
+                Diagnostic::new(
+                    codes::UNKNOWN_PROPERTY,
+                    &c.from,
+                    format!(
+                        "resource `{}` passes property `{p}`, which `{shown}` does not declare as a parameter (Heat: Unknown Property {p})",
+                        u.resource
+                    ),
+                )
+                .at(u.span),
+            );
+        }
+    }
+    out
 }

@@ -176,6 +176,12 @@ pub fn validate(opts: &ValidateOptions) -> Validated {
         out.findings.extend(c.found);
         contributions.push(c.contribution);
     }
+    if opts.environments.is_empty() && selection.includes(crate::diag::codes::UNKNOWN_PROPERTY) {
+        out.findings.extend(super::interface::path_type_properties(
+            &contributions,
+            &opts.load,
+        ));
+    }
     if out.findings.iter().any(|d| d.code == UNUSED_PARAMETER) {
         let sources: Vec<walk::Source> = opts
             .environments
