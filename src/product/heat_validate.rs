@@ -296,8 +296,8 @@ pub(crate) fn document(
 /// as a string), `ParameterGroups` and `NestedParameters` (a nested
 /// stack's with its `Type`), and at the root the user environment.
 pub(crate) fn schema(generator: &mut schemars::SchemaGenerator) -> schemars::Schema {
-    let any = json!({});
-    let number_or_text = json!({"type": ["number", "string"]});
+    // Constraint values are copied as written.
+    let as_written = json!({"description": "as written in the template"});
     let defs = generator.definitions_mut();
     defs.insert(
         "HeatParameter".to_owned(),
@@ -312,16 +312,16 @@ pub(crate) fn schema(generator: &mut schemars::SchemaGenerator) -> schemars::Sch
                 "Default": {"description": "`parameter_defaults`' value, else the default, as written"},
                 "Value": {"description": "the value the stack receives, when truthy"},
                 (UNEVALUATED_KEY): {"type": "string", "description": "in place of `Value`: the function heatcap did not evaluate, and why"},
-                "Tags": {"type": "array"},
-                "MinLength": number_or_text,
-                "MaxLength": number_or_text,
-                "MinValue": number_or_text,
-                "MaxValue": number_or_text,
-                "Step": number_or_text,
-                "Offset": number_or_text,
-                "AllowedValues": any,
-                "AllowedPattern": any,
-                "CustomConstraint": any,
+                "Tags": {"type": "array", "minItems": 1},
+                "MinLength": as_written,
+                "MaxLength": as_written,
+                "MinValue": as_written,
+                "MaxValue": as_written,
+                "Step": as_written,
+                "Offset": as_written,
+                "AllowedValues": as_written,
+                "AllowedPattern": as_written,
+                "CustomConstraint": as_written,
                 "ConstraintDescription": {"type": "string"}
             },
             "required": ["Type", "Description", "NoEcho", "Label"],
