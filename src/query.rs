@@ -2,6 +2,7 @@
 //! answered as plain result structs that renderers turn into output.
 
 use indexmap::IndexMap;
+use schemars::JsonSchema;
 use serde::Serialize;
 
 use crate::diag::Diagnostic;
@@ -48,7 +49,8 @@ impl Condition {
 }
 
 /// A template that matched every condition.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, JsonSchema)]
+#[schemars(deny_unknown_fields)]
 #[non_exhaustive]
 pub struct Match<'a> {
     /// The template, as the user gave its path.
@@ -104,10 +106,12 @@ pub(crate) fn by_type<'a>(index: &Index<'a>) -> IndexMap<String, Vec<&'a str>> {
 }
 
 /// `index`: every file with its status, kind and typed view.
-#[derive(Debug, Serialize)]
+#[derive(Debug, Serialize, JsonSchema)]
+#[schemars(deny_unknown_fields)]
 #[non_exhaustive]
 pub struct IndexDocument<'a> {
     /// The shape's version; bumped only on an incompatible change.
+    #[schemars(range(min = 1, max = 1))]
     pub heatcap_index: u32,
     /// Counts by kind and status.
     pub summary: IndexSummary,
@@ -118,7 +122,8 @@ pub struct IndexDocument<'a> {
 }
 
 /// Counts over the files of an index.
-#[derive(Debug, Default, Serialize)]
+#[derive(Debug, Default, Serialize, JsonSchema)]
+#[schemars(deny_unknown_fields)]
 #[non_exhaustive]
 pub struct IndexSummary {
     /// Files read.
@@ -136,7 +141,8 @@ pub struct IndexSummary {
 }
 
 /// One file of the index document.
-#[derive(Debug, Serialize)]
+#[derive(Debug, Serialize, JsonSchema)]
+#[schemars(deny_unknown_fields)]
 #[non_exhaustive]
 pub struct FileEntry<'a> {
     /// The file, as the user gave its path.
@@ -144,16 +150,33 @@ pub struct FileEntry<'a> {
     /// Whether it loaded.
     pub status: Status,
     #[serde(skip_serializing_if = "Option::is_none")]
-    /// What it is.
+    /// What it is (absent unless parsed).
     pub kind: Option<FileKind>,
     #[serde(skip_serializing_if = "Option::is_none")]
     /// Why it is not a Heat file.
     pub reason: Option<&'a str>,
     #[serde(flatten)]
+    #[schemars(schema_with = "content_schema")]
     /// Its typed view.
     pub content: &'a Content,
     /// Its problems.
     pub diagnostics: &'a [Diagnostic],
+}
+
+/// The fields `content` adds to a file entry: a template's for the
+/// template kinds, an environment's for `environment`, none otherwise
+/// (`Content::None` flattens to nothing).
+fn content_schema(generator: &mut schemars::SchemaGenerator) -> schemars::Schema {
+    let template = generator.subschema_for::<Template>();
+    let environment = generator.subschema_for::<crate::model::Environment>();
+    schemars::json_schema!({
+        "if": {"properties": {"kind": {"enum": ["hot-template", "cfn-template"]}}, "required": ["kind"]},
+        "then": template,
+        "else": {
+            "if": {"properties": {"kind": {"const": "environment"}}, "required": ["kind"]},
+            "then": environment
+        }
+    })
 }
 
 /// Builds the `index` document from a corpus.

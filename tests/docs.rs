@@ -136,3 +136,59 @@ fn rules_page_is_the_catalogue() {
         );
     }
 }
+
+fn heatcap(args: &[&str]) -> String {
+    let line = [&["heatcap"][..], args].concat();
+    let cli = Cli::try_parse_from(&line).unwrap();
+    let (mut out, mut err) = (Vec::new(), Vec::new());
+    run(cli, &mut out, &mut err).unwrap();
+    String::from_utf8(out).unwrap()
+}
+
+/// docs/schemas/ holds exactly the schemas `heatcap schema` lists, each as
+/// `heatcap schema NAME` prints it.
+#[test]
+fn schemas_are_published() {
+    let update = std::env::var_os("HEATCAP_UPDATE_DOCS").is_some();
+    let names: Vec<String> = heatcap(&["schema"])
+        .lines()
+        .map(|l| l.split('\t').next().unwrap().to_owned())
+        .collect();
+    assert!(names.len() >= 20, "{names:?}");
+    let dir = Path::new("docs/schemas");
+    if update {
+        fs::create_dir_all(dir).unwrap();
+        for entry in fs::read_dir(dir).unwrap() {
+            fs::remove_file(entry.unwrap().path()).unwrap();
+        }
+    }
+    let mut stale = Vec::new();
+    for name in &names {
+        let want = heatcap(&["schema", name]);
+        let path = dir.join(format!("{name}.schema.json"));
+        if update {
+            fs::write(&path, &want).unwrap();
+        }
+        if fs::read_to_string(&path).ok().as_deref() != Some(want.as_str()) {
+            stale.push(path.display().to_string());
+        }
+    }
+    for entry in fs::read_dir(dir).unwrap() {
+        let file = entry.unwrap().file_name().into_string().unwrap();
+        let name = file.strip_suffix(".schema.json").unwrap_or(&file);
+        if !names.iter().any(|n| n == name) {
+            stale.push(format!("docs/schemas/{file} (no such schema)"));
+        }
+    }
+    assert!(
+        stale.is_empty(),
+        "stale: {stale:?}: run `HEATCAP_UPDATE_DOCS=1 cargo test --test docs`"
+    );
+    // docs/output.md points to each one.
+    let doc = read("docs/output.md");
+    let missing: Vec<&String> = names
+        .iter()
+        .filter(|n| !doc.contains(&format!("schemas/{n}.schema.json")))
+        .collect();
+    assert!(missing.is_empty(), "not in docs/output.md: {missing:?}");
+}

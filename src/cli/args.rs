@@ -68,7 +68,7 @@ Exit status:
      export: refused (nothing written);
      validate: a finding at or above --fail-on
   2  usage error (rules: a code that matches nothing; man: no such
-     command; `-`, standard input, named twice; a broken configuration
+     command; schema: no such schema; `-`, standard input, named twice; a broken configuration
      file, named with its line), or the output could not be written; a
      closed pipe exits 0";
 
@@ -138,6 +138,8 @@ pub enum Command {
     Validate(ValidateArgs),
     /// List every diagnostic code, or explain one (what, why, example, source).
     Rules(RulesArgs),
+    /// Print the JSON Schema of a JSON output, or list the schemas.
+    Schema(SchemaArgs),
     /// Print the shell completion script for SHELL.
     Completions(CompletionsArgs),
     /// Print the manual page (roff) of heatcap, or of one command.
@@ -156,6 +158,14 @@ pub struct ManArgs {
     /// A command: print its page (`heatcap-validate(1)`) instead.
     #[arg(value_name = "COMMAND")]
     pub command: Option<String>,
+}
+
+#[derive(Debug, Args)]
+pub struct SchemaArgs {
+    /// The output (`index`, `resolve.jsonl`, ...; `heatcap schema` lists
+    /// them): print its JSON Schema (draft 2020-12).
+    #[arg(value_name = "NAME")]
+    pub name: Option<String>,
 }
 
 #[derive(Debug, Args)]

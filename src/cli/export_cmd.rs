@@ -6,7 +6,7 @@ use std::io::Write;
 use super::args::ExportArgs;
 use super::{config, print_diagnostics, Ui};
 use crate::error::{Error, Exit};
-use crate::report::{json, Format};
+use crate::report::{json, ExportReport, Format};
 use crate::walk::{display, Remap};
 use crate::Workspace;
 
@@ -62,10 +62,10 @@ pub(super) fn export(
             if format == Format::Json {
                 json::write_line(
                     out,
-                    &serde_json::json!({
-                        "files": written,
-                        "environments": plan.environment_paths(),
-                    }),
+                    &ExportReport {
+                        files: &written,
+                        environments: &plan.environment_paths(),
+                    },
                 )
             } else {
                 written.iter().try_for_each(|w| writeln!(out, "{w}"))

@@ -56,6 +56,7 @@ pub fn run_on(
         Command::Parameters(a) => parameters_cmd::parameters(&a, r, &ui, out, err),
         Command::Validate(a) => validate_cmd::validate(&a, r, &ui, out, err),
         Command::Rules(a) => rules_cmd::rules(&a, &ui, out),
+        Command::Schema(a) => rules_cmd::schema(&a, out),
         Command::Completions(a) => shell_cmd::completions(&a, out),
         Command::Man(a) => shell_cmd::man(&a, out),
     }
@@ -99,7 +100,7 @@ fn remap_paths(command: &mut Command, remap: &Remap) {
             all(&mut a.paths);
             all(&mut a.environments);
         }
-        Command::Rules(_) | Command::Completions(_) | Command::Man(_) => {}
+        Command::Rules(_) | Command::Schema(_) | Command::Completions(_) | Command::Man(_) => {}
     }
 }
 

@@ -8,19 +8,28 @@
 
 use std::fmt;
 
+use schemars::JsonSchema;
 use serde::Serialize;
 
 /// A 1-based line and column (columns count characters, not bytes).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Default)]
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, JsonSchema, Default,
+)]
+#[schemars(deny_unknown_fields)]
 pub struct Pos {
     /// 1-based line.
+    #[schemars(range(min = 1))]
     pub line: u32,
     /// 1-based column, in characters.
+    #[schemars(range(min = 1))]
     pub column: u32,
 }
 
 /// A region of a file, start inclusive, end exclusive.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Default)]
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, JsonSchema, Default,
+)]
+#[schemars(deny_unknown_fields)]
 pub struct Span {
     /// Where the region starts.
     pub start: Pos,
@@ -37,7 +46,7 @@ impl Span {
 }
 
 /// How serious a finding is. The letter of a code repeats it.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, JsonSchema)]
 #[serde(rename_all = "lowercase")]
 #[non_exhaustive]
 pub enum Severity {
@@ -86,6 +95,21 @@ impl Code {
 impl Serialize for Code {
     fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
         s.serialize_str(self.0)
+    }
+}
+
+/// The text `Serialize` writes: a severity letter and four digits.
+impl JsonSchema for Code {
+    fn schema_name() -> std::borrow::Cow<'static, str> {
+        "Code".into()
+    }
+
+    fn json_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
+        schemars::json_schema!({
+            "description": "A diagnostic code: its letter is the severity (E error, W warning, I note), its first digit the area; `heatcap rules CODE` explains it.",
+            "type": "string",
+            "pattern": "^[EWI][0-9]{4}$"
+        })
     }
 }
 
@@ -140,7 +164,8 @@ impl fmt::Display for Code {
 pub(crate) mod codes;
 
 /// A secondary location attached to a diagnostic.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, JsonSchema)]
+#[schemars(deny_unknown_fields)]
 #[non_exhaustive]
 pub struct Related {
     /// The file as the user gave it.
@@ -164,7 +189,8 @@ pub(crate) fn dedup(diagnostics: Vec<Diagnostic>) -> Vec<Diagnostic> {
 }
 
 /// One finding: what, where, how serious.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, JsonSchema)]
+#[schemars(deny_unknown_fields)]
 #[non_exhaustive]
 pub struct Diagnostic {
     /// The stable code (`E7004`).
@@ -175,6 +201,7 @@ pub struct Diagnostic {
     pub file: String,
     /// Keys (and list indices) from the document root to the node.
     #[serde(skip_serializing_if = "Vec::is_empty")]
+    #[schemars(length(min = 1))]
     pub key_path: Vec<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
     /// Where in the file, when known.
@@ -182,11 +209,13 @@ pub struct Diagnostic {
     /// What is wrong, in one sentence.
     pub message: String,
     #[serde(skip_serializing_if = "Vec::is_empty")]
+    #[schemars(length(min = 1))]
     /// Other places that explain it (the glob that shadows an entry, ...).
     pub related: Vec<Related>,
     /// The ONAP requirement IDs (`R-92635`) a finding counts against, under
     /// `validate --profile onap`.
     #[serde(skip_serializing_if = "Vec::is_empty")]
+    #[schemars(inner(pattern(r"^R-[0-9]+$")), length(min = 1))]
     pub requirements: Vec<&'static str>,
 }
 

@@ -6,7 +6,7 @@ use serde::Serialize;
 use crate::node::{Node, Value};
 
 /// What a loaded file is.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, schemars::JsonSchema)]
 #[serde(rename_all = "kebab-case")]
 #[non_exhaustive]
 pub enum FileKind {

@@ -88,6 +88,19 @@ impl Serialize for CapValue {
     }
 }
 
+/// Any value: `Serialize` writes the value as written in the file.
+impl schemars::JsonSchema for CapValue {
+    fn schema_name() -> std::borrow::Cow<'static, str> {
+        "CapValue".into()
+    }
+
+    fn json_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
+        schemars::json_schema!({
+            "description": "A capability value as written: a scalar (`2` stays a number, `true` a boolean; an integer beyond 64 bits is a string of digits), a list of scalars (provides each), or any other value (kept, never matches)."
+        })
+    }
+}
+
 /// What an environment's `requires` entry, or a `-c KEY=VALUE` query, asks
 /// for: any one of these canonical texts.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -201,6 +201,49 @@ impl Serialize for Environment {
     }
 }
 
+/// The object `Serialize` writes (every field always present).
+impl schemars::JsonSchema for Environment {
+    fn schema_name() -> std::borrow::Cow<'static, str> {
+        "Environment".into()
+    }
+
+    fn json_schema(generator: &mut schemars::SchemaGenerator) -> schemars::Schema {
+        let value = generator.subschema_for::<CapValue>();
+        schemars::json_schema!({
+            "description": "What an environment file sets: its registry entries as written, its `requires`, and the names of the parameters it sets.",
+            "type": "object",
+            "properties": {
+                "resource_registry": {
+                    "description": "Top-level entries in file order (`resources` excluded), each value as written: a string (path or type), an array (candidate list), `null`, or another value.",
+                    "type": "object",
+                    "additionalProperties": true
+                },
+                "resources": {
+                    "description": "`resource_registry.resources`: resource name → its entries, values as written.",
+                    "type": "object",
+                    "additionalProperties": {"type": "object", "additionalProperties": true}
+                },
+                "requires": {
+                    "description": "`requires`: key → value as written (a scalar or a list).",
+                    "type": "object",
+                    "additionalProperties": value
+                },
+                "parameters": {
+                    "description": "The names set in `parameters`.",
+                    "type": "array",
+                    "items": {"type": "string"}
+                },
+                "parameter_defaults": {
+                    "description": "The names set in `parameter_defaults`.",
+                    "type": "array",
+                    "items": {"type": "string"}
+                }
+            },
+            "required": ["resource_registry", "resources", "requires", "parameters", "parameter_defaults"]
+        })
+    }
+}
+
 /// Checks the top-level sections as Heat's `environment_format.validate`
 /// does (heat-semantics §2.1), with Heat's messages.
 fn check_sections(path: &str, root: &Mapping, out: &mut Vec<Diagnostic>) {

@@ -2,7 +2,7 @@
 //! the validate report lists it).
 
 /// What a file of a VNF package is, as ONAP tells it.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, schemars::JsonSchema)]
 #[serde(rename_all = "kebab-case")]
 #[non_exhaustive]
 pub enum ModuleKind {

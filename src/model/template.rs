@@ -2,6 +2,7 @@
 //! `resource_type` list, the resource types used, parameters.
 
 use indexmap::IndexMap;
+use schemars::JsonSchema;
 use serde::Serialize;
 
 use super::capability::CapValue;
@@ -59,7 +60,7 @@ pub(crate) fn hot_date(version: &str) -> Option<&'static str> {
 }
 
 /// HOT or CFN.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, JsonSchema)]
 #[serde(rename_all = "lowercase")]
 pub enum Format {
     Hot,
@@ -67,13 +68,17 @@ pub enum Format {
 }
 
 /// A parameter as the index reports it.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, JsonSchema)]
+#[schemars(deny_unknown_fields)]
 pub struct Parameter {
+    /// Its name.
     pub name: String,
+    /// Its type as written (`null` when absent).
     #[serde(rename = "type")]
     pub type_: Option<String>,
     /// No default: the user (or the environment) must give a value.
     pub required: bool,
+    /// HOT `hidden: true`, or CFN `NoEcho`.
     pub hidden: bool,
     /// The rest, for `parameters` (absent in a slim view).
     #[serde(skip)]
@@ -140,7 +145,7 @@ pub struct ResourceUse {
 }
 
 /// One template.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, JsonSchema)]
 #[non_exhaustive]
 pub struct Template {
     /// Reported by the file entry that holds the template.
@@ -152,7 +157,8 @@ pub struct Template {
     pub version: Option<String>,
     /// The `description` section.
     pub description: Option<String>,
-    /// Key → value in first-seen order; `None` when there is no section.
+    /// Key → value in first-seen order; `None` (`null`) when there is no
+    /// section.
     pub capabilities: Option<IndexMap<String, CapValue>>,
     /// The types named by `capabilities.resource_type`.
     pub resource_type: Vec<String>,

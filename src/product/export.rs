@@ -193,6 +193,38 @@ pub(crate) fn environment(
     J::Object(out)
 }
 
+/// What [`environment`] builds: the sections it may write, the registry
+/// with its values chosen (a string, or `null` when nothing was chosen; an
+/// entry that is not a path or a list, as written) and `resources` as
+/// resource name -> type -> value.
+pub(crate) fn environment_schema() -> schemars::Schema {
+    schemars::json_schema!({
+        "description": "A Heat environment: the merged registry with every list replaced by its choice and template paths as absolute `file://` URLs, `requires` gone, and the other sections merged.",
+        "type": "object",
+        "properties": {
+            "parameters": {"type": "object", "description": "name -> value, as merged"},
+            "parameter_defaults": {"type": "object", "description": "name -> value, as merged"},
+            "event_sinks": {"description": "as written"},
+            "encrypted_param_names": {"description": "as written"},
+            "resource_registry": {
+                "type": "object",
+                "properties": {
+                    "resources": {
+                        "description": "resource name -> type -> value",
+                        "type": "object",
+                        "additionalProperties": {"type": "object"}
+                    }
+                },
+                "additionalProperties": {
+                    "description": "a template URL or a type name; `null` when nothing was chosen; another value as written"
+                }
+            }
+        },
+        "required": ["resource_registry"],
+        "additionalProperties": false
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -291,6 +291,99 @@ pub(crate) fn document(
     J::Object(doc)
 }
 
+/// What [`document`] builds (and the refusal beside it): a stack's
+/// `Description`, `Parameters` (Heat's entries, CFN type names, `NoEcho`
+/// as a string), `ParameterGroups` and `NestedParameters` (a nested
+/// stack's with its `Type`), and at the root the user environment.
+pub(crate) fn schema(generator: &mut schemars::SchemaGenerator) -> schemars::Schema {
+    // Constraint values are copied as written.
+    let as_written = json!({"description": "as written in the template"});
+    let defs = generator.definitions_mut();
+    defs.insert(
+        "HeatParameter".to_owned(),
+        json!({
+            "description": "One parameter as Heat's validate API shows it.",
+            "type": "object",
+            "properties": {
+                "Type": {"type": "string", "description": "CFN's type name (`String`, `Number`, `CommaDelimitedList`, `Json`, `Boolean`), or the type as written"},
+                "Description": {"type": "string"},
+                "NoEcho": {"enum": ["true", "false"]},
+                "Label": {"type": "string", "description": "the label, else the name"},
+                "Default": {"description": "`parameter_defaults`' value, else the default, as written"},
+                "Value": {"description": "the value the stack receives, when truthy"},
+                (UNEVALUATED_KEY): {"type": "string", "description": "in place of `Value`: the function heatcap did not evaluate, and why"},
+                "Tags": {"type": "array", "minItems": 1},
+                "MinLength": as_written,
+                "MaxLength": as_written,
+                "MinValue": as_written,
+                "MaxValue": as_written,
+                "Step": as_written,
+                "Offset": as_written,
+                "AllowedValues": as_written,
+                "AllowedPattern": as_written,
+                "CustomConstraint": as_written,
+                "ConstraintDescription": {"type": "string"}
+            },
+            "required": ["Type", "Description", "NoEcho", "Label"],
+            "not": {"required": ["Value", UNEVALUATED_KEY]},
+            "additionalProperties": false
+        }),
+    );
+    let stack = |nested: bool| {
+        let mut properties = json!({
+            "Description": {"type": "string", "description": "the template's description, else `No description`"},
+            "Parameters": {"type": "object", "additionalProperties": {"$ref": "#/$defs/HeatParameter"}},
+            "ParameterGroups": {"description": "the template's `parameter_groups` as written, when truthy"},
+            "NestedParameters": {
+                "description": "resource name -> its nested stack (a group's or chain's holds its members `0`, `1`, ...)",
+                "type": "object",
+                "additionalProperties": {"$ref": "#/$defs/HeatStack"}
+            }
+        });
+        let required = if nested {
+            properties["Type"] = json!({"type": "string", "description": "the resource type; a template path as an absolute `file://` URL"});
+            ["Type", "Description", "Parameters"]
+        } else {
+            // The user environment, every section but the encrypted names.
+            let mut env = super::export::environment_schema().to_value();
+            env["required"] = json!([
+                "parameters",
+                "parameter_defaults",
+                "event_sinks",
+                "resource_registry"
+            ]);
+            if let Some(p) = env["properties"].as_object_mut() {
+                p.shift_remove("encrypted_param_names");
+            }
+            properties["Environment"] = env;
+            ["Description", "Parameters", "Environment"]
+        };
+        json!({
+            "type": "object",
+            "properties": properties,
+            "required": required,
+            "additionalProperties": false
+        })
+    };
+    let nested = stack(true);
+    let root = stack(false);
+    defs.insert("HeatStack".to_owned(), nested);
+    defs.insert("HeatDocument".to_owned(), root);
+    // Heat's refusal is told by its `Error` key (so a broken document is
+    // reported against the document's schema, not as "none of these").
+    schemars::json_schema!({
+        "if": {"type": "object", "required": ["Error"]},
+        "then": {
+            "description": "Heat refuses the composition: its message",
+            "type": "object",
+            "properties": {"Error": {"type": "string"}},
+            "required": ["Error"],
+            "additionalProperties": false
+        },
+        "else": {"$ref": "#/$defs/HeatDocument"}
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -3,6 +3,7 @@
 //! the current `requires` selects, and what would select each candidate.
 
 use indexmap::IndexMap;
+use schemars::JsonSchema;
 use serde::Serialize;
 
 use crate::diag::Span;
@@ -13,7 +14,8 @@ use crate::resolve::merge::Merged;
 use crate::resolve::{Candidate, Catalog, Selection};
 
 /// One choice a user can make.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, JsonSchema)]
+#[schemars(deny_unknown_fields)]
 #[non_exhaustive]
 pub struct Choice {
     #[serde(rename = "type")]
@@ -36,7 +38,16 @@ pub struct Choice {
     pub selection: Selection,
     /// `no-match` or `ambiguous` when the current `requires` does not decide.
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[schemars(schema_with = "problem_schema")]
     pub problem: Option<&'static str>,
+}
+
+/// `problem` is one of the two texts `list_choice` sets.
+fn problem_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
+    schemars::json_schema!({
+        "description": "`no-match` or `ambiguous` when the current `requires` does not decide.",
+        "enum": ["no-match", "ambiguous"]
+    })
 }
 
 /// Templates found by directory, by the types their `resource_type` names.
@@ -205,7 +216,8 @@ fn mapped_choice(t: &str, mapped_to: Option<String>, candidates: Vec<Candidate>)
 }
 
 /// The `options` command's result.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, JsonSchema)]
+#[schemars(deny_unknown_fields)]
 #[non_exhaustive]
 pub struct OptionsReport {
     /// The environments, as given.

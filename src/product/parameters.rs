@@ -6,6 +6,7 @@
 //! its default. Anything left without a value must be asked of the user.
 
 use indexmap::IndexMap;
+use schemars::JsonSchema;
 use serde::Serialize;
 use serde_json::Value as J;
 
@@ -16,7 +17,7 @@ use crate::resolve::merge::Merged;
 use crate::resolve::Catalog;
 
 /// Where a parameter's value comes from.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, JsonSchema)]
 #[serde(rename_all = "snake_case")]
 #[non_exhaustive]
 pub enum Source {
@@ -31,7 +32,8 @@ pub enum Source {
 }
 
 /// A value for one parameter in one stack.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, JsonSchema)]
+#[schemars(deny_unknown_fields)]
 #[non_exhaustive]
 pub struct Supplied {
     /// The stack (see [`StackNode::id`]).
@@ -54,7 +56,8 @@ fn shown(v: &Outcome) -> J {
 }
 
 /// One parameter name across the composition.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, JsonSchema)]
+#[schemars(deny_unknown_fields)]
 #[non_exhaustive]
 pub struct ParameterInfo {
     /// Schema from the first stack that declares it.
@@ -81,7 +84,8 @@ pub struct ParameterInfo {
 }
 
 /// One stack of the composition.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, JsonSchema)]
+#[schemars(deny_unknown_fields)]
 #[non_exhaustive]
 pub struct StackNode {
     /// `root`, then resource names joined with `/` (`root/Compute/0`).
@@ -97,6 +101,7 @@ pub struct StackNode {
     /// The parameters its template declares.
     pub parameters: Vec<String>,
     #[serde(skip_serializing_if = "Vec::is_empty")]
+    #[schemars(length(min = 1))]
     /// Its nested stacks.
     pub children: Vec<StackNode>,
 }
@@ -116,7 +121,8 @@ impl StackNode {
 }
 
 /// The `parameters` command's result.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, JsonSchema)]
+#[schemars(deny_unknown_fields)]
 #[non_exhaustive]
 pub struct ParametersReport {
     /// The root template, as given.
@@ -124,6 +130,7 @@ pub struct ParametersReport {
     /// The environments, as given.
     pub environments: Vec<String>,
     #[serde(skip_serializing_if = "IndexMap::is_empty")]
+    #[schemars(extend("minProperties" = 1))]
     /// The `--choose` selections.
     pub choices: IndexMap<String, String>,
     /// The stack tree.
@@ -137,11 +144,13 @@ pub struct ParametersReport {
     /// Values Heat would compute that heatcap could not (an expression it
     /// does not evaluate), with where they are.
     #[serde(skip_serializing_if = "Vec::is_empty")]
+    #[schemars(length(min = 1))]
     pub unevaluated: Vec<UnevaluatedValue>,
 }
 
 /// A value Heat would compute that heatcap could not.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, JsonSchema)]
+#[schemars(deny_unknown_fields)]
 #[non_exhaustive]
 pub struct UnevaluatedValue {
     /// The template and the place in it (`path: resources.r.properties.p`).
@@ -282,7 +291,8 @@ impl Collector<'_> {
 }
 
 /// What switching one choice costs (`parameters --diff`).
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, JsonSchema)]
+#[schemars(deny_unknown_fields)]
 #[non_exhaustive]
 pub struct ChoiceDiff {
     #[serde(rename = "type")]

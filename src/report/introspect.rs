@@ -70,9 +70,10 @@ pub(crate) fn render_summary(
     if format == Format::Jsonl {
         return super::write_lines(
             out,
-            summary
-                .iter()
-                .map(|(k, vs)| serde_json::json!({"capability": k, "values": vs})),
+            summary.iter().map(|(k, vs)| CapabilityRecord {
+                capability: k,
+                values: vs,
+            }),
         );
     }
     let rows = summary
@@ -81,6 +82,27 @@ pub(crate) fn render_summary(
     render_map(out, rows, ["Capability", "Values"], format, look, || {
         serde_json::to_value(summary).map_err(io::Error::other)
     })
+}
+
+/// `template-capabilities --format jsonl`: one capability key a line.
+#[derive(Debug, serde::Serialize, schemars::JsonSchema)]
+#[schemars(deny_unknown_fields)]
+pub(crate) struct CapabilityRecord<'a> {
+    /// The capability key.
+    pub capability: &'a str,
+    /// Every value offered, first-seen order, each once.
+    pub values: &'a [serde_json::Value],
+}
+
+/// `template-capabilities --by-type --format jsonl`: one resource type a line.
+#[derive(Debug, serde::Serialize, schemars::JsonSchema)]
+#[schemars(deny_unknown_fields)]
+pub(crate) struct TypeRecord<'a> {
+    /// The resource type.
+    #[serde(rename = "type")]
+    pub type_name: &'a str,
+    /// The templates whose `capabilities.resource_type` names it.
+    pub templates: &'a [&'a str],
 }
 
 /// `template-capabilities --by-type`.
@@ -93,9 +115,10 @@ pub(crate) fn render_by_type(
     if format == Format::Jsonl {
         return super::write_lines(
             out,
-            by_type
-                .iter()
-                .map(|(k, vs)| serde_json::json!({"type": k, "templates": vs})),
+            by_type.iter().map(|(k, vs)| TypeRecord {
+                type_name: k,
+                templates: vs,
+            }),
         );
     }
     let rows = by_type.iter().map(|(k, vs)| {

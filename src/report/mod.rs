@@ -11,6 +11,7 @@ mod parameters;
 mod resolve;
 mod rules;
 pub(crate) mod sarif;
+mod schema;
 mod text;
 
 use std::io::{self, Write};
@@ -20,6 +21,7 @@ pub(crate) use options::render_options;
 pub(crate) use parameters::{render_parameters, render_parameters_diff};
 pub(crate) use resolve::render_resolve;
 pub(crate) use rules::render_rules;
+pub(crate) use schema::{schema, write_schema, write_schema_list, SCHEMAS};
 pub(crate) use text::{write_diagnostics, write_findings_table, write_validate_summary};
 
 pub(crate) use full::Sources;
@@ -193,31 +195,56 @@ pub(crate) fn render_validate(
 }
 
 /// `validate --format json`: the files checked, the counts, every finding.
-#[derive(Debug, serde::Serialize)]
+#[derive(Debug, serde::Serialize, schemars::JsonSchema)]
+#[schemars(deny_unknown_fields)]
 pub(crate) struct ValidateReport<'a> {
+    /// The files checked.
     pub files: usize,
+    /// The findings by severity.
     pub summary: Summary,
     /// `--profile onap`: what each file is in its VNF package.
     #[serde(skip_serializing_if = "<[_]>::is_empty")]
+    #[schemars(length(min = 1))]
     pub modules: &'a [Module],
+    /// Every finding not suppressed, in order.
     pub diagnostics: &'a [crate::diag::Diagnostic],
 }
 
 /// One file's kind in its VNF package.
-#[derive(Debug, serde::Serialize)]
+#[derive(Debug, serde::Serialize, schemars::JsonSchema)]
+#[schemars(deny_unknown_fields)]
 pub(crate) struct Module {
+    /// The file, as given.
     pub file: String,
+    /// What it is in its package.
     pub kind: crate::model::package::ModuleKind,
 }
 
 /// Findings by severity, and those `# heatcap:` comments suppressed.
-#[derive(Debug, serde::Serialize)]
+#[derive(Debug, serde::Serialize, schemars::JsonSchema)]
+#[schemars(deny_unknown_fields)]
 pub(crate) struct Summary {
+    /// Errors found.
     pub errors: usize,
+    /// Warnings found.
     pub warnings: usize,
+    /// Notes found.
     pub notes: usize,
+    /// Findings `# heatcap:` comments suppressed (absent when none was).
     #[serde(skip_serializing_if = "is_zero")]
+    #[schemars(range(min = 1))]
     pub suppressed: usize,
+}
+
+/// `export --format json`: what was written.
+#[derive(Debug, serde::Serialize, schemars::JsonSchema)]
+#[schemars(deny_unknown_fields)]
+pub(crate) struct ExportReport<'a> {
+    /// Every file written, relative to `--out`.
+    pub files: &'a [String],
+    /// The exported environments, relative to `--out`, in the order to give
+    /// them to Heat (`-e`).
+    pub environments: &'a [String],
 }
 
 #[allow(clippy::trivially_copy_pass_by_ref)] // serde passes a reference

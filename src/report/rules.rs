@@ -5,7 +5,7 @@ use std::fmt::Write as _;
 use std::io::{self, Write};
 
 use super::{json, table, wrap, Format, Look, KEEP, WRAP};
-use crate::diag::CodeInfo;
+use crate::diag::{Code, CodeInfo, Severity};
 
 /// The catalogue (or one code of it) in `format`. `plain` and `table` list
 /// the codes; with a single code they explain it.
@@ -18,10 +18,10 @@ pub(crate) fn render_rules(
     match format {
         Format::Markdown => out.write_all(markdown(codes).as_bytes()),
         Format::Json => {
-            let v: Vec<serde_json::Value> = codes.iter().map(|c| entry(c)).collect();
+            let v: Vec<RuleEntry> = codes.iter().map(|c| RuleEntry::of(c)).collect();
             json::write_line(out, &v)
         }
-        Format::Jsonl => super::write_lines(out, codes.iter().map(|c| entry(c))),
+        Format::Jsonl => super::write_lines(out, codes.iter().map(|c| RuleEntry::of(c))),
         Format::Table => {
             let mut t = table(
                 look,
@@ -66,18 +66,45 @@ pub(crate) fn render_rules(
     }
 }
 
-fn entry(c: &CodeInfo) -> serde_json::Value {
-    serde_json::json!({
-        "code": c.code.0,
-        "severity": c.severity(),
-        "name": c.name,
-        "summary": c.summary,
-        "what": c.what,
-        "why": c.why,
-        "example": c.example,
-        "source": c.source,
-        "requirements": c.requirements(),
-    })
+/// One code of `rules --format json` (and one line of `jsonl`).
+#[derive(Debug, serde::Serialize, schemars::JsonSchema)]
+#[schemars(deny_unknown_fields)]
+pub(crate) struct RuleEntry {
+    /// The code.
+    pub code: Code,
+    /// The severity its letter stands for.
+    pub severity: Severity,
+    /// Names the pattern the code flags.
+    pub name: &'static str,
+    /// One line.
+    pub summary: &'static str,
+    /// What is checked.
+    pub what: &'static str,
+    /// Why it matters.
+    pub why: &'static str,
+    /// A short example of input that gets the code.
+    pub example: &'static str,
+    /// Where the behaviour is defined.
+    pub source: &'static str,
+    /// The ONAP requirement IDs (`R-92635`) the source names.
+    #[schemars(inner(pattern(r"^R-[0-9]+$")))]
+    pub requirements: Vec<&'static str>,
+}
+
+impl RuleEntry {
+    fn of(c: &CodeInfo) -> RuleEntry {
+        RuleEntry {
+            code: c.code,
+            severity: c.severity(),
+            name: c.name,
+            summary: c.summary,
+            what: c.what,
+            why: c.why,
+            example: c.example,
+            source: c.source,
+            requirements: c.requirements(),
+        }
+    }
 }
 
 /// `docs/rules.md`: the table of every code, then each code explained.

@@ -14,6 +14,7 @@ use std::cell::RefCell;
 use std::collections::HashMap;
 
 use indexmap::IndexMap;
+use schemars::JsonSchema;
 use serde::Serialize;
 use serde_json::Value as J;
 
@@ -57,7 +58,8 @@ pub enum NodeKind {
 }
 
 /// One node of the composition tree.
-#[derive(Debug, Clone, Serialize, Default)]
+#[derive(Debug, Clone, Serialize, JsonSchema, Default)]
+#[schemars(deny_unknown_fields)]
 #[non_exhaustive]
 pub struct TreeNode {
     /// The resource name (`"0"` for a group member; the root has none).
@@ -73,6 +75,7 @@ pub struct TreeNode {
     pub depth: usize,
     /// The resources it nests.
     #[serde(skip_serializing_if = "Vec::is_empty")]
+    #[schemars(length(min = 1))]
     pub children: Vec<TreeNode>,
     /// What it is.
     #[serde(skip)]

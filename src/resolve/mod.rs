@@ -16,6 +16,7 @@ pub(crate) mod registry;
 pub(crate) mod values;
 
 use indexmap::IndexMap;
+use schemars::JsonSchema;
 use serde::Serialize;
 
 use crate::diag::Span;
@@ -54,7 +55,7 @@ pub struct TemplateRef<'a> {
 }
 
 /// What a type finally is.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, JsonSchema)]
 #[serde(rename_all = "lowercase")]
 #[non_exhaustive]
 pub enum Implementation {
@@ -65,7 +66,7 @@ pub enum Implementation {
 }
 
 /// How one step of a lookup went.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, JsonSchema)]
 #[serde(rename_all = "kebab-case")]
 #[non_exhaustive]
 pub enum StepKind {
@@ -91,7 +92,8 @@ pub enum StepKind {
 }
 
 /// One step of a lookup: which entry was used, from which file, where.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, JsonSchema)]
+#[schemars(deny_unknown_fields)]
 #[non_exhaustive]
 pub struct Step {
     /// What kind of step.
@@ -115,7 +117,8 @@ pub struct Step {
 }
 
 /// One candidate of a list-valued entry.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, JsonSchema)]
+#[schemars(deny_unknown_fields)]
 #[non_exhaustive]
 pub struct Candidate {
     /// As written in the environment.
@@ -135,6 +138,7 @@ pub struct Candidate {
     /// `options` only: offered by a template's `resource_type` annotation
     /// under a scanned directory, not listed in the environment's entry.
     #[serde(skip_serializing_if = "std::ops::Not::not")]
+    #[schemars(extend("const" = true))]
     pub unlisted: bool,
     /// `options` only: the `requires` that would select this candidate on
     /// its own (`{}`: none needed; absent: no `requires` can).
@@ -143,7 +147,8 @@ pub struct Candidate {
 }
 
 /// How a list-valued entry was decided.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, JsonSchema)]
+#[schemars(deny_unknown_fields)]
 #[non_exhaustive]
 pub struct Selection {
     /// Every candidate, as written, in order.
@@ -156,8 +161,9 @@ pub struct Selection {
 }
 
 /// Why a lookup failed. Named fields, so the JSON carries it whole.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, JsonSchema)]
 #[serde(tag = "error", rename_all = "kebab-case")]
+#[schemars(deny_unknown_fields)]
 #[non_exhaustive]
 pub enum ResolveError {
     /// Nothing maps the type and Heat does not provide it ("The Resource
@@ -190,7 +196,8 @@ pub enum ResolveError {
 }
 
 /// The detail of an unresolved list-valued entry (capabilities.md §2 step 4).
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, JsonSchema)]
+#[schemars(deny_unknown_fields)]
 #[non_exhaustive]
 pub struct Unresolved {
     #[serde(rename = "type")]
@@ -269,7 +276,8 @@ fn relevant_text(s: &Selection) -> String {
 }
 
 /// The outcome of looking up one type (for one resource name, if any).
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, JsonSchema)]
+#[schemars(deny_unknown_fields)]
 #[non_exhaustive]
 pub struct Resolution {
     #[serde(rename = "type")]
@@ -407,7 +415,8 @@ fn passed_over(value: &str) -> &'static str {
 
 /// The `resolve` command's result: the merged environment's `requires`,
 /// the composition tree (with `-t`), every lookup, and the diagnostics.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, JsonSchema)]
+#[schemars(deny_unknown_fields)]
 #[non_exhaustive]
 pub struct ResolveReport {
     /// The environments, as given.

@@ -433,7 +433,8 @@ impl Export {
     }
 
     /// python-heatclient's stack-create body: `template`, `files`,
-    /// `environment`, `environment_files`, with paths as `file://` URLs.
+    /// `environment`, `environment_files`, with paths as `file://` URLs
+    /// (`heatcap schema export-heat-api` describes it).
     pub fn heat_api_body(&self) -> serde_json::Value {
         let url = |real: &Path| {
             self.urls
@@ -609,6 +610,33 @@ fn common_dir<'a>(paths: impl Iterator<Item = &'a PathBuf>) -> PathBuf {
         });
     }
     common.unwrap_or_default()
+}
+
+/// What [`Export::heat_api_body`] builds.
+pub(crate) fn heat_api_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
+    schemars::json_schema!({
+        "type": "object",
+        "properties": {
+            "template": {
+                "description": "the root template as JSON, template paths as `file://` URLs",
+                "type": "object"
+            },
+            "files": {
+                "description": "`file://` URL -> the file's text (a nested template as JSON text, paths rewritten)",
+                "type": "object",
+                "propertyNames": {"pattern": "^file://"},
+                "additionalProperties": {"type": "string"}
+            },
+            "environment": transform::environment_schema(),
+            "environment_files": {
+                "description": "the environments' URLs, in the order Heat merges them",
+                "type": "array",
+                "items": {"type": "string", "pattern": "^file://"}
+            }
+        },
+        "required": ["template", "files", "environment", "environment_files"],
+        "additionalProperties": false
+    })
 }
 
 #[cfg(test)]

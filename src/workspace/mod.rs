@@ -22,6 +22,7 @@ use std::path::PathBuf;
 use indexmap::IndexMap;
 
 pub(crate) use catalog::FsCatalog;
+pub(crate) use export::heat_api_schema;
 pub use export::{Export, ExportFile};
 pub use validate::{validate, ValidateOptions, Validated};
 
