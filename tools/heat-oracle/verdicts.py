@@ -1,0 +1,95 @@
+#!/usr/bin/env python3
+"""Records Heat 27.0.1's verdict on single templates, at both stages.
+
+For every ``*.yaml`` under the given directories, runs what
+``openstack orchestration template validate`` runs (``validate``: the stack
+built with ``strict_validate=False``, which checks property and attribute
+names) and what ``openstack stack create`` runs before it creates anything
+(``create``: the stack built with ``strict_validate=True`` and
+``stack.validate()``, which also checks required properties, types and
+constraints), each with the stubs of ``oracle.py --strict`` (no cloud:
+custom constraints such as nova.flavor pass). Prints one JSON document::
+
+    {"heat": "27.0.1",
+     "verdicts": {"bad-unknown-property.yaml":
+                    {"validate": "Property error: ... Unknown Property notprop",
+                     "create": "StackValidationFailed: Property error: ..."},
+                  "good-random-string.yaml": {"validate": null, "create": null}}}
+
+``null`` means Heat accepts the template at that stage; otherwise the
+message is Heat's, as the API returns it (``Class: message`` where the API
+adds the class). Paths are relative to each directory given. Heat is set up
+once, so a few hundred templates take seconds, not minutes.
+
+Usage (from the repository root, with the venv of README.md)::
+
+    /work/heat-venv/bin/python tools/heat-oracle/verdicts.py fixtures/schema \
+        > tests/heat/schema-verdicts.json
+"""
+
+import argparse
+import json
+import os
+import sys
+
+if os.environ.get('PYTHONHASHSEED') != '0' and __name__ == '__main__':
+    os.environ['PYTHONHASHSEED'] = '0'
+    os.execv(sys.executable, [sys.executable] + sys.argv)
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import oracle  # noqa: E402
+
+
+def verdict(path, strict):
+    """None when Heat accepts `path` at this stage, else its message."""
+    args = argparse.Namespace(strict=strict)
+    patches = oracle.stubs(strict)
+    for p in patches:
+        p.start()
+    try:
+        try:
+            body = oracle.client_body(path, [], None)
+        except Exception as ex:  # the client refuses before Heat is called
+            return '%s: %s' % (type(ex).__name__, ex)
+        try:
+            out = oracle.engine_side(args, body)
+        except Exception as ex:
+            err = oracle.error_of(ex)
+            if err is None:
+                raise
+            return err['Error']
+        if strict:
+            return None
+        return out.get('Error')
+    finally:
+        for p in patches:
+            p.stop()
+
+
+def main(argv=None):
+    p = argparse.ArgumentParser(description=__doc__.split('\n')[0])
+    p.add_argument('directories', nargs='+')
+    args = p.parse_args(argv)
+    import logging as pylogging
+    oracle.logging.register_options(oracle.cfg.CONF)
+    pylogging.disable(pylogging.CRITICAL)
+    oracle.setup_heat(7)
+    from heat import version
+    verdicts = {}
+    for d in args.directories:
+        for name in sorted(os.listdir(d)):
+            if not name.endswith('.yaml'):
+                continue
+            path = os.path.join(d, name)
+            verdicts[name] = {
+                'validate': verdict(path, False),
+                'create': verdict(path, True),
+            }
+    doc = {'heat': version.version_info.version_string(),
+           'verdicts': verdicts}
+    sys.stdout.write(json.dumps(doc, sort_keys=True, indent=1) + '\n')
+    return 0
+
+
+if __name__ == '__main__':
+    sys.exit(main())
