@@ -9,6 +9,7 @@ mod look;
 mod options;
 mod parameters;
 mod resolve;
+mod resource_types;
 mod rules;
 pub(crate) mod sarif;
 mod text;
@@ -19,6 +20,7 @@ pub(crate) use introspect::{render_by_type, render_find, render_index, render_su
 pub(crate) use options::render_options;
 pub(crate) use parameters::{render_parameters, render_parameters_diff};
 pub(crate) use resolve::render_resolve;
+pub(crate) use resource_types::{render_template, render_type_list, render_type_show};
 pub(crate) use rules::render_rules;
 pub(crate) use text::{write_diagnostics, write_findings_table, write_validate_summary};
 
@@ -42,7 +44,8 @@ pub enum Format {
     Plain,
     /// SARIF 2.1.0 (`validate`).
     Sarif,
-    /// The document Heat's validate API returns (`parameters`).
+    /// What Heat's own API answers (`parameters`: the validate document;
+    /// `resource-type`: the resource type API's bodies).
     Heat,
     /// python-heatclient's stack-create body (`export`).
     HeatApi,
@@ -116,7 +119,7 @@ impl Format {
             Format::Table => "a table for people",
             Format::Plain => "plain lines for shell pipelines (alias: text)",
             Format::Sarif => "SARIF 2.1.0, for code scanning",
-            Format::Heat => "the document Heat's validate API returns with show_nested",
+            Format::Heat => "the JSON Heat's own API returns for the same question",
             Format::HeatApi => "python-heatclient's stack-create body (nothing written)",
             Format::Markdown => "Markdown",
             Format::Github => "GitHub Actions annotations (workflow commands)",
