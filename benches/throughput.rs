@@ -14,6 +14,11 @@
 //! - resolve: `heatcap resolve -t ROOT -e ENV --format json` (loads only the
 //!   composition), and the resolution alone on loaded data.
 //!
+//! First, the start-up cost of Heat's resource types (the embedded data,
+//! parsed once per run by the commands that use it): median and slowest
+//! of 50 parses, and the heap they hold. `HEATCAP_BENCH_SIZES=none` prints
+//! only that.
+//!
 //! Commands are timed as the release binary runs them (`RAYON_NUM_THREADS`),
 //! output to /dev/null; their peak heap comes from one in-process run.
 //!
@@ -557,9 +562,34 @@ fn main() {
         "{} cores; median of {runs} runs; a shared, noisy machine: compare ratios, not seconds.\n",
         std::thread::available_parallelism().map_or(0, usize::from)
     );
+    heat_schema_startup();
     for n in sizes {
         measure(n, runs);
     }
+}
+
+/// The embedded Heat data's parse: the start-up cost every run that needs
+/// it pays once (the budget is 5 ms).
+fn heat_schema_startup() {
+    let mut secs = Vec::new();
+    let mut heap = 0;
+    for _ in 0..50 {
+        let base = reset_peak();
+        let start = Instant::now();
+        assert!(heatcap::bench_heat_schema_parse() > 200);
+        secs.push(start.elapsed().as_secs_f64());
+        heap = heap.max(PEAK.load(Ordering::Relaxed).saturating_sub(base));
+    }
+    let slowest = secs.iter().copied().fold(0.0, f64::max);
+    println!("## Start-up: Heat's resource types (embedded data)\n");
+    println!("| measurement | median | slowest | peak heap |");
+    println!("|---|---|---|---|");
+    println!(
+        "| parse the embedded data (50 runs) | {:.2} ms | {:.2} ms | {:.1} MB |\n",
+        median(secs) * 1e3,
+        slowest * 1e3,
+        heap as f64 / 1e6
+    );
 }
 
 /// Generates a tree of `n` files and prints its table (a linear script:

@@ -43,7 +43,8 @@
 //!
 //! 1. leaves any stage may use: `diag` (findings and the catalogue of
 //!    codes), `error`, [`node`] (the YAML tree and the YAML 1.1 scalar
-//!    rules), `encode` (JSON and YAML writers);
+//!    rules), `encode` (JSON and YAML writers), `heat_schema` (Heat's
+//!    resource types and their property and attribute schemas, embedded);
 //! 2. `walk`: roots and globs → the files to read;
 //! 3. `load`: read and parse as Heat does, in parallel;
 //! 4. `model`: typed views (templates, environments and their registry
@@ -70,6 +71,7 @@ pub(crate) mod error;
 pub(crate) mod eval;
 #[doc(hidden)]
 pub mod fuzzing;
+pub(crate) mod heat_schema;
 pub(crate) mod index;
 pub(crate) mod load;
 pub(crate) mod model;
@@ -118,6 +120,13 @@ pub fn catalogue() -> Vec<&'static CodeInfo> {
 /// loading, merging and composing), in code order.
 pub fn rules() -> Vec<&'static CodeInfo> {
     validate::registry::all()
+}
+
+/// The start-up cost of Heat's resource types: parses the embedded data
+/// afresh (not the cached copy) and returns the number of types.
+#[doc(hidden)]
+pub fn bench_heat_schema_parse() -> usize {
+    heat_schema::bench_parse()
 }
 
 /// The parse floor the benchmark compares with: libyaml's events only.

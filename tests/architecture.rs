@@ -13,6 +13,7 @@ const STAGES: &[(&str, u32)] = &[
     ("error", 1),
     ("node", 1),
     ("encode", 2),
+    ("heat_schema", 2),
     ("walk", 3),
     ("load", 4),
     ("model", 5),

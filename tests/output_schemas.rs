@@ -8,7 +8,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::fs;
 
 use clap::Parser;
-use heatcap::cli::args::Command;
+use heatcap::cli::args::{Command, ResourceTypeCommand};
 use heatcap::cli::{run, Cli};
 use heatcap::Format;
 use serde_json::{json, Value};
@@ -126,6 +126,15 @@ fn schema_of(command: &Command) -> Option<(String, bool)> {
         Command::Export(a) => ("export", a.format),
         Command::Validate(a) => ("validate", a.format),
         Command::Rules(a) => ("rules", a.format),
+        Command::ResourceType(a) => match &a.command {
+            ResourceTypeCommand::List(l) => ("resource-type-list", l.format),
+            // `--template-type` prints a template; Heat's API shapes are
+            // checked against Heat's recordings (tests/heat_resource_types.rs).
+            ResourceTypeCommand::Show(s) if s.template_type.is_some() => return None,
+            ResourceTypeCommand::Show(s) => {
+                ("resource-type-show", s.format.unwrap_or(Format::Table))
+            }
+        },
         _ => return None,
     };
     match format {
@@ -157,7 +166,15 @@ fn check_goldens(schemas: &Schemas, used: &mut BTreeSet<String>) -> usize {
             .ok()
             .and_then(|cli| schema_of(&cli.command));
         let stdout = golden::run(&toml, &case);
-        let sarif = case.args.iter().any(|a| a == "sarif");
+        // SARIF has its official schema (tests/sarif_schema.rs); Heat's own
+        // API shapes (`resource-type --format heat`, `--template-type`) are
+        // compared with Heat's recordings (tests/heat_resource_types.rs).
+        let sarif = case.args.iter().any(|a| a == "sarif")
+            || (case.args.first().is_some_and(|a| a == "resource-type")
+                && case
+                    .args
+                    .iter()
+                    .any(|a| a == "heat" || a == "--template-type"));
         let Some(name) = name else {
             // SARIF has its official schema (tests/sarif_schema.rs).
             assert!(

@@ -33,6 +33,24 @@ pub(crate) const RULES_FORMATS: &[Format] = &[
     Format::Markdown,
     Format::Jsonl,
 ];
+/// `resource-type list`'s formats.
+pub const TYPE_LIST_FORMATS: &[Format] = &[
+    Format::Table,
+    Format::Plain,
+    Format::Json,
+    Format::Yaml,
+    Format::Jsonl,
+    Format::Heat,
+];
+/// `resource-type show`'s formats (with `--template-type`: yaml, json and
+/// heat).
+pub const TYPE_SHOW_FORMATS: &[Format] = &[
+    Format::Table,
+    Format::Plain,
+    Format::Json,
+    Format::Yaml,
+    Format::Heat,
+];
 /// `validate`'s formats.
 pub const VALIDATE_FORMATS: &[Format] = &[
     Format::Plain,
@@ -66,7 +84,9 @@ Exit status:
      resolve, options, parameters: something is unresolved or an error
        was found;
      export: refused (nothing written);
-     validate: a finding at or above --fail-on
+     validate: a finding at or above --fail-on;
+     resource-type show: no such type, or Heat refuses the answer asked
+       (a hidden type with --format heat or --template-type)
   2  usage error (rules: a code that matches nothing; man: no such
      command; schema: no such schema; `-`, standard input, named twice; a broken configuration
      file, named with its line), or the output could not be written; a
@@ -140,10 +160,79 @@ pub enum Command {
     Rules(RulesArgs),
     /// Print the JSON Schema of a JSON output, or list the schemas.
     Schema(SchemaArgs),
+    /// Heat 27's resource types, offline: list them, or show one's
+    /// properties and attributes (`openstack orchestration resource type`).
+    ResourceType(ResourceTypeArgs),
     /// Print the shell completion script for SHELL.
     Completions(CompletionsArgs),
     /// Print the manual page (roff) of heatcap, or of one command.
     Man(ManArgs),
+}
+
+#[derive(Debug, Args)]
+pub struct ResourceTypeArgs {
+    #[command(subcommand)]
+    pub command: ResourceTypeCommand,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum ResourceTypeCommand {
+    /// List Heat's resource types (`openstack orchestration resource type list`).
+    List(TypeListArgs),
+    /// Show a resource type's properties and attributes, or the provider
+    /// template Heat generates for it (`... resource type show`).
+    Show(TypeShowArgs),
+}
+
+#[derive(Debug, Args)]
+pub struct TypeListArgs {
+    /// Only the types matching KEY=VALUE: `name` (a regular expression
+    /// matched at the start of the name), `support_status` (SUPPORTED,
+    /// DEPRECATED, UNSUPPORTED) or `version` (the version it has that
+    /// status since). Repeatable, or `;`-separated in one value; all must
+    /// match.
+    #[arg(long, value_name = "KEY=VALUE")]
+    pub filter: Vec<String>,
+    /// Also show each type's description (its first paragraph in table
+    /// and plain).
+    #[arg(long)]
+    pub long: bool,
+    /// Also list hidden types (Heat never does; it refuses them in
+    /// templates), with a Status column.
+    #[arg(long)]
+    pub all: bool,
+    /// Output format (`heat`: the body of Heat's list API).
+    #[arg(long, value_parser = format_parser(TYPE_LIST_FORMATS), default_value = "table")]
+    pub format: Format,
+}
+
+#[derive(Debug, Args)]
+pub struct TypeShowArgs {
+    /// The resource type (an alias of Heat's default environment, such as
+    /// OS::Ceilometer::Alarm, shows the type it stands for).
+    #[arg(value_name = "TYPE")]
+    pub type_name: String,
+    /// Print the provider template Heat generates for the type instead:
+    /// `hot` or `cfn`.
+    #[arg(long, value_enum, value_name = "TEMPLATE_TYPE", ignore_case = true)]
+    pub template_type: Option<TemplateTypeArg>,
+    /// Also show descriptions (of the type whole, of every property and
+    /// attribute; `--format heat`: the type's `description`).
+    #[arg(long, conflicts_with = "template_type")]
+    pub long: bool,
+    /// Output format (default: `table`; with --template-type `yaml`, as
+    /// the openstack client prints it; `heat`: the body of Heat's API).
+    #[arg(long, value_parser = format_parser(TYPE_SHOW_FORMATS))]
+    pub format: Option<Format>,
+}
+
+/// `--template-type`: the dialect of the generated provider template.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum TemplateTypeArg {
+    /// HOT (`heat_template_version: 2016-10-14`).
+    Hot,
+    /// CloudFormation-compatible (`HeatTemplateFormatVersion: 2012-12-12`).
+    Cfn,
 }
 
 #[derive(Debug, Args)]

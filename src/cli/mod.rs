@@ -11,6 +11,7 @@ mod introspect_cmd;
 mod parameters_cmd;
 mod progress;
 mod resolve_cmd;
+mod resource_type_cmd;
 mod rules_cmd;
 mod shell_cmd;
 pub mod terminal;
@@ -57,6 +58,7 @@ pub fn run_on(
         Command::Validate(a) => validate_cmd::validate(&a, r, &ui, out, err),
         Command::Rules(a) => rules_cmd::rules(&a, &ui, out),
         Command::Schema(a) => rules_cmd::schema(&a, out),
+        Command::ResourceType(a) => resource_type_cmd::resource_type(&a, &ui, out, err),
         Command::Completions(a) => shell_cmd::completions(&a, out),
         Command::Man(a) => shell_cmd::man(&a, out),
     }
@@ -100,7 +102,11 @@ fn remap_paths(command: &mut Command, remap: &Remap) {
             all(&mut a.paths);
             all(&mut a.environments);
         }
-        Command::Rules(_) | Command::Schema(_) | Command::Completions(_) | Command::Man(_) => {}
+        Command::Rules(_)
+        | Command::Schema(_)
+        | Command::ResourceType(_)
+        | Command::Completions(_)
+        | Command::Man(_) => {}
     }
 }
 

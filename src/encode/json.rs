@@ -45,6 +45,74 @@ pub(crate) fn write_line<T: Serialize + ?Sized>(out: &mut dyn Write, value: &T) 
     out.write_all(b"\n")
 }
 
+/// Python's `json.dump(value, indent=2)` (what python-heatclient prints
+/// with `-f json`): two-space indents, `", "`-free lines, every character
+/// beyond ASCII escaped (`ensure_ascii`), then a newline.
+pub(crate) fn write_indented<T: Serialize + ?Sized>(
+    out: &mut dyn Write,
+    value: &T,
+) -> io::Result<()> {
+    let mut ser = serde_json::Serializer::with_formatter(&mut *out, Indented::default());
+    value
+        .serialize(&mut ser)
+        .map_err(|e| match e.io_error_kind() {
+            Some(kind) => io::Error::from(kind),
+            None => io::Error::other(e),
+        })?;
+    out.write_all(b"\n")
+}
+
+/// serde_json's pretty printer with Python's escaping of non-ASCII text.
+struct Indented<'a>(serde_json::ser::PrettyFormatter<'a>);
+
+impl Default for Indented<'_> {
+    fn default() -> Self {
+        Indented(serde_json::ser::PrettyFormatter::with_indent(b"  "))
+    }
+}
+
+macro_rules! delegate {
+    ($($name:ident($($arg:ident: $ty:ty),*);)*) => {$(
+        fn $name<W: ?Sized + Write>(&mut self, w: &mut W $(, $arg: $ty)*) -> io::Result<()> {
+            self.0.$name(w $(, $arg)*)
+        }
+    )*};
+}
+
+impl Formatter for Indented<'_> {
+    delegate! {
+        begin_array();
+        end_array();
+        begin_array_value(first: bool);
+        end_array_value();
+        begin_object();
+        end_object();
+        begin_object_key(first: bool);
+        begin_object_value();
+        end_object_value();
+    }
+
+    fn write_string_fragment<W: ?Sized + Write>(
+        &mut self,
+        w: &mut W,
+        fragment: &str,
+    ) -> io::Result<()> {
+        let mut start = 0;
+        for (i, c) in fragment.char_indices() {
+            if c.is_ascii() && c != '\x7f' {
+                continue;
+            }
+            w.write_all(&fragment.as_bytes()[start..i])?;
+            let mut units = [0u16; 2];
+            for u in c.encode_utf16(&mut units) {
+                write!(w, "\\u{u:04x}")?;
+            }
+            start = i + c.len_utf8();
+        }
+        w.write_all(&fragment.as_bytes()[start..])
+    }
+}
+
 /// The value as a string in the same style.
 ///
 /// # Panics
@@ -64,6 +132,18 @@ mod tests {
         assert_eq!(
             super::to_string(&v),
             r#"{"deployment": ["puppet", "docker"], "n": {"a": 1}}"#
+        );
+    }
+
+    /// `json.dump(v, indent=2)` prints exactly this (CPython 3.11).
+    #[test]
+    fn python_indent_2() {
+        let v = serde_json::json!({"a": [1, 1.0, {}], "b": [], "c": "caf\u{e9} \u{1f600}\u{7f}\n", "d": null});
+        let mut out = Vec::new();
+        super::write_indented(&mut out, &v).unwrap();
+        assert_eq!(
+            String::from_utf8(out).unwrap(),
+            "{\n  \"a\": [\n    1,\n    1.0,\n    {}\n  ],\n  \"b\": [],\n  \"c\": \"caf\\u00e9 \\ud83d\\ude00\\u007f\\n\",\n  \"d\": null\n}\n"
         );
     }
 }

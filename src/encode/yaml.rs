@@ -11,17 +11,52 @@ use crate::node::Value;
 
 /// Writes `value` as one YAML document.
 pub(crate) fn write(out: &mut dyn Write, value: &serde_json::Value) -> io::Result<()> {
+    emit(out, value, &Style::HEATCAP)
+}
+
+/// Writes `value` as PyYAML's `yaml.safe_dump(value,
+/// default_flow_style=False)` does (what python-heatclient prints): keys
+/// sorted, lines folded at 80 columns, anything but ASCII escaped. PyYAML's
+/// emitter is a port of libyaml's, which emits here.
+pub(crate) fn write_pyyaml(out: &mut dyn Write, value: &serde_json::Value) -> io::Result<()> {
+    emit(out, value, &Style::PYYAML)
+}
+
+/// How a document is emitted.
+struct Style {
+    sort_keys: bool,
+    unicode: bool,
+    /// Fold long scalars at this column; -1 never.
+    width: i32,
+}
+
+impl Style {
+    /// heatcap's own YAML: keys in their order, whole lines, UTF-8.
+    const HEATCAP: Style = Style {
+        sort_keys: false,
+        unicode: true,
+        width: -1,
+    };
+    /// `yaml.safe_dump`'s defaults.
+    const PYYAML: Style = Style {
+        sort_keys: true,
+        unicode: false,
+        width: 80,
+    };
+}
+
+fn emit(out: &mut dyn Write, value: &serde_json::Value, style: &Style) -> io::Result<()> {
     let mut buf = Vec::new();
     {
         let mut em = Emitter::new();
         em.set_output_string(&mut buf);
-        em.set_unicode(true);
-        em.set_width(-1);
+        em.set_unicode(style.unicode);
+        em.set_width(style.width);
         let mut events = vec![
             Event::stream_start(libyaml_safer::Encoding::Utf8),
             Event::document_start(None, &[], true),
         ];
-        push(value, &mut events);
+        push(value, style.sort_keys, &mut events);
         events.push(Event::document_end(true));
         events.push(Event::stream_end());
         for e in events {
@@ -53,7 +88,7 @@ fn looks_like_timestamp(s: &str) -> bool {
         && (1..=2).contains(&day.len())
 }
 
-fn push(value: &serde_json::Value, events: &mut Vec<Event>) {
+fn push(value: &serde_json::Value, sort_keys: bool, events: &mut Vec<Event>) {
     use serde_json::Value as J;
     let plain = |text: &str| Event::scalar(None, None, text, true, false, ScalarStyle::Plain);
     match value {
@@ -82,15 +117,20 @@ fn push(value: &serde_json::Value, events: &mut Vec<Event>) {
                 SequenceStyle::Block,
             ));
             for i in items {
-                push(i, events);
+                push(i, sort_keys, events);
             }
             events.push(Event::sequence_end());
         }
         J::Object(map) => {
             events.push(Event::mapping_start(None, None, true, MappingStyle::Block));
-            for (k, v) in map {
-                push(&J::String(k.clone()), events);
-                push(v, events);
+            let mut entries: Vec<_> = map.iter().collect();
+            if sort_keys {
+                // Python sorts str keys by code point, as Rust sorts UTF-8.
+                entries.sort_by(|a, b| a.0.cmp(b.0));
+            }
+            for (k, v) in entries {
+                push(&J::String(k.clone()), sort_keys, events);
+                push(v, sort_keys, events);
             }
             events.push(Event::mapping_end());
         }
@@ -114,5 +154,24 @@ mod tests {
         assert!(text.contains("c: '2015-10-15'"), "{text}");
         let parsed = parse_text(&text, "x.yaml", &ParseOptions::default());
         assert_eq!(parsed.root.unwrap().value.to_json(), v, "{text}");
+    }
+
+    /// What `yaml.safe_dump(v, default_flow_style=False)` prints for the
+    /// same value (PyYAML 6.0.3): sorted keys, a long string folded at 80
+    /// columns, non-ASCII escaped, dates and numbers quoted.
+    #[test]
+    fn pyyaml_safe_dump() {
+        let v = serde_json::json!({
+            "z": [1, 1.0, true, null, {"b": 1, "a": "2016-10-14"}],
+            "a": "a long description that goes on and on beyond the eightieth column, so PyYAML folds it",
+            "m": "caf\u{e9}",
+            "e": [],
+        });
+        let mut out = Vec::new();
+        super::write_pyyaml(&mut out, &v).unwrap();
+        assert_eq!(
+            String::from_utf8(out).unwrap(),
+            "a: a long description that goes on and on beyond the eightieth column, so PyYAML folds\n  it\ne: []\nm: \"caf\\xE9\"\nz:\n- 1\n- 1.0\n- true\n- null\n- a: '2016-10-14'\n  b: 1\n"
+        );
     }
 }

@@ -9,6 +9,7 @@ mod look;
 mod options;
 mod parameters;
 mod resolve;
+mod resource_types;
 mod rules;
 pub(crate) mod sarif;
 mod schema;
@@ -20,6 +21,7 @@ pub(crate) use introspect::{render_by_type, render_find, render_index, render_su
 pub(crate) use options::render_options;
 pub(crate) use parameters::{render_parameters, render_parameters_diff};
 pub(crate) use resolve::render_resolve;
+pub(crate) use resource_types::{render_template, render_type_list, render_type_show};
 pub(crate) use rules::render_rules;
 pub(crate) use schema::{schema, write_schema, write_schema_list, SCHEMAS};
 pub(crate) use text::{write_diagnostics, write_findings_table, write_validate_summary};
@@ -44,7 +46,8 @@ pub enum Format {
     Plain,
     /// SARIF 2.1.0 (`validate`).
     Sarif,
-    /// The document Heat's validate API returns (`parameters`).
+    /// What Heat's own API answers (`parameters`: the validate document;
+    /// `resource-type`: the resource type API's bodies).
     Heat,
     /// python-heatclient's stack-create body (`export`).
     HeatApi,
@@ -118,7 +121,7 @@ impl Format {
             Format::Table => "a table for people",
             Format::Plain => "plain lines for shell pipelines (alias: text)",
             Format::Sarif => "SARIF 2.1.0, for code scanning",
-            Format::Heat => "the document Heat's validate API returns with show_nested",
+            Format::Heat => "the JSON Heat's own API returns for the same question",
             Format::HeatApi => "python-heatclient's stack-create body (nothing written)",
             Format::Markdown => "Markdown",
             Format::Github => "GitHub Actions annotations (workflow commands)",

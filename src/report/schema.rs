@@ -16,6 +16,7 @@ use schemars::{JsonSchema, Schema, SchemaGenerator};
 use serde_json::{Map, Value};
 
 use super::introspect::{CapabilityRecord, TypeRecord};
+use super::resource_types::{Listed, Shown};
 use super::rules::RuleEntry;
 use super::{ExportReport, ValidateReport};
 use crate::diag::Diagnostic;
@@ -164,6 +165,24 @@ pub(crate) const SCHEMAS: &[OutputSchema] = &[
         output: "rules --format jsonl (each line)",
         about: "One code of the catalogue.",
         generate: derived::<RuleEntry>,
+    },
+    OutputSchema {
+        name: "resource-type-list",
+        output: "resource-type list --format json",
+        about: "Heat's resource types, in name order, with their support status (and descriptions with --long). `--format heat` prints Heat's own API body instead.",
+        generate: derived::<Vec<Listed<'static>>>,
+    },
+    OutputSchema {
+        name: "resource-type-list.jsonl",
+        output: "resource-type list --format jsonl (each line)",
+        about: "One resource type.",
+        generate: derived::<Listed<'static>>,
+    },
+    OutputSchema {
+        name: "resource-type-show",
+        output: "resource-type show TYPE --format json",
+        about: "One resource type from the embedded Heat data: its properties (nested schemas, constraints), attributes and support status. `--format heat` and `--template-type` print Heat's own API shapes instead.",
+        generate: derived::<Shown<'static>>,
     },
 ];
 

@@ -274,4 +274,24 @@ mod tests {
         assert!(!is_plugin("OS::TripleO::Controller"));
         assert!(!is_plugin("OS::Quantum::Net"), "only through default.yaml");
     }
+
+    /// The lists taken from Heat's source agree with the data generated
+    /// by running Heat (tools/heat-schema).
+    #[test]
+    fn agree_with_the_generated_data() {
+        let heat = crate::heat_schema::heat();
+        let plugins: Vec<&str> = heat
+            .types
+            .iter()
+            .filter(|(_, t)| !t.is_template())
+            .map(|(n, _)| n.as_str())
+            .collect();
+        assert_eq!(plugins, PLUGIN_TYPES);
+        let env: Vec<(&str, &str)> = heat
+            .environment
+            .iter()
+            .map(|(a, b)| (a.as_str(), b.as_str()))
+            .collect();
+        assert_eq!(env, DEFAULT_GLOBAL_ENVIRONMENT);
+    }
 }
