@@ -207,10 +207,6 @@ pub(crate) struct PropertySchema {
 
 impl PropertySchema {
     /// The schema of every item of a list property, when Heat has one.
-    #[cfg_attr(
-        not(test),
-        expect(dead_code, reason = "for the plugin-schema rules of issue 13")
-    )]
     pub(crate) fn item_schema(&self) -> Option<&PropertySchema> {
         match self.kind {
             PropertyType::List => self.schema.as_ref()?.get("*"),
@@ -220,10 +216,6 @@ impl PropertySchema {
 
     /// The known keys of a map property, when Heat declares them (Heat then
     /// refuses any other key: "Unknown Property").
-    #[cfg_attr(
-        not(test),
-        expect(dead_code, reason = "for the plugin-schema rules of issue 13")
-    )]
     pub(crate) fn fields(&self) -> Option<&IndexMap<String, PropertySchema>> {
         match self.kind {
             PropertyType::Map => self.schema.as_ref(),
@@ -240,7 +232,7 @@ impl PropertySchema {
     /// The names of the custom constraints it carries (`nova.flavor`).
     #[cfg_attr(
         not(test),
-        expect(dead_code, reason = "for the plugin-schema rules of issue 13")
+        expect(dead_code, reason = "part of the data's API; only tests use it so far")
     )]
     pub(crate) fn custom_constraints(&self) -> impl Iterator<Item = &str> {
         self.constraints.iter().filter_map(|c| match c.kind() {
@@ -345,7 +337,7 @@ impl SupportStatus {
     /// Deprecated: it works, and Heat names a replacement.
     #[cfg_attr(
         not(test),
-        expect(dead_code, reason = "for the plugin-schema rules of issue 13")
+        expect(dead_code, reason = "part of the data's API; only tests use it so far")
     )]
     pub(crate) fn is_deprecated(&self) -> bool {
         self.status == Status::Deprecated
@@ -437,10 +429,6 @@ pub(crate) enum Number {
 impl Number {
     /// The value as a float, for comparisons.
     #[allow(clippy::cast_precision_loss)] // Heat's bounds are small integers
-    #[cfg_attr(
-        not(test),
-        expect(dead_code, reason = "for the plugin-schema rules of issue 13")
-    )]
     pub(crate) fn as_f64(self) -> f64 {
         match self {
             Number::Int(i) => i as f64,
@@ -545,7 +533,7 @@ impl ResourceType {
     /// The property `name`, hidden ones included (Heat accepts their names).
     #[cfg_attr(
         not(test),
-        expect(dead_code, reason = "for the plugin-schema rules of issue 13")
+        expect(dead_code, reason = "part of the data's API; only tests use it so far")
     )]
     pub(crate) fn property(&self, name: &str) -> Option<&PropertySchema> {
         self.properties.get(name)
@@ -554,7 +542,7 @@ impl ResourceType {
     /// The names of the properties Heat requires (at create time).
     #[cfg_attr(
         not(test),
-        expect(dead_code, reason = "for the plugin-schema rules of issue 13")
+        expect(dead_code, reason = "part of the data's API; only tests use it so far")
     )]
     pub(crate) fn required_properties(&self) -> impl Iterator<Item = &str> {
         self.properties
@@ -566,7 +554,7 @@ impl ResourceType {
     /// The attribute `name`, hidden ones included.
     #[cfg_attr(
         not(test),
-        expect(dead_code, reason = "for the plugin-schema rules of issue 13")
+        expect(dead_code, reason = "part of the data's API; only tests use it so far")
     )]
     pub(crate) fn attribute(&self, name: &str) -> Option<&AttributeSchema> {
         self.attributes.get(name)
@@ -575,19 +563,11 @@ impl ResourceType {
     /// Whether Heat's validation accepts `get_attr` of `name` (the first
     /// element of the attribute path): a declared attribute, or any name
     /// for a type with [`dynamic_attributes`](Self::dynamic_attributes).
-    #[cfg_attr(
-        not(test),
-        expect(dead_code, reason = "for the plugin-schema rules of issue 13")
-    )]
     pub(crate) fn accepts_attribute(&self, name: &str) -> bool {
         self.dynamic_attributes || self.attributes.contains_key(name)
     }
 
     /// A template-backed type of the default environment (no plugin class).
-    #[cfg_attr(
-        not(test),
-        expect(dead_code, reason = "for the plugin-schema rules of issue 13")
-    )]
     pub(crate) fn is_template(&self) -> bool {
         self.template.is_some()
     }
@@ -656,7 +636,7 @@ impl HeatTypes {
     /// and template entries left out.
     #[cfg_attr(
         not(test),
-        expect(dead_code, reason = "for the plugin-schema rules of issue 13")
+        expect(dead_code, reason = "part of the data's API; only tests use it so far")
     )]
     pub(crate) fn aliases(&self) -> impl Iterator<Item = (&str, &str)> {
         self.environment
@@ -677,11 +657,23 @@ impl HeatTypes {
     /// Whether `name` is in one of Heat's own namespaces, derived from the
     /// data: `AWS::` for any AWS type, else the first two parts of a name
     /// Heat knows or aliases (`OS::Nova::`, `OS::Heat::`, `OS::Quantum::`,
-    /// `OS::Ceilometer::`). `OS::TripleO::Foo` is not.
+    /// `OS::Ceilometer::`). `OS::TripleO::Foo` is not. A misspelt
+    /// separator does not hide the namespace: `OS::Nova:Server` is in
+    /// `OS::Nova::`.
     pub(crate) fn is_heat_namespace(&self, name: &str) -> bool {
+        let name = single_colons_doubled(name);
         self.namespaces()
             .iter()
             .any(|ns| name.starts_with(ns.as_str()))
+    }
+
+    /// For a type Heat does not have in one of its own namespaces, the
+    /// nearest type it lists (`OS::Nova::Sever` → `OS::Nova::Server`).
+    pub(crate) fn misspelling_of(&self, name: &str) -> Option<&str> {
+        if self.lookup(name).is_some() || !self.is_heat_namespace(name) {
+            return None;
+        }
+        self.suggest(name)
     }
 
     /// Heat's namespaces (see [`Self::is_heat_namespace`]), sorted.
@@ -725,7 +717,7 @@ impl HeatTypes {
     /// it.
     #[cfg_attr(
         not(test),
-        expect(dead_code, reason = "for the plugin-schema rules of issue 13")
+        expect(dead_code, reason = "part of the data's API; only tests use it so far")
     )]
     pub(crate) fn custom_constraint(&self, name: &str) -> Option<&str> {
         self.custom_constraints.get(name).map(String::as_str)
@@ -738,10 +730,32 @@ impl HeatTypes {
 /// can.
 #[cfg_attr(
     not(test),
-    expect(dead_code, reason = "for the plugin-schema rules of issue 13")
+    expect(dead_code, reason = "part of the data's API; only tests use it so far")
 )]
 pub(crate) fn needs_cloud(class: &str) -> bool {
     class.starts_with("heat.engine.clients.")
+}
+
+/// The type name with every run of colons written `::`, so that a
+/// misspelt separator (`OS::Nova:Server`) still shows its namespace.
+fn single_colons_doubled(name: &str) -> String {
+    let mut out = String::with_capacity(name.len() + 2);
+    let mut colons = 0;
+    for c in name.chars() {
+        if c == ':' {
+            colons += 1;
+            continue;
+        }
+        if colons > 0 {
+            out.push_str("::");
+            colons = 0;
+        }
+        out.push(c);
+    }
+    if colons > 0 {
+        out.push_str("::");
+    }
+    out
 }
 
 /// `AWS::` for AWS types, `OS::Nova::` for `OS::Nova::Server`.

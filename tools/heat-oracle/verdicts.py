@@ -8,13 +8,22 @@ names) and what ``openstack stack create`` runs before it creates anything
 (``create``: the stack built with ``strict_validate=True`` and
 ``stack.validate()``, which also checks required properties, types and
 constraints), each with the stubs of ``oracle.py --strict`` (no cloud:
-custom constraints such as nova.flavor pass). Prints one JSON document::
+custom constraints such as nova.flavor pass). A third stage, ``nested``,
+is recorded for templates that pass ``create``: what ``stack create``
+refuses later, when it creates the nested stack of an
+``OS::Heat::ResourceGroup`` or ``OS::Heat::ResourceChain`` (the engine
+validates each nested stack with ``strict_validate=True`` when it creates
+it, where the check before creating anything validated the members with
+``strict_validate=False``: property names only). Prints one JSON
+document::
 
     {"heat": "27.0.1",
      "verdicts": {"bad-unknown-property.yaml":
                     {"validate": "Property error: ... Unknown Property notprop",
-                     "create": "StackValidationFailed: Property error: ..."},
-                  "good-random-string.yaml": {"validate": null, "create": null}}}
+                     "create": "StackValidationFailed: Property error: ...",
+                     "nested": null},
+                  "good-random-string.yaml":
+                    {"validate": null, "create": null, "nested": null}}}
 
 ``null`` means Heat accepts the template at that stage; otherwise the
 message is Heat's, as the API returns it (``Class: message`` where the API
@@ -66,6 +75,45 @@ def verdict(path, strict):
             p.stop()
 
 
+def nested_verdict(path):
+    """None when Heat creates every group and chain nested stack of
+    `path` (or it has none), else the first refusal, with the path Heat
+    gives it (``resources.NAME<nested_stack>...``)."""
+    from heat.api.openstack.v1 import stacks as api_stacks
+    from heat.common import exception
+    patches = oracle.stubs(True)
+    for p in patches:
+        p.start()
+    try:
+        body = oracle.client_body(path, [], None)
+        data = api_stacks.InstantiationData(body)
+        ctx = oracle.heat_test_utils.dummy_context()
+        engine = oracle.service.EngineService('heat-oracle', 'engine')
+        stack = engine._parse_template_and_validate_stack(
+            ctx, 'heat-oracle', data.template(), data.environment(),
+            data.files(), data.environment_files(), None, {})
+        for name in sorted(stack.resources):
+            res = stack.resources[name]
+            if type(res).__name__ not in ('ResourceGroup', 'ResourceChain'):
+                continue
+            try:
+                child = res._parse_nested_stack(
+                    '%s-%s' % (stack.name, name), res.child_template(),
+                    res.child_params())
+                child.strict_validate = True
+                child.validate()
+            except Exception as ex:
+                err = exception.StackValidationFailed(
+                    error=ex,
+                    path=[stack.t.RESOURCES,
+                          '%s<%s>' % (name, res.template_url)])
+                return '%s: %s' % (type(err).__name__, err)
+        return None
+    finally:
+        for p in patches:
+            p.stop()
+
+
 def main(argv=None):
     p = argparse.ArgumentParser(description=__doc__.split('\n')[0])
     p.add_argument('directories', nargs='+')
@@ -81,10 +129,16 @@ def main(argv=None):
             if not name.endswith('.yaml'):
                 continue
             path = os.path.join(d, name)
-            verdicts[name] = {
+            create = verdict(path, True)
+            found = {
                 'validate': verdict(path, False),
-                'create': verdict(path, True),
+                'create': create,
+                'nested': None if create else nested_verdict(path),
             }
+            # The client names missing files by absolute URL.
+            here = 'file://' + os.path.abspath(d) + '/'
+            verdicts[name] = {k: v and v.replace(here, 'file://DIR/')
+                              for k, v in found.items()}
     doc = {'heat': version.version_info.version_string(),
            'verdicts': verdicts}
     sys.stdout.write(json.dumps(doc, sort_keys=True, indent=1) + '\n')
