@@ -207,10 +207,6 @@ pub(crate) struct PropertySchema {
 
 impl PropertySchema {
     /// The schema of every item of a list property, when Heat has one.
-    #[cfg_attr(
-        not(test),
-        expect(dead_code, reason = "for the plugin-schema rules of issue 13")
-    )]
     pub(crate) fn item_schema(&self) -> Option<&PropertySchema> {
         match self.kind {
             PropertyType::List => self.schema.as_ref()?.get("*"),
@@ -220,10 +216,6 @@ impl PropertySchema {
 
     /// The known keys of a map property, when Heat declares them (Heat then
     /// refuses any other key: "Unknown Property").
-    #[cfg_attr(
-        not(test),
-        expect(dead_code, reason = "for the plugin-schema rules of issue 13")
-    )]
     pub(crate) fn fields(&self) -> Option<&IndexMap<String, PropertySchema>> {
         match self.kind {
             PropertyType::Map => self.schema.as_ref(),
@@ -543,10 +535,6 @@ impl Found<'_> {
 
 impl ResourceType {
     /// The property `name`, hidden ones included (Heat accepts their names).
-    #[cfg_attr(
-        not(test),
-        expect(dead_code, reason = "for the plugin-schema rules of issue 13")
-    )]
     pub(crate) fn property(&self, name: &str) -> Option<&PropertySchema> {
         self.properties.get(name)
     }
@@ -723,10 +711,6 @@ impl HeatTypes {
 
     /// The Python class of the custom constraint `name`, if Heat registers
     /// it.
-    #[cfg_attr(
-        not(test),
-        expect(dead_code, reason = "for the plugin-schema rules of issue 13")
-    )]
     pub(crate) fn custom_constraint(&self, name: &str) -> Option<&str> {
         self.custom_constraints.get(name).map(String::as_str)
     }
@@ -736,10 +720,6 @@ impl HeatTypes {
 /// (`heat.engine.clients.os.nova.FlavorConstraint`): those cannot be
 /// checked offline; Heat's common ones (`ip_addr`, `cidr`, `iso_8601`, ...)
 /// can.
-#[cfg_attr(
-    not(test),
-    expect(dead_code, reason = "for the plugin-schema rules of issue 13")
-)]
 pub(crate) fn needs_cloud(class: &str) -> bool {
     class.starts_with("heat.engine.clients.")
 }
