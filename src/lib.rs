@@ -92,6 +92,9 @@ pub use model::environment::Environment;
 pub use model::package::ModuleKind;
 pub use model::template::Template;
 pub use model::Content;
+pub use product::feeds::{
+    ConstraintBounds, ConstraintModulo, Feed, PropertyConstraint, Via as FeedVia,
+};
 pub use product::options::{Choice, OptionsReport};
 pub use product::parameters::{
     ChoiceDiff, ParameterInfo, ParametersReport, Source as ValueSource, StackNode, Supplied,

@@ -32,9 +32,13 @@ impl Formatter for PythonStyle {
     }
 }
 
-/// The value on one line, then a newline.
-pub(crate) fn write_line<T: Serialize + ?Sized>(out: &mut dyn Write, value: &T) -> io::Result<()> {
-    let mut ser = serde_json::Serializer::with_formatter(&mut *out, PythonStyle);
+/// The value written with `formatter`, then a newline.
+fn write_with<T, F>(out: &mut dyn Write, value: &T, formatter: F) -> io::Result<()>
+where
+    T: Serialize + ?Sized,
+    F: serde_json::ser::Formatter,
+{
+    let mut ser = serde_json::Serializer::with_formatter(&mut *out, formatter);
     value
         .serialize(&mut ser)
         .map_err(|e| match e.io_error_kind() {
@@ -45,6 +49,11 @@ pub(crate) fn write_line<T: Serialize + ?Sized>(out: &mut dyn Write, value: &T) 
     out.write_all(b"\n")
 }
 
+/// The value on one line, then a newline.
+pub(crate) fn write_line<T: Serialize + ?Sized>(out: &mut dyn Write, value: &T) -> io::Result<()> {
+    write_with(out, value, PythonStyle)
+}
+
 /// Python's `json.dump(value, indent=2)` (what python-heatclient prints
 /// with `-f json`): two-space indents, `", "`-free lines, every character
 /// beyond ASCII escaped (`ensure_ascii`), then a newline.
@@ -52,14 +61,7 @@ pub(crate) fn write_indented<T: Serialize + ?Sized>(
     out: &mut dyn Write,
     value: &T,
 ) -> io::Result<()> {
-    let mut ser = serde_json::Serializer::with_formatter(&mut *out, Indented::default());
-    value
-        .serialize(&mut ser)
-        .map_err(|e| match e.io_error_kind() {
-            Some(kind) => io::Error::from(kind),
-            None => io::Error::other(e),
-        })?;
-    out.write_all(b"\n")
+    write_with(out, value, Indented::default())
 }
 
 /// serde_json's pretty printer with Python's escaping of non-ASCII text.

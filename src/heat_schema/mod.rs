@@ -531,10 +531,6 @@ impl Found<'_> {
 
 impl ResourceType {
     /// The property `name`, hidden ones included (Heat accepts their names).
-    #[cfg_attr(
-        not(test),
-        expect(dead_code, reason = "part of the data's API; only tests use it so far")
-    )]
     pub(crate) fn property(&self, name: &str) -> Option<&PropertySchema> {
         self.properties.get(name)
     }
@@ -715,10 +711,6 @@ impl HeatTypes {
 
     /// The Python class of the custom constraint `name`, if Heat registers
     /// it.
-    #[cfg_attr(
-        not(test),
-        expect(dead_code, reason = "part of the data's API; only tests use it so far")
-    )]
     pub(crate) fn custom_constraint(&self, name: &str) -> Option<&str> {
         self.custom_constraints.get(name).map(String::as_str)
     }
@@ -728,10 +720,6 @@ impl HeatTypes {
 /// (`heat.engine.clients.os.nova.FlavorConstraint`): those cannot be
 /// checked offline; Heat's common ones (`ip_addr`, `cidr`, `iso_8601`, ...)
 /// can.
-#[cfg_attr(
-    not(test),
-    expect(dead_code, reason = "part of the data's API; only tests use it so far")
-)]
 pub(crate) fn needs_cloud(class: &str) -> bool {
     class.starts_with("heat.engine.clients.")
 }

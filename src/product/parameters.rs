@@ -10,6 +10,7 @@ use schemars::JsonSchema;
 use serde::Serialize;
 use serde_json::Value as J;
 
+use super::feeds::{self, Feed};
 use crate::eval::Outcome;
 use crate::model::template::Parameter;
 use crate::resolve::compose::{NodeKind, TreeNode};
@@ -81,6 +82,9 @@ pub struct ParameterInfo {
     pub values: Vec<Supplied>,
     /// The stacks where nothing supplies it: the user must.
     pub required_in: Vec<String>,
+    /// The properties of Heat's own resources its value lands in, with
+    /// what Heat requires of them.
+    pub feeds: Vec<Feed>,
 }
 
 /// One stack of the composition.
@@ -179,6 +183,11 @@ pub(crate) fn collect(
         out: IndexMap::new(),
     };
     let tree = c.stack(root, "root".to_owned(), true);
+    for (name, found) in feeds::by_parameter(root, catalog) {
+        if let Some(info) = c.out.get_mut(&name) {
+            info.feeds = found;
+        }
+    }
     (tree, c.out)
 }
 
@@ -277,6 +286,7 @@ impl Collector<'_> {
                 declared_by: Vec::new(),
                 values: Vec::new(),
                 required_in: Vec::new(),
+                feeds: Vec::new(),
             });
         info.declared_by.push(stack.to_owned());
         match supplied {
@@ -388,6 +398,7 @@ mod tests {
             } else {
                 Vec::new()
             },
+            feeds: Vec::new(),
         }
     }
 

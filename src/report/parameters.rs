@@ -3,6 +3,7 @@
 use std::io::{self, Write};
 
 use super::{json, table, wrap, write_data, Format, Look, KEEP, NARROW, VALUE, WRAP};
+use crate::product::feeds::{ConstraintBounds, PropertyConstraint};
 use crate::product::parameters::{ChoiceDiff, ParameterInfo, ParametersReport, Source};
 
 fn source(s: Source) -> &'static str {
@@ -31,6 +32,59 @@ fn value_text(p: &ParameterInfo) -> String {
         }
     }
     parts.join("\n")
+}
+
+/// The type, then a line `→ CONSTRAINT` for each distinct constraint of
+/// the properties it lands in (`→ nova.flavor`, `→ 1..512`).
+fn type_text(p: &ParameterInfo) -> String {
+    let mut lines = vec![p.type_name.clone().unwrap_or_default()];
+    for c in p.feeds.iter().flat_map(|f| &f.constraints) {
+        let line = format!("→ {}", constraint_text(c));
+        if !lines.contains(&line) {
+            lines.push(line);
+        }
+    }
+    lines.join("\n")
+}
+
+/// A constraint in a few characters.
+fn constraint_text(c: &PropertyConstraint) -> String {
+    let bounds = |b: &ConstraintBounds| {
+        let side = |n: &Option<serde_json::Number>| n.as_ref().map(ToString::to_string);
+        format!(
+            "{}..{}",
+            side(&b.min).unwrap_or_default(),
+            side(&b.max).unwrap_or_default()
+        )
+    };
+    match c {
+        PropertyConstraint::Custom {
+            custom_constraint, ..
+        } => custom_constraint.clone(),
+        PropertyConstraint::Range { range, .. } => bounds(range),
+        PropertyConstraint::Length { length, .. } => format!("length {}", bounds(length)),
+        PropertyConstraint::AllowedValues { allowed_values, .. } => {
+            let listed: Vec<String> = allowed_values
+                .iter()
+                .map(|v| match v {
+                    serde_json::Value::String(s) => s.clone(),
+                    other => json::to_string(other),
+                })
+                .collect();
+            let text = listed.join("|");
+            if text.chars().count() <= 20 {
+                text
+            } else {
+                format!("one of {} values", listed.len())
+            }
+        }
+        PropertyConstraint::Modulo { modulo, .. } => {
+            format!("modulo {} offset {}", modulo.step, modulo.offset)
+        }
+        PropertyConstraint::AllowedPattern {
+            allowed_pattern, ..
+        } => format!("pattern {allowed_pattern}"),
+    }
 }
 
 /// `parameters`: one row per parameter name; JSON/YAML carry the tree too.
@@ -70,7 +124,7 @@ pub(crate) fn render_parameters(
                     } else {
                         name.clone()
                     },
-                    p.type_name.clone().unwrap_or_default(),
+                    type_text(p),
                     p.required_in.join("\n"),
                     value_text(p),
                     p.declared_by.join("\n"),

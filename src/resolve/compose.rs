@@ -85,6 +85,11 @@ pub struct TreeNode {
     /// Heat passes them, below), by parameter name.
     #[serde(skip)]
     pub(crate) values: IndexMap<String, Outcome>,
+    /// The Heat type that implements it, after the registry (a native
+    /// resource, group or chain, or a native group member); `None` for a
+    /// template or a type that did not resolve.
+    #[serde(skip)]
+    pub(crate) plugin: Option<String>,
 }
 
 /// The walked composition.
@@ -142,6 +147,7 @@ pub(crate) fn compose(
             children,
             kind: NodeKind::Template,
             values,
+            plugin: None,
         },
         resolutions: w.seen.into_values().collect(),
         diagnostics: w.diagnostics,
@@ -596,6 +602,10 @@ impl Walker<'_> {
             children: Vec::new(),
             kind: NodeKind::Template,
             values: IndexMap::new(),
+            plugin: match &implementation {
+                Some(Implementation::Plugin(p)) => Some(p.clone()),
+                _ => None,
+            },
         };
         let Some(path) = template.clone() else {
             return (node, implementation);
