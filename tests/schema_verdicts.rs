@@ -50,7 +50,10 @@ fn verdicts(file: &str) -> BTreeMap<String, Value> {
 }
 
 fn errors(path: &Path) -> Vec<Diagnostic> {
-    let outcome = validate(&ValidateOptions::new(vec![path.to_path_buf()], Profile::Hot));
+    let outcome = validate(&ValidateOptions::new(
+        vec![path.to_path_buf()],
+        Profile::Hot,
+    ));
     assert_eq!(outcome.files, 1, "{}", path.display());
     outcome
         .findings
@@ -95,13 +98,32 @@ fn expected_words(words: &str) -> &str {
     }
 }
 
-#[test]
-fn heatcap_agrees_with_heat_on_every_recorded_template() {
-    let all = verdicts("tests/heat/schema-verdicts.json");
+/// A refusal for a reason of Heat's resource plugin schemas (a property,
+/// an attribute, a type), as opposed to a parameter value not given or a
+/// file the client cannot read.
+fn schema_refusal(words: &str) -> bool {
+    words.starts_with("Property error: ")
+        || words.contains("The Resource Type (")
+        || words.contains("The Referenced Attribute (")
+}
+
+/// How heatcap's errors on the templates of `dir` compare with Heat's
+/// recorded verdicts: the problems found, and how many templates Heat
+/// refuses. With `only_schema`, a template Heat refuses for another reason
+/// than its plugin schemas may get errors or none (heatcap checks those
+/// reasons with other rules, or cannot know them: a parameter's value),
+/// and the templates in `known` are left out of the second direction.
+fn agreement(
+    dir: &str,
+    recording: &str,
+    only_schema: bool,
+    known: &[&str],
+) -> (Vec<String>, usize) {
+    let all = verdicts(recording);
     let mut refused = 0;
     let mut problems = Vec::new();
     for (name, verdict) in &all {
-        let path = Path::new("fixtures/schema").join(name);
+        let path = Path::new(dir).join(name);
         let found = errors(&path);
         let first = STAGES
             .iter()
@@ -115,10 +137,15 @@ fn heatcap_agrees_with_heat_on_every_recorded_template() {
         };
         refused += 1;
         let words = heat_words(message);
+        if only_schema && (!schema_refusal(words) || known.contains(&name.as_str())) {
+            continue;
+        }
         let at_offender: Vec<&Diagnostic> = match offender(words) {
             Some((section, resource)) => found
                 .iter()
-                .filter(|d| d.key_path.len() >= 2 && d.key_path[0] == section && d.key_path[1] == resource)
+                .filter(|d| {
+                    d.key_path.len() >= 2 && d.key_path[0] == section && d.key_path[1] == resource
+                })
                 .collect(),
             None => found.iter().collect(),
         };
@@ -132,7 +159,7 @@ fn heatcap_agrees_with_heat_on_every_recorded_template() {
             .map_or((stage_words, expected_words(words)), |(_, s, w)| (*s, *w));
         let agrees = at_offender
             .iter()
-            .any(|d| d.message.contains(stage_words) && d.message.contains(&want));
+            .any(|d| d.message.contains(stage_words) && d.message.contains(want));
         if !agrees {
             let texts: Vec<&str> = at_offender.iter().map(|d| d.message.as_str()).collect();
             problems.push(format!(
@@ -140,9 +167,7 @@ fn heatcap_agrees_with_heat_on_every_recorded_template() {
             ));
         }
     }
-    assert!(problems.is_empty(), "{}", problems.join("\n"));
-    // Every fixture was recorded, and the recording has both kinds.
-    let fixtures = std::fs::read_dir("fixtures/schema")
+    let fixtures = std::fs::read_dir(dir)
         .unwrap()
         .filter(|e| {
             e.as_ref()
@@ -152,8 +177,62 @@ fn heatcap_agrees_with_heat_on_every_recorded_template() {
                 .is_some_and(|x| x == "yaml")
         })
         .count();
-    assert_eq!(fixtures, all.len(), "a fixture without a recorded verdict");
-    assert!(refused >= 45 && all.len() - refused >= 20, "{refused} of {}", all.len());
+    assert_eq!(
+        fixtures,
+        all.len(),
+        "a file of {dir} without a recorded verdict"
+    );
+    (problems, refused)
+}
+
+#[test]
+fn heatcap_agrees_with_heat_on_every_recorded_template() {
+    let (problems, refused) = agreement(
+        "fixtures/schema",
+        "tests/heat/schema-verdicts.json",
+        false,
+        &[],
+    );
+    assert!(problems.is_empty(), "{}", problems.join("\n"));
+    // The recording has both kinds.
+    assert!(refused >= 45, "only {refused} refused");
+}
+
+/// The HOT specification's examples (fixtures/hot, made complete by
+/// tools/hot_spec_examples.py), against Heat's verdicts on them
+/// (tests/heat/hot-spec-verdicts.json, recorded by the same script, with
+/// values for the parameters that have no default): heatcap reports an
+/// error only on an example Heat refuses, and every example Heat refuses
+/// for a reason of its plugin schemas gets heatcap's error there, in
+/// Heat's words. Most examples leave out a server's `flavor`, which Heat
+/// refuses at create; one misspells `OS::Nova::Server` (line 1056 of the
+/// specification), which Heat refuses at validate.
+#[test]
+fn hot_specification_examples_get_errors_only_where_heat_refuses() {
+    // Refused for the value given to a parameter when recording (`{}`
+    // for a json parameter, so `get_param: [server_data, metadata]` is
+    // "", "not a map"), which heatcap cannot know.
+    let known = ["spec-000-L0893.yaml"];
+    let (problems, refused) = agreement(
+        "fixtures/hot",
+        "tests/heat/hot-spec-verdicts.json",
+        true,
+        &known,
+    );
+    assert!(problems.is_empty(), "{}", problems.join("\n"));
+    assert!(refused >= 10, "only {refused} refused");
+    // No example is read as something other than a template.
+    for entry in std::fs::read_dir("fixtures/hot").unwrap() {
+        let path = entry.unwrap().path();
+        if path.extension().is_some_and(|e| e == "yaml") {
+            let outcome = validate(&ValidateOptions::new(vec![path.clone()], Profile::Hot));
+            assert!(
+                outcome.findings.iter().all(|d| d.code.0 != "W0011"),
+                "{}",
+                path.display()
+            );
+        }
+    }
 }
 
 #[test]
@@ -163,14 +242,19 @@ fn the_heat_path_names_the_offender() {
         Some(("resources".into(), "r".into()))
     );
     assert_eq!(
-        offender("Property error: resources.g<nested_stack>.resources[0].properties: Unknown Property x"),
+        offender(
+            "Property error: resources.g<nested_stack>.resources[0].properties: Unknown Property x"
+        ),
         Some(("resources".into(), "g".into()))
     );
     assert_eq!(
         offender("outputs.out.value.get_attr: The Referenced Attribute (r a) is incorrect."),
         Some(("outputs".into(), "out".into()))
     );
-    assert_eq!(offender("The Resource Type (OS::Nova::Sever) could not be found."), None);
+    assert_eq!(
+        offender("The Resource Type (OS::Nova::Sever) could not be found."),
+        None
+    );
     assert_eq!(
         expected_words("Outputs.o.Value.Fn::GetAtt: The Referenced Attribute (v x) is incorrect."),
         "The Referenced Attribute (v x) is incorrect."

@@ -695,18 +695,7 @@ impl HeatTypes {
     /// case ignored, then with case, then the first name in order; `None`
     /// when even the nearest differs in more than a third of `name`.
     pub(crate) fn suggest(&self, name: &str) -> Option<&str> {
-        let lower = name.to_lowercase();
-        let (distance, _, best) = self
-            .listed()
-            .map(|(n, _)| {
-                (
-                    strsim::levenshtein(&lower, &n.to_lowercase()),
-                    strsim::levenshtein(name, n),
-                    n,
-                )
-            })
-            .min()?;
-        (distance * 3 <= name.chars().count().max(3)).then_some(best)
+        nearest(name, self.listed().map(|(n, _)| n))
     }
 
     /// The Python class of the custom constraint `name`, if Heat registers
@@ -714,6 +703,28 @@ impl HeatTypes {
     pub(crate) fn custom_constraint(&self, name: &str) -> Option<&str> {
         self.custom_constraints.get(name).map(String::as_str)
     }
+}
+
+/// The candidate nearest to `name` by edit distance (optimal string
+/// alignment: a swap of two letters is one edit; case folded first,
+/// then exact), if it is near enough to be a misspelling: at most one edit
+/// in three characters. `OS::Nova::Sever` → `OS::Nova::Server`,
+/// `lenght` → `length`.
+pub(crate) fn nearest<'a>(
+    name: &str,
+    candidates: impl Iterator<Item = &'a str>,
+) -> Option<&'a str> {
+    let lower = name.to_lowercase();
+    let (distance, _, best) = candidates
+        .map(|n| {
+            (
+                strsim::osa_distance(&lower, &n.to_lowercase()),
+                strsim::osa_distance(name, n),
+                n,
+            )
+        })
+        .min()?;
+    (distance * 3 <= name.chars().count().max(3)).then_some(best)
 }
 
 /// Whether a custom constraint (by its Python class) asks a cloud service

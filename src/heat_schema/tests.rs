@@ -143,7 +143,10 @@ fn misspelt_types_get_the_nearest_real_name() {
         Some("OS::Heat::SoftwareDeployment")
     );
     assert_eq!(h.suggest("Totally::Different"), None);
-    assert_eq!(h.misspelling_of("OS::Nova:Server"), Some("OS::Nova::Server"));
+    assert_eq!(
+        h.misspelling_of("OS::Nova:Server"),
+        Some("OS::Nova::Server")
+    );
     assert_eq!(h.misspelling_of("OS::Nova::Server"), None);
     assert_eq!(h.misspelling_of("OS::Ceilometer::Alarm"), None, "an alias");
     assert_eq!(h.misspelling_of("OS::TripleO::Sever"), None, "not Heat's");

@@ -281,12 +281,7 @@ pub(crate) fn check_package(
         .map(|i| {
             let record = &records[i];
             let mut found = record.diagnostics.clone();
-            let mut rules = check_file(
-                record,
-                selection,
-                &crate::walk::Remap::default(),
-                &mapped,
-            );
+            let mut rules = check_file(record, selection, &crate::walk::Remap::default(), &mapped);
             if let Some(package) = &package {
                 for d in found.iter_mut().chain(rules.iter_mut()) {
                     if d.severity == Severity::Error {

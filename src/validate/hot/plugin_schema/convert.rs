@@ -183,21 +183,27 @@ pub(super) fn constraints(s: &PropertySchema, value: &J) -> Option<(&'static str
                     )
                 }),
             ConstraintKind::AllowedValues(allowed) => {
-                allowed_value(s.kind, allowed, value).map(|ok| (!ok).then(|| {
-                    let list: Vec<String> =
-                        allowed.iter().map(|a| python::json_dumps(a, false)).collect();
-                    (
-                        "is not an allowed value",
-                        format!(
-                            "{} is not an allowed value [{}]",
-                            python::json_dumps(value, false),
-                            list.join(", ")
-                        ),
-                    )
-                }))?
+                allowed_value(s.kind, allowed, value).map(|ok| {
+                    (!ok).then(|| {
+                        let list: Vec<String> = allowed
+                            .iter()
+                            .map(|a| python::json_dumps(a, false))
+                            .collect();
+                        (
+                            "is not an allowed value",
+                            format!(
+                                "{} is not an allowed value [{}]",
+                                python::json_dumps(value, false),
+                                list.join(", ")
+                            ),
+                        )
+                    })
+                })?
             }
             ConstraintKind::AllowedPattern(p) => match (value, pattern(p)) {
-                (J::String(text), Some(re)) if !re.find(text).is_some_and(|m| m.end() == text.len()) => {
+                (J::String(text), Some(re))
+                    if re.find(text).is_none_or(|m| m.end() != text.len()) =>
+                {
                     Some((
                         "does not match its pattern",
                         format!("\"{text}\" does not match pattern \"{p}\""),
@@ -321,14 +327,17 @@ mod tests {
     use super::*;
     use serde_json::json;
 
-    fn schema(kind: &str, constraints: J) -> PropertySchema {
+    fn schema(kind: &str, constraints: &J) -> PropertySchema {
         serde_json::from_value(json!({"type": kind, "constraints": constraints})).unwrap()
     }
 
     #[test]
     fn conversions_are_pythons() {
         assert_eq!(scalar(PropertyType::Integer, &json!("12")), Ok(json!(12)));
-        assert_eq!(scalar(PropertyType::Integer, &json!(" -1_0 ")), Ok(json!(-10)));
+        assert_eq!(
+            scalar(PropertyType::Integer, &json!(" -1_0 ")),
+            Ok(json!(-10))
+        );
         assert_eq!(scalar(PropertyType::Integer, &json!(2.9)), Ok(json!(2)));
         assert_eq!(scalar(PropertyType::Integer, &json!(true)), Ok(json!(1)));
         assert_eq!(
@@ -337,15 +346,24 @@ mod tests {
         );
         assert_eq!(
             scalar(PropertyType::Integer, &json!(["1", "2"])),
-            Err("int() argument must be a string, a bytes-like object or a real number, not 'list'".into())
+            Err(
+                "int() argument must be a string, a bytes-like object or a real number, not 'list'"
+                    .into()
+            )
         );
-        assert_eq!(scalar(PropertyType::Number, &json!("1e3")), Ok(json!(1000.0)));
+        assert_eq!(
+            scalar(PropertyType::Number, &json!("1e3")),
+            Ok(json!(1000.0))
+        );
         assert_eq!(scalar(PropertyType::Number, &json!("7")), Ok(json!(7)));
         assert_eq!(
             scalar(PropertyType::Number, &json!("1x")),
             Err("could not convert string to float: '1x'".into())
         );
-        assert_eq!(scalar(PropertyType::Boolean, &json!("TRUE")), Ok(json!(true)));
+        assert_eq!(
+            scalar(PropertyType::Boolean, &json!("TRUE")),
+            Ok(json!(true))
+        );
         assert_eq!(
             scalar(PropertyType::Boolean, &json!("Maybe")),
             Err("\"maybe\" is not a valid boolean".into())
@@ -354,7 +372,10 @@ mod tests {
             scalar(PropertyType::Boolean, &json!(1)),
             Err("\"1\" is not a valid boolean".into())
         );
-        assert_eq!(scalar(PropertyType::String, &json!(true)), Ok(json!("True")));
+        assert_eq!(
+            scalar(PropertyType::String, &json!(true)),
+            Ok(json!("True"))
+        );
         assert_eq!(scalar(PropertyType::String, &json!(5)), Ok(json!("5")));
         assert_eq!(
             scalar(PropertyType::String, &json!(1.5)),
@@ -379,42 +400,42 @@ mod tests {
 
     #[test]
     fn constraints_give_heats_messages() {
-        let range = schema("integer", json!([{"range": {"min": 1, "max": 512}}]));
+        let range = schema("integer", &json!([{"range": {"min": 1, "max": 512}}]));
         assert_eq!(
             constraints(&range, &json!(600)).unwrap().1,
             "600 is out of range (min: 1, max: 512)"
         );
         assert!(constraints(&range, &json!(512)).is_none());
-        let min = schema("integer", json!([{"range": {"min": 0}}]));
+        let min = schema("integer", &json!([{"range": {"min": 0}}]));
         assert_eq!(
             constraints(&min, &json!(-1)).unwrap().1,
             "-1 is out of range (min: 0, max: None)"
         );
-        let length = schema("string", json!([{"length": {"min": 1, "max": 3}}]));
+        let length = schema("string", &json!([{"length": {"min": 1, "max": 3}}]));
         assert_eq!(
             constraints(&length, &json!("abcd")).unwrap().1,
             "length (4) is out of range (min: 1, max: 3)"
         );
-        let list_length = schema("list", json!([{"length": {"min": 1}}]));
+        let list_length = schema("list", &json!([{"length": {"min": 1}}]));
         assert_eq!(
             constraints(&list_length, &json!([])).unwrap().1,
             "length (0) is out of range (min: 1, max: None)"
         );
-        let values = schema("string", json!([{"allowed_values": ["a", "b"]}]));
+        let values = schema("string", &json!([{"allowed_values": ["a", "b"]}]));
         assert_eq!(
             constraints(&values, &json!("c")).unwrap().1,
             "\"c\" is not an allowed value [\"a\", \"b\"]"
         );
-        let ints = schema("integer", json!([{"allowed_values": [4, 6]}]));
+        let ints = schema("integer", &json!([{"allowed_values": [4, 6]}]));
         assert_eq!(
             constraints(&ints, &json!(5)).unwrap().1,
             "5 is not an allowed value [4, 6]"
         );
         assert!(constraints(&ints, &json!(6)).is_none());
-        let in_list = schema("list", json!([{"allowed_values": ["a", "b"]}]));
+        let in_list = schema("list", &json!([{"allowed_values": ["a", "b"]}]));
         assert!(constraints(&in_list, &json!(["a", "b", "a"])).is_none());
         assert!(constraints(&in_list, &json!(["a", "z"])).is_some());
-        let pat = schema("string", json!([{"allowed_pattern": "/dev/vd[b-z]"}]));
+        let pat = schema("string", &json!([{"allowed_pattern": "/dev/vd[b-z]"}]));
         assert_eq!(
             constraints(&pat, &json!("/dev/sda")).unwrap().1,
             "\"/dev/sda\" does not match pattern \"/dev/vd[b-z]\""
@@ -422,7 +443,7 @@ mod tests {
         // re.match, then the whole value: a prefix match is not enough.
         assert!(constraints(&pat, &json!("/dev/vdbx")).is_some());
         assert!(constraints(&pat, &json!("/dev/vdc")).is_none());
-        let modulo = schema("integer", json!([{"modulo": {"step": 2, "offset": 1}}]));
+        let modulo = schema("integer", &json!([{"modulo": {"step": 2, "offset": 1}}]));
         assert_eq!(
             constraints(&modulo, &json!(4)).unwrap().1,
             "4 is not a multiple of 2 with an offset of 1"
@@ -430,10 +451,13 @@ mod tests {
         assert!(constraints(&modulo, &json!(-3)).is_none());
         let described = schema(
             "integer",
-            json!([{"range": {"min": 1}, "description": "At least one."}]),
+            &json!([{"range": {"min": 1}, "description": "At least one."}]),
         );
-        assert_eq!(constraints(&described, &json!(0)).unwrap().1, "At least one.");
-        let custom = schema("string", json!([{"custom_constraint": "nova.flavor"}]));
+        assert_eq!(
+            constraints(&described, &json!(0)).unwrap().1,
+            "At least one."
+        );
+        let custom = schema("string", &json!([{"custom_constraint": "nova.flavor"}]));
         assert!(constraints(&custom, &json!("anything")).is_none());
     }
 
@@ -442,7 +466,7 @@ mod tests {
         let with_default: PropertySchema =
             serde_json::from_value(json!({"type": "integer", "default": 32})).unwrap();
         assert_eq!(default_or_empty(&with_default), json!(32));
-        assert_eq!(default_or_empty(&schema("string", json!([]))), json!(""));
-        assert_eq!(default_or_empty(&schema("list", json!([]))), json!([]));
+        assert_eq!(default_or_empty(&schema("string", &json!([]))), json!(""));
+        assert_eq!(default_or_empty(&schema("list", &json!([]))), json!([]));
     }
 }

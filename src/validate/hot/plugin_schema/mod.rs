@@ -275,7 +275,9 @@ pub(crate) fn check(cx: &Context<'_>) -> Vec<Finding> {
         }
     }
     for pseudo in crate::model::template::PSEUDO_PARAMETERS {
-        parameters.entry(pseudo).or_insert_with(|| "string".to_owned());
+        parameters
+            .entry(pseudo)
+            .or_insert_with(|| "string".to_owned());
     }
     let mut w = Walker {
         cx,
@@ -301,7 +303,10 @@ impl<'a> Walker<'a, '_> {
     }
 
     fn resource_map(&self) -> Option<&'a Mapping> {
-        self.cx.root.get(self.names.resources).and_then(Node::as_map)
+        self.cx
+            .root
+            .get(self.names.resources)
+            .and_then(Node::as_map)
     }
 
     fn resources(&mut self) {
@@ -330,7 +335,10 @@ impl<'a> Walker<'a, '_> {
             let Some(ty) = self.resource_type(type_name, type_node, &here) else {
                 continue;
             };
-            if body.get("external_id").is_some_and(|e| e.value != Value::Null) {
+            if body
+                .get("external_id")
+                .is_some_and(|e| e.value != Value::Null)
+            {
                 // Heat validates an adopted resource against the cloud
                 // only (`validate_external`), never its properties.
                 continue;
@@ -430,7 +438,7 @@ impl<'a> Walker<'a, '_> {
         let empty = Mapping::default();
         let data = match props {
             None => &empty,
-            Some(n) if self.is_call(n) => return,
+            Some(n) if is_call(n) => return,
             Some(n) => match &n.value {
                 Value::Null => &empty,
                 Value::Map(m) => m,
@@ -463,12 +471,15 @@ impl<'a> Walker<'a, '_> {
             for (k, _) in &data.entries {
                 let key = k.value.key_text();
                 if !schema.contains_key(&key) {
+                    let hint = heat_schema::nearest(&key, schema.keys().map(String::as_str))
+                        .map(|n| format!("; did you mean `{n}`?"))
+                        .unwrap_or_default();
                     let what = match level {
                         Level::Resource { type_name, .. } => {
-                            format!("`{key}` is not a property of `{type_name}`")
+                            format!("`{key}` is not a property of `{type_name}`{hint}")
                         }
                         Level::Nested => {
-                            format!("`{key}` is not a key `{}` can have", at.label)
+                            format!("`{key}` is not a key `{}` can have{hint}", at.label)
                         }
                     };
                     let keys = at.key(&key).keys;
@@ -524,13 +535,12 @@ impl<'a> Walker<'a, '_> {
                 Some((_, v)) if !template_backed => {
                     let mut here = here;
                     here.stage = here.values;
-                    let deps = self.refers_to_resources(v);
+                    let deps = refers_to_resources(v);
                     if deps && !here.flat {
                         here.flat = true;
                     }
                     self.value(s, v, &here, validate && !deps);
                 }
-                Some(_) => {}
                 None if s.required
                     && s.default.is_none()
                     && !translated_into(name, schema, data) =>
@@ -552,7 +562,7 @@ impl<'a> Walker<'a, '_> {
                     );
                     self.push(Kind::MissingProperty, anchor, &at.keys, message);
                 }
-                None => {}
+                Some(_) | None => {}
             }
         }
     }
@@ -568,7 +578,7 @@ impl<'a> Walker<'a, '_> {
         at: &Place,
         validate: bool,
     ) -> Option<J> {
-        if self.is_call(node) {
+        if is_call(node) {
             self.parameter_type(s, node, at);
             return None;
         }
@@ -584,7 +594,14 @@ impl<'a> Walker<'a, '_> {
                 match (kind, s.fields(), &empty) {
                     // The children of a null map are validated as empty.
                     (PropertyType::Map, Some(fields), J::Object(m)) if m.is_empty() => {
-                        self.map(fields, &Mapping::default(), at, node.span, Level::Nested, validate);
+                        self.map(
+                            fields,
+                            &Mapping::default(),
+                            at,
+                            node.span,
+                            Level::Nested,
+                            validate,
+                        );
                         J::Object(fields.keys().map(|k| (k.clone(), J::Null)).collect())
                     }
                     _ => empty,
@@ -596,43 +613,21 @@ impl<'a> Walker<'a, '_> {
                     // Heat's value holds every schema key.
                     J::Object(fields.keys().map(|k| (k.clone(), J::Null)).collect())
                 }
-                None if self.holds_call(node) => return None,
+                None if holds_call(node) => return None,
                 None => node.value.to_json(),
             },
             (other, PropertyType::Map) => {
                 return self.wrong_type(node, at, s.kind, &convert::not_a_map(&other.to_json()));
             }
             (Value::Seq(items), PropertyType::List) => match s.item_schema() {
-                Some(item) => {
-                    let mut whole = Some(Vec::with_capacity(items.len()));
-                    if !item.implemented && validate && !items.is_empty() {
-                        // The items are properties `0`, `1`, ... of a
-                        // schema Heat has not implemented (AWS `Tags`).
-                        let message = format!(
-                            "resource `{}`: Heat has not implemented the items of `{}` ({})",
-                            at.resource,
-                            at.label,
-                            at.property_error("Property 0 not implemented yet")
-                        );
-                        self.push(Kind::UnknownProperty, items[0].span, &at.index(0).keys, message);
-                        return None;
-                    }
-                    for (i, n) in items.iter().enumerate() {
-                        let v = self.value(item, n, &at.index(i), validate);
-                        match (v, &mut whole) {
-                            (Some(v), Some(w)) => w.push(v),
-                            _ => whole = None,
-                        }
-                    }
-                    J::Array(whole?)
-                }
-                None if self.holds_call(node) => return None,
+                Some(item) => self.items(item, items, at, validate)?,
+                None if holds_call(node) => return None,
                 None => node.value.to_json(),
             },
             (other, PropertyType::List) => {
                 return self.wrong_type(node, at, s.kind, &convert::not_a_list(&other.to_json()));
             }
-            (Value::Map(_) | Value::Seq(_), kind) if self.holds_call(node) => {
+            (Value::Map(_) | Value::Seq(_), kind) if holds_call(node) => {
                 // A list or map with computed parts into a number: Heat's
                 // `int()` fails whatever they compute (other types' messages
                 // would show the computed value: left alone).
@@ -667,6 +662,43 @@ impl<'a> Walker<'a, '_> {
         Some(converted)
     }
 
+    /// The items of a list property with an item schema, each against it;
+    /// the converted list when every item is known.
+    fn items(
+        &mut self,
+        item: &'static PropertySchema,
+        items: &[Node],
+        at: &Place,
+        validate: bool,
+    ) -> Option<J> {
+        let mut whole = Some(Vec::with_capacity(items.len()));
+        if !item.implemented && validate && !items.is_empty() {
+            // The items are properties `0`, `1`, ... of a
+            // schema Heat has not implemented (AWS `Tags`).
+            let message = format!(
+                "resource `{}`: Heat has not implemented the items of `{}` ({})",
+                at.resource,
+                at.label,
+                at.property_error("Property 0 not implemented yet")
+            );
+            self.push(
+                Kind::UnknownProperty,
+                items[0].span,
+                &at.index(0).keys,
+                message,
+            );
+            return None;
+        }
+        for (i, n) in items.iter().enumerate() {
+            let v = self.value(item, n, &at.index(i), validate);
+            match (v, &mut whole) {
+                (Some(v), Some(w)) => w.push(v),
+                _ => whole = None,
+            }
+        }
+        Some(J::Array(whole?))
+    }
+
     fn wrong_type(
         &mut self,
         node: &Node,
@@ -694,10 +726,12 @@ impl<'a> Walker<'a, '_> {
         let hot = self.cx.template.format == Format::Hot;
         let name = match (func, &arg.value) {
             ("get_param", Value::Str(n)) if hot => n.as_str(),
-            ("get_param", Value::Seq(items)) if hot && items.len() == 1 => match items[0].as_str() {
-                Some(n) => n,
-                None => return,
-            },
+            ("get_param", Value::Seq(items)) if hot && items.len() == 1 => {
+                match items[0].as_str() {
+                    Some(n) => n,
+                    None => return,
+                }
+            }
             ("Ref", Value::Str(n)) if self.cx.template.format == Format::Cfn => n.as_str(),
             _ => return,
         };
@@ -854,7 +888,11 @@ impl<'a> Walker<'a, '_> {
                 match body.as_map() {
                     Some(b) => {
                         for (bk, bv) in &b.entries {
-                            if !bk.value.as_str().is_some_and(|s| self.names.unparsed.contains(&s)) {
+                            if !bk
+                                .value
+                                .as_str()
+                                .is_some_and(|s| self.names.unparsed.contains(&s))
+                            {
                                 self.walk_attrs(bv, &keys);
                             }
                         }
@@ -911,40 +949,44 @@ impl<'a> Walker<'a, '_> {
         if found.ty.accepts_attribute(attr_name) {
             return;
         }
+        let hint = heat_schema::nearest(attr_name, found.ty.attributes.keys().map(String::as_str))
+            .map(|n| format!("; did you mean `{n}`?"))
+            .unwrap_or_default();
         let message = format!(
-            "`{}` of `{attr_name}`, which resource `{res_name}` (`{type_name}`) does not have (Heat: The Referenced Attribute ({res_name} {attr_name}) is incorrect.)",
+            "`{}` of `{attr_name}`, which resource `{res_name}` (`{type_name}`) does not have{hint} (Heat: The Referenced Attribute ({res_name} {attr_name}) is incorrect.)",
             self.names.get_attr
         );
         self.push(Kind::UnknownAttribute, attr.span, keys, message);
     }
+}
 
-    /// A function call: any name Heat makes a function in some version or
-    /// dialect (a literal that only looks like one is left alone too).
-    fn is_call(&self, node: &Node) -> bool {
-        single_key(node).is_some_and(|(k, _)| is_function_name(k))
+/// A function call: any name Heat makes a function in some version or
+/// dialect (a literal that only looks like one is left alone too).
+fn is_call(node: &Node) -> bool {
+    single_key(node).is_some_and(|(k, _)| is_function_name(k))
+}
+
+/// A list or map with a function call somewhere inside.
+fn holds_call(node: &Node) -> bool {
+    match &node.value {
+        Value::Map(m) => is_call(node) || m.entries.iter().any(|(_, v)| holds_call(v)),
+        Value::Seq(items) => items.iter().any(holds_call),
+        _ => false,
     }
+}
 
-    /// A list or map with a function call somewhere inside.
-    fn holds_call(&self, node: &Node) -> bool {
-        match &node.value {
-            Value::Map(m) => self.is_call(node) || m.entries.iter().any(|(_, v)| self.holds_call(v)),
-            Value::Seq(items) => items.iter().any(|i| self.holds_call(i)),
-            _ => false,
+/// Whether Heat's `function.dependencies` finds a resource in the value
+/// (`get_resource`, `get_attr`, CFN `Ref`, `Fn::GetAtt`; a `Ref` of a
+/// parameter is counted too, which only leaves a value unchecked).
+fn refers_to_resources(node: &Node) -> bool {
+    match &node.value {
+        Value::Map(m) => {
+            single_key(node).is_some_and(|(k, _)| {
+                matches!(k, "get_resource" | "get_attr" | "Ref" | "Fn::GetAtt")
+            }) || m.entries.iter().any(|(_, v)| refers_to_resources(v))
         }
-    }
-
-    /// Whether Heat's `function.dependencies` finds a resource in the
-    /// value (`get_resource`, `get_attr`, CFN `Ref`, `Fn::GetAtt`).
-    fn refers_to_resources(&self, node: &Node) -> bool {
-        match &node.value {
-            Value::Map(m) => {
-                single_key(node).is_some_and(|(k, _)| {
-                    matches!(k, "get_resource" | "get_attr" | "Ref" | "Fn::GetAtt")
-                }) || m.entries.iter().any(|(_, v)| self.refers_to_resources(v))
-            }
-            Value::Seq(items) => items.iter().any(|i| self.refers_to_resources(i)),
-            _ => false,
-        }
+        Value::Seq(items) => items.iter().any(refers_to_resources),
+        _ => false,
     }
 }
 
@@ -974,7 +1016,10 @@ fn is_function_name(k: &str) -> bool {
     FUNCTIONS.iter().any(|(f, _, _)| *f == k)
         || CFN_FUNCTIONS.contains(&k)
         || CFN_CONDITIONS.contains(&k)
-        || matches!(k, "equals" | "not" | "and" | "or" | "Fn::Not" | "Fn::And" | "Fn::Or")
+        || matches!(
+            k,
+            "equals" | "not" | "and" | "or" | "Fn::Not" | "Fn::And" | "Fn::Or"
+        )
 }
 
 /// Whether a given deprecated property names `name` as its replacement
@@ -1029,7 +1074,11 @@ fn parameter_sample(ptype: &str, default: Option<&J>) -> Option<J> {
         "comma_delimited_list" => match default {
             Some(J::Array(a)) => J::Array(a.clone()),
             Some(J::String(s)) if s.is_empty() => J::Array(Vec::new()),
-            Some(J::String(s)) => J::Array(s.split(',').map(|p| J::String(p.trim().to_owned())).collect()),
+            Some(J::String(s)) => J::Array(
+                s.split(',')
+                    .map(|p| J::String(p.trim().to_owned()))
+                    .collect(),
+            ),
             _ => J::Array(Vec::new()),
         },
         _ => return None,

@@ -8,7 +8,13 @@ fn heat_paths_put_digits_in_brackets() {
         "resources.r.properties.fixed_ips[0].subnet"
     );
     assert_eq!(
-        p(&["resources", "g<nested_stack>", "resources", "0", "properties"]),
+        p(&[
+            "resources",
+            "g<nested_stack>",
+            "resources",
+            "0",
+            "properties"
+        ]),
         "resources.g<nested_stack>.resources[0].properties"
     );
 }
