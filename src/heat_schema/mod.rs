@@ -93,6 +93,11 @@ pub(crate) struct HeatTypes {
     /// Heat's namespaces, computed once after parsing.
     #[serde(skip)]
     namespaces: Vec<String>,
+    /// `suggest`'s answers so far: a tree names the same few unknown
+    /// types many times, and each answer costs an edit distance to every
+    /// listed type.
+    #[serde(skip)]
+    suggestions: std::sync::Mutex<std::collections::HashMap<String, Option<String>>>,
 }
 
 /// One resource type: a plugin class, or a type Heat's default
@@ -695,7 +700,18 @@ impl HeatTypes {
     /// case ignored, then with case, then the first name in order; `None`
     /// when even the nearest differs in more than a third of `name`.
     pub(crate) fn suggest(&self, name: &str) -> Option<&str> {
-        nearest(name, self.listed().map(|(n, _)| n))
+        let mut known = self
+            .suggestions
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        let answer = known
+            .entry(name.to_owned())
+            .or_insert_with(|| nearest(name, self.listed().map(|(n, _)| n)).map(str::to_owned));
+        // The answer is a key of `types`, which lives as long as `self`.
+        answer
+            .as_deref()
+            .and_then(|n| self.types.get_key_value(n))
+            .map(|(k, _)| k.as_str())
     }
 
     /// The Python class of the custom constraint `name`, if Heat registers
@@ -715,7 +731,11 @@ pub(crate) fn nearest<'a>(
     candidates: impl Iterator<Item = &'a str>,
 ) -> Option<&'a str> {
     let lower = name.to_lowercase();
+    let limit = name.chars().count().max(3);
+    // A length difference is a lower bound of the distance: candidates it
+    // already puts out of reach are never the answer.
     let (distance, _, best) = candidates
+        .filter(|n| n.chars().count().abs_diff(name.chars().count()) * 3 <= limit)
         .map(|n| {
             (
                 strsim::osa_distance(&lower, &n.to_lowercase()),
@@ -724,7 +744,7 @@ pub(crate) fn nearest<'a>(
             )
         })
         .min()?;
-    (distance * 3 <= name.chars().count().max(3)).then_some(best)
+    (distance * 3 <= limit).then_some(best)
 }
 
 /// Whether a custom constraint (by its Python class) asks a cloud service
