@@ -9,7 +9,7 @@ use std::collections::BTreeSet;
 use std::fs;
 use std::path::{Path, PathBuf};
 
-use heatcap::{validate, Profile, RuleSelection, Severity, ValidateOptions};
+use heatcap::{validate, Profile, RuleSelection, ValidateOptions};
 
 type Positions = BTreeSet<(String, u32, u32)>;
 
@@ -126,28 +126,4 @@ fn every_rule_has_good_and_bad_fixtures_that_behave() {
         );
     }
     assert!(checked >= rules.len() + 3, "only {checked} codes checked");
-}
-
-#[test]
-fn hot_specification_examples_validate_clean() {
-    let mut checked = 0;
-    // fixtures/hot: the examples of the HOT specification seeds, made
-    // complete by tools/hot_spec_examples.py (fixtures/hot/README.md).
-    for entry in fs::read_dir("fixtures/hot").unwrap() {
-        let path = entry.unwrap().path();
-        if path.extension().is_none_or(|e| e != "yaml") {
-            continue;
-        }
-        let outcome = validate(&ValidateOptions::new(vec![path.clone()], Profile::Hot));
-        assert_eq!(outcome.files, 1, "{}", path.display());
-        let errors: Vec<String> = outcome
-            .findings
-            .iter()
-            .filter(|d| d.severity == Severity::Error || d.code.0 == "W0011")
-            .map(ToString::to_string)
-            .collect();
-        assert!(errors.is_empty(), "{errors:?}");
-        checked += 1;
-    }
-    assert!(checked >= 40, "only {checked} examples");
 }

@@ -23,7 +23,7 @@
 //! `get_reference_id`).
 
 mod functions;
-mod python;
+pub(crate) mod python;
 pub(crate) mod tables;
 mod tree;
 

@@ -93,6 +93,11 @@ pub(crate) struct HeatTypes {
     /// Heat's namespaces, computed once after parsing.
     #[serde(skip)]
     namespaces: Vec<String>,
+    /// `suggest`'s answers so far: a tree names the same few unknown
+    /// types many times, and each answer costs an edit distance to every
+    /// listed type.
+    #[serde(skip)]
+    suggestions: std::sync::Mutex<std::collections::HashMap<String, Option<String>>>,
 }
 
 /// One resource type: a plugin class, or a type Heat's default
@@ -232,7 +237,7 @@ impl PropertySchema {
     /// The names of the custom constraints it carries (`nova.flavor`).
     #[cfg_attr(
         not(test),
-        expect(dead_code, reason = "for the plugin-schema rules of issue 13")
+        expect(dead_code, reason = "part of the data's API; only tests use it so far")
     )]
     pub(crate) fn custom_constraints(&self) -> impl Iterator<Item = &str> {
         self.constraints.iter().filter_map(|c| match c.kind() {
@@ -337,7 +342,7 @@ impl SupportStatus {
     /// Deprecated: it works, and Heat names a replacement.
     #[cfg_attr(
         not(test),
-        expect(dead_code, reason = "for the plugin-schema rules of issue 13")
+        expect(dead_code, reason = "part of the data's API; only tests use it so far")
     )]
     pub(crate) fn is_deprecated(&self) -> bool {
         self.status == Status::Deprecated
@@ -429,10 +434,6 @@ pub(crate) enum Number {
 impl Number {
     /// The value as a float, for comparisons.
     #[allow(clippy::cast_precision_loss)] // Heat's bounds are small integers
-    #[cfg_attr(
-        not(test),
-        expect(dead_code, reason = "for the plugin-schema rules of issue 13")
-    )]
     pub(crate) fn as_f64(self) -> f64 {
         match self {
             Number::Int(i) => i as f64,
@@ -542,7 +543,7 @@ impl ResourceType {
     /// The names of the properties Heat requires (at create time).
     #[cfg_attr(
         not(test),
-        expect(dead_code, reason = "for the plugin-schema rules of issue 13")
+        expect(dead_code, reason = "part of the data's API; only tests use it so far")
     )]
     pub(crate) fn required_properties(&self) -> impl Iterator<Item = &str> {
         self.properties
@@ -554,7 +555,7 @@ impl ResourceType {
     /// The attribute `name`, hidden ones included.
     #[cfg_attr(
         not(test),
-        expect(dead_code, reason = "for the plugin-schema rules of issue 13")
+        expect(dead_code, reason = "part of the data's API; only tests use it so far")
     )]
     pub(crate) fn attribute(&self, name: &str) -> Option<&AttributeSchema> {
         self.attributes.get(name)
@@ -563,19 +564,11 @@ impl ResourceType {
     /// Whether Heat's validation accepts `get_attr` of `name` (the first
     /// element of the attribute path): a declared attribute, or any name
     /// for a type with [`dynamic_attributes`](Self::dynamic_attributes).
-    #[cfg_attr(
-        not(test),
-        expect(dead_code, reason = "for the plugin-schema rules of issue 13")
-    )]
     pub(crate) fn accepts_attribute(&self, name: &str) -> bool {
         self.dynamic_attributes || self.attributes.contains_key(name)
     }
 
     /// A template-backed type of the default environment (no plugin class).
-    #[cfg_attr(
-        not(test),
-        expect(dead_code, reason = "for the plugin-schema rules of issue 13")
-    )]
     pub(crate) fn is_template(&self) -> bool {
         self.template.is_some()
     }
@@ -644,7 +637,7 @@ impl HeatTypes {
     /// and template entries left out.
     #[cfg_attr(
         not(test),
-        expect(dead_code, reason = "for the plugin-schema rules of issue 13")
+        expect(dead_code, reason = "part of the data's API; only tests use it so far")
     )]
     pub(crate) fn aliases(&self) -> impl Iterator<Item = (&str, &str)> {
         self.environment
@@ -665,11 +658,23 @@ impl HeatTypes {
     /// Whether `name` is in one of Heat's own namespaces, derived from the
     /// data: `AWS::` for any AWS type, else the first two parts of a name
     /// Heat knows or aliases (`OS::Nova::`, `OS::Heat::`, `OS::Quantum::`,
-    /// `OS::Ceilometer::`). `OS::TripleO::Foo` is not.
+    /// `OS::Ceilometer::`). `OS::TripleO::Foo` is not. A misspelt
+    /// separator does not hide the namespace: `OS::Nova:Server` is in
+    /// `OS::Nova::`.
     pub(crate) fn is_heat_namespace(&self, name: &str) -> bool {
+        let name = single_colons_doubled(name);
         self.namespaces()
             .iter()
             .any(|ns| name.starts_with(ns.as_str()))
+    }
+
+    /// For a type Heat does not have in one of its own namespaces, the
+    /// nearest type it lists (`OS::Nova::Sever` → `OS::Nova::Server`).
+    pub(crate) fn misspelling_of(&self, name: &str) -> Option<&str> {
+        if self.lookup(name).is_some() || !self.is_heat_namespace(name) {
+            return None;
+        }
+        self.suggest(name)
     }
 
     /// Heat's namespaces (see [`Self::is_heat_namespace`]), sorted.
@@ -695,18 +700,18 @@ impl HeatTypes {
     /// case ignored, then with case, then the first name in order; `None`
     /// when even the nearest differs in more than a third of `name`.
     pub(crate) fn suggest(&self, name: &str) -> Option<&str> {
-        let lower = name.to_lowercase();
-        let (distance, _, best) = self
-            .listed()
-            .map(|(n, _)| {
-                (
-                    strsim::levenshtein(&lower, &n.to_lowercase()),
-                    strsim::levenshtein(name, n),
-                    n,
-                )
-            })
-            .min()?;
-        (distance * 3 <= name.chars().count().max(3)).then_some(best)
+        let mut known = self
+            .suggestions
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        let answer = known
+            .entry(name.to_owned())
+            .or_insert_with(|| nearest(name, self.listed().map(|(n, _)| n)).map(str::to_owned));
+        // The answer is a key of `types`, which lives as long as `self`.
+        answer
+            .as_deref()
+            .and_then(|n| self.types.get_key_value(n))
+            .map(|(k, _)| k.as_str())
     }
 
     /// The Python class of the custom constraint `name`, if Heat registers
@@ -716,12 +721,60 @@ impl HeatTypes {
     }
 }
 
+/// The candidate nearest to `name` by edit distance (optimal string
+/// alignment: a swap of two letters is one edit; case folded first,
+/// then exact), if it is near enough to be a misspelling: at most one edit
+/// in three characters. `OS::Nova::Sever` → `OS::Nova::Server`,
+/// `lenght` → `length`.
+pub(crate) fn nearest<'a>(
+    name: &str,
+    candidates: impl Iterator<Item = &'a str>,
+) -> Option<&'a str> {
+    let lower = name.to_lowercase();
+    let limit = name.chars().count().max(3);
+    // A length difference is a lower bound of the distance: candidates it
+    // already puts out of reach are never the answer.
+    let (distance, _, best) = candidates
+        .filter(|n| n.chars().count().abs_diff(name.chars().count()) * 3 <= limit)
+        .map(|n| {
+            (
+                strsim::osa_distance(&lower, &n.to_lowercase()),
+                strsim::osa_distance(name, n),
+                n,
+            )
+        })
+        .min()?;
+    (distance * 3 <= limit).then_some(best)
+}
+
 /// Whether a custom constraint (by its Python class) asks a cloud service
 /// (`heat.engine.clients.os.nova.FlavorConstraint`): those cannot be
 /// checked offline; Heat's common ones (`ip_addr`, `cidr`, `iso_8601`, ...)
 /// can.
 pub(crate) fn needs_cloud(class: &str) -> bool {
     class.starts_with("heat.engine.clients.")
+}
+
+/// The type name with every run of colons written `::`, so that a
+/// misspelt separator (`OS::Nova:Server`) still shows its namespace.
+fn single_colons_doubled(name: &str) -> String {
+    let mut out = String::with_capacity(name.len() + 2);
+    let mut colons = 0;
+    for c in name.chars() {
+        if c == ':' {
+            colons += 1;
+            continue;
+        }
+        if colons > 0 {
+            out.push_str("::");
+            colons = 0;
+        }
+        out.push(c);
+    }
+    if colons > 0 {
+        out.push_str("::");
+    }
+    out
 }
 
 /// `AWS::` for AWS types, `OS::Nova::` for `OS::Nova::Server`.

@@ -108,6 +108,8 @@ fn heat_namespaces_come_from_the_data() {
         "AWS::Foo::Bar",
         "OS::Quantum::Net",
         "OS::Ceilometer::X",
+        "OS::Nova:Server",
+        "OS:::Heat::None",
     ] {
         assert!(h.is_heat_namespace(yes), "{yes}");
     }
@@ -141,6 +143,13 @@ fn misspelt_types_get_the_nearest_real_name() {
         Some("OS::Heat::SoftwareDeployment")
     );
     assert_eq!(h.suggest("Totally::Different"), None);
+    assert_eq!(
+        h.misspelling_of("OS::Nova:Server"),
+        Some("OS::Nova::Server")
+    );
+    assert_eq!(h.misspelling_of("OS::Nova::Server"), None);
+    assert_eq!(h.misspelling_of("OS::Ceilometer::Alarm"), None, "an alias");
+    assert_eq!(h.misspelling_of("OS::TripleO::Sever"), None, "not Heat's");
     assert_eq!(h.suggest(""), None);
     // Hidden types are not suggested.
     assert_ne!(h.suggest("OS::Glance::Imag"), Some("OS::Glance::Image"));

@@ -219,7 +219,11 @@ impl ResolveError {
     pub fn message(&self) -> String {
         match self {
             ResolveError::NotFound { type_name } => {
-                format!("the resource type `{type_name}` could not be found")
+                let hint = crate::heat_schema::heat()
+                    .misspelling_of(type_name)
+                    .map(|s| format!("; did you mean `{s}`?"))
+                    .unwrap_or_default();
+                format!("the resource type `{type_name}` could not be found{hint}")
             }
             ResolveError::AliasLoop { types } => {
                 format!("aliases form a loop: {}", types.join(" -> "))

@@ -21,6 +21,75 @@ pub(crate) struct Context<'a> {
     pub file: &'a FileRecord,
     pub root: &'a Mapping,
     pub template: &'a Template,
+    /// The types the environments given with `-e` map.
+    pub mapped: &'a MappedTypes,
+    /// What Heat's resource plugins say about the template, found once
+    /// for all the rules that report it (`hot::plugin_schema`).
+    schema: std::sync::OnceLock<Vec<hot::plugin_schema::Finding>>,
+}
+
+impl<'a> Context<'a> {
+    /// The context of one template.
+    pub(crate) fn new(
+        file: &'a FileRecord,
+        root: &'a Mapping,
+        template: &'a Template,
+        mapped: &'a MappedTypes,
+    ) -> Context<'a> {
+        Context {
+            file,
+            root,
+            template,
+            mapped,
+            schema: std::sync::OnceLock::new(),
+        }
+    }
+
+    /// What Heat's resource plugins say about the template (computed on
+    /// the first call).
+    pub(crate) fn schema_findings(&self) -> &[hot::plugin_schema::Finding] {
+        self.schema.get_or_init(|| hot::plugin_schema::check(self))
+    }
+}
+
+/// The resource types the environments given with `-e` map: every key of
+/// every entry (top level or under `resources:`) that maps a type to
+/// something, and every glob. A resource of such a type is left to the
+/// composition, which knows what the environments make of it; the rules on
+/// Heat's own types check only what reaches Heat's global registry.
+#[derive(Debug, Default)]
+pub(crate) struct MappedTypes {
+    /// The environments are composed with every template (`-e`), which
+    /// reports the types nothing provides (E7004).
+    pub composed: bool,
+    exact: std::collections::HashSet<String>,
+    prefixes: Vec<String>,
+}
+
+impl MappedTypes {
+    /// The types `envs` map (not composed: see [`MappedTypes::composed`]).
+    pub(crate) fn of<'e>(envs: impl IntoIterator<Item = &'e Environment>) -> MappedTypes {
+        use crate::model::registry::EntryValue;
+        let mut out = MappedTypes::default();
+        for e in envs.into_iter().flat_map(|e| &e.entries) {
+            match &e.value {
+                EntryValue::Glob { prefix, .. } => out.prefixes.push(prefix.clone()),
+                EntryValue::Template(_)
+                | EntryValue::Alias(_)
+                | EntryValue::Candidates(_)
+                | EntryValue::Invalid(_) => {
+                    out.exact.insert(e.key.clone());
+                }
+                EntryValue::Null | EntryValue::Data => {}
+            }
+        }
+        out
+    }
+
+    /// True when an environment maps `type_name` (exactly or by a glob).
+    pub(crate) fn maps(&self, type_name: &str) -> bool {
+        self.exact.contains(type_name) || self.prefixes.iter().any(|p| type_name.starts_with(p))
+    }
 }
 
 impl Context<'_> {
@@ -138,11 +207,13 @@ impl Selection {
     }
 }
 
-/// Runs the selected rules over one file (templates and environments).
+/// Runs the selected rules over one file (templates and environments);
+/// `mapped` are the types the environments given map.
 pub(crate) fn check_file(
     file: &FileRecord,
     selection: &Selection,
     remap: &crate::walk::Remap,
+    mapped: &MappedTypes,
 ) -> Vec<Diagnostic> {
     let mut out = Vec::new();
     if let Some(env) = file.environment() {
@@ -166,11 +237,7 @@ pub(crate) fn check_file(
     else {
         return out;
     };
-    let cx = Context {
-        file,
-        root,
-        template,
-    };
+    let cx = Context::new(file, root, template, mapped);
     for rule in registry::RULES {
         if selection.includes(rule.meta().code) {
             rule.check(&cx, &mut out);
@@ -207,12 +274,14 @@ pub(crate) fn check_package(
     profile: Profile,
 ) -> Vec<(Vec<Diagnostic>, Option<onap::ModuleKind>)> {
     let package = (profile == Profile::Onap).then(|| onap::Package::new(records));
+    // A package is self-contained: its environments are what maps types.
+    let mapped = MappedTypes::of(records.iter().filter_map(FileRecord::environment));
     (0..records.len())
         .into_par_iter()
         .map(|i| {
             let record = &records[i];
             let mut found = record.diagnostics.clone();
-            let mut rules = check_file(record, selection, &crate::walk::Remap::default());
+            let mut rules = check_file(record, selection, &crate::walk::Remap::default(), &mapped);
             if let Some(package) = &package {
                 for d in found.iter_mut().chain(rules.iter_mut()) {
                     if d.severity == Severity::Error {

@@ -29,6 +29,16 @@ pub(crate) static RULES: &[&dyn Rule] = &[
     &hot::deletion_policy::InvalidDeletionPolicy,
     &hot::resource_name::SlashInResourceName,
     &hot::circular_dependency::CircularDependency,
+    &hot::unknown_resource_type::UnknownResourceType,
+    &hot::hidden_resource_type::HiddenResourceType,
+    &hot::deprecated_resource_type::DeprecatedResourceType,
+    &hot::unknown_resource_property::UnknownResourceProperty,
+    &hot::deprecated_property::DeprecatedProperty,
+    &hot::missing_required_property::MissingRequiredProperty,
+    &hot::property_type_mismatch::PropertyTypeMismatch,
+    &hot::property_constraint_violation::PropertyConstraintViolation,
+    &hot::parameter_type_mismatch::ParameterTypeMismatch,
+    &hot::unknown_attribute::UnknownAttribute,
     &hot::output_value::OutputWithoutValue,
     &hot::capability_value::CapabilityNeverMatches,
     &hot::unmappable_resource_type::UnmappableResourceType,
@@ -68,6 +78,7 @@ pub(crate) static ONAP_RULES: &[&dyn OnapRule] = &[
     &onap::environment_without_parameters::EnvironmentWithoutParameters,
     &onap::environment_resource_registry::EnvironmentResourceRegistry,
     &onap::orphan_environment_file::OrphanEnvironmentFile,
+    &onap::unprovided_resource_type::UnprovidedResourceType,
 ];
 
 /// Every rule's metadata (templates', environments', ONAP's), in code order.

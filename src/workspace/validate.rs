@@ -13,7 +13,7 @@ use crate::load::suppress::Directive;
 use crate::load::{self, LoadOptions};
 use crate::model::package::ModuleKind;
 use crate::model::FileRecord;
-use crate::validate::{check_file, Profile, Selection};
+use crate::validate::{check_file, MappedTypes, Profile, Selection};
 use crate::walk::{self, WalkOptions};
 
 /// What to check, and how.
@@ -140,15 +140,32 @@ impl Checked {
 /// W2003: parameters a parent passes are not reported (see `interface`).
 const UNUSED_PARAMETER: crate::diag::Code = crate::diag::Code("W2003");
 
+/// The types the environments `envs` map (nothing without environments):
+/// the rules on Heat's own types leave those resources to the composition.
+fn mapped_types(envs: &[PathBuf], opts: &LoadOptions) -> MappedTypes {
+    if envs.is_empty() {
+        return MappedTypes::default();
+    }
+    let sources: Vec<walk::Source> = envs
+        .iter()
+        .map(|p| walk::Source::new(p.clone(), walk::display(p), true))
+        .collect();
+    let records = load::load_all(&sources, opts, |l| FileRecord::from_loaded(l, false));
+    let mut mapped = MappedTypes::of(records.iter().filter_map(FileRecord::environment));
+    mapped.composed = true;
+    mapped
+}
+
 /// Runs `validate`.
 pub fn validate(opts: &ValidateOptions) -> Validated {
     let walked = walk::walk(&opts.walk);
     let selection = &opts.selection;
+    let mapped = mapped_types(&opts.environments, &opts.load);
     let per_file: Vec<Checked> = match opts.profile {
         Profile::Hot => load::load_all(&walked.sources, &opts.load, |l| {
             let record = FileRecord::from_loaded(l, true);
             let mut found: Vec<Diagnostic> = record.diagnostics.clone();
-            found.extend(check_file(&record, selection, &opts.load.remap));
+            found.extend(check_file(&record, selection, &opts.load.remap, &mapped));
             found.retain(|d| selection.includes(d.code));
             Checked::new(&record, found)
         }),

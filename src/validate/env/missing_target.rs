@@ -112,7 +112,12 @@ mod tests {
             select: vec!["E6012".into()],
             ignore: Vec::new(),
         };
-        let found = check_file(&record, &selection, &crate::walk::Remap::default());
+        let found = check_file(
+            &record,
+            &selection,
+            &crate::walk::Remap::default(),
+            &crate::validate::MappedTypes::default(),
+        );
         let messages: Vec<&str> = found.iter().map(|d| d.message.as_str()).collect();
         assert_eq!(
             messages,

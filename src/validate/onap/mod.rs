@@ -32,6 +32,7 @@ pub(crate) mod remote_resource_type;
 pub(crate) mod repeated_resource_id;
 pub(crate) mod resource_id_characters;
 pub(crate) mod template_without_parameters;
+pub(crate) mod unprovided_resource_type;
 pub(crate) mod unused_parameter;
 
 use std::collections::{BTreeMap, BTreeSet};
