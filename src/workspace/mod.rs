@@ -14,6 +14,7 @@ mod compose_check;
 mod export;
 mod interface;
 mod packages;
+mod references;
 mod suppress;
 mod validate;
 
