@@ -11,6 +11,7 @@
 
 pub(crate) mod catalog;
 mod compose_check;
+mod env_values;
 mod export;
 mod interface;
 mod packages;
