@@ -258,7 +258,7 @@ impl Builder<'_> {
                 if !in_key_position {
                     return Err(no_constructor("tag:yaml.org,2002:value", node.span));
                 }
-                node.value = Value::Str("=".to_owned());
+                node.value = Value::Str("=".to_owned().into());
             } else if s == MERGE_MARK && !in_key_position {
                 return Err(no_constructor("tag:yaml.org,2002:merge", node.span));
             }
@@ -275,7 +275,7 @@ impl Builder<'_> {
                 None => {
                     let is_merge = matches!(&node.value, Value::Str(s) if s == MERGE_MARK);
                     let key = if is_merge {
-                        Node::new(Value::Str("<<".to_owned()), node.span)
+                        Node::new(Value::Str("<<".to_owned().into()), node.span)
                     } else {
                         node
                     };
@@ -471,7 +471,7 @@ impl Builder<'_> {
                 Dialect::Yaml11 => resolve_plain(text),
                 Dialect::Json => resolve_json(text),
             }),
-            None | Some("!") => Ok(Value::Str(text)),
+            None | Some("!") => Ok(Value::Str(text.into())),
             Some(t) => construct_tagged(t, text, span),
         }
     }
@@ -579,7 +579,7 @@ fn resolve_json(text: String) -> Value {
         "-Infinity" => Value::Float(f64::NEG_INFINITY),
         t if t.contains(['.', 'e', 'E']) => t
             .parse::<f64>()
-            .map_or_else(|_| Value::Str(text.clone()), Value::Float),
+            .map_or_else(|_| Value::Str(text.clone().into()), Value::Float),
         t => match t.parse::<i64>() {
             Ok(i) => Value::Int(i),
             Err(_)
@@ -587,9 +587,9 @@ fn resolve_json(text: String) -> Value {
                     .bytes()
                     .all(|c| c.is_ascii_digit()) =>
             {
-                Value::BigInt(text)
+                Value::BigInt(text.into())
             }
-            Err(_) => Value::Str(text),
+            Err(_) => Value::Str(text.into()),
         },
     }
 }
@@ -607,7 +607,7 @@ fn construct_tagged(tag: &str, text: String, span: Span) -> Result<Value, Fatal>
         )
     };
     match short {
-        "str" | "timestamp" | "binary" => Ok(Value::Str(text)),
+        "str" | "timestamp" | "binary" => Ok(Value::Str(text.into())),
         "null" => Ok(Value::Null),
         "bool" => yaml11_bool(&text)
             .or_else(|| yaml11_bool(&text.to_lowercase()))

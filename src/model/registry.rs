@@ -109,13 +109,13 @@ pub(crate) fn classify(scope: &Scope, key: &str, value: &Node) -> EntryValue {
         return EntryValue::Template(key.to_owned());
     }
     match &value.value {
-        Value::Str(v) if is_template_path(v) => EntryValue::Template(v.clone()),
+        Value::Str(v) if is_template_path(v) => EntryValue::Template(v.to_string()),
         Value::Str(v) => match key.strip_suffix('*') {
             Some(prefix) => EntryValue::Glob {
                 prefix: prefix.to_owned(),
-                value: v.clone(),
+                value: v.to_string(),
             },
-            None => EntryValue::Alias(v.clone()),
+            None => EntryValue::Alias(v.to_string()),
         },
         Value::Seq(items) => {
             let names: Option<Vec<Candidate>> = items

@@ -323,12 +323,12 @@ fn resource_types(path: &str, node: &Node, out: &mut Vec<Diagnostic>) -> Vec<Str
     };
     let base = vec!["capabilities".to_owned(), "resource_type".to_owned()];
     match &node.value {
-        Value::Str(s) => vec![s.clone()],
+        Value::Str(s) => vec![s.to_string()],
         Value::Seq(items) => {
             let mut types = Vec::new();
             for (i, item) in items.iter().enumerate() {
                 if let Value::Str(s) = &item.value {
-                    types.push(s.clone());
+                    types.push(s.to_string());
                 } else {
                     let mut kp = base.clone();
                     kp.push(i.to_string());
@@ -353,7 +353,7 @@ fn get_files(root: &Mapping) -> Vec<(String, Span)> {
                 for (k, v) in &m.entries {
                     match (&k.value, &v.value) {
                         (Value::Str(key), Value::Str(path)) if key == "get_file" => {
-                            out.push((path.clone(), v.span));
+                            out.push((path.to_string(), v.span));
                         }
                         _ => walk(v, out),
                     }

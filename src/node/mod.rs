@@ -26,11 +26,11 @@ pub enum Value {
     /// An integer that fits 64 bits.
     Int(i64),
     /// An integer outside `i64`, kept as its decimal text (Python has big ints).
-    BigInt(String),
+    BigInt(compact_str::CompactString),
     /// A float.
     Float(f64),
     /// A string (dates and timestamps stay strings, as in Heat).
-    Str(String),
+    Str(compact_str::CompactString),
     /// A list.
     Seq(Vec<Node>),
     /// A mapping.
@@ -68,7 +68,7 @@ pub(crate) enum KeyId {
     Int(i64),
     Big(String),
     Float(u64),
-    Str(String),
+    Str(compact_str::CompactString),
     /// Lists and dicts are unhashable in Python; each is its own key here.
     Unhashable(usize),
 }
@@ -79,7 +79,7 @@ impl Value {
             Value::Null => KeyId::Null,
             Value::Bool(b) => KeyId::Int(i64::from(*b)),
             Value::Int(i) => KeyId::Int(*i),
-            Value::BigInt(s) => KeyId::Big(s.clone()),
+            Value::BigInt(s) => KeyId::Big(s.to_string()),
             #[allow(clippy::cast_precision_loss)]
             Value::Float(f) => {
                 if f.fract() == 0.0 && f.is_finite() && f.abs() < 9.0e15 {
@@ -113,7 +113,7 @@ impl Value {
         match self {
             Value::Bool(b) => Some(if *b { "true" } else { "false" }.to_owned()),
             Value::Int(i) => Some(i.to_string()),
-            Value::BigInt(s) | Value::Str(s) => Some(s.clone()),
+            Value::BigInt(s) | Value::Str(s) => Some(s.to_string()),
             Value::Float(f) => Some(float_text(*f)),
             Value::Null | Value::Seq(_) | Value::Map(_) => None,
         }
@@ -164,7 +164,7 @@ impl Value {
             Value::Null => J::Null,
             Value::Bool(b) => J::Bool(*b),
             Value::Int(i) => J::from(*i),
-            Value::BigInt(s) | Value::Str(s) => J::String(s.clone()),
+            Value::BigInt(s) | Value::Str(s) => J::String(s.to_string()),
             Value::Float(f) => serde_json::Number::from_f64(*f)
                 .map_or_else(|| J::String(float_text(*f)), J::Number),
             Value::Seq(items) => J::Array(items.iter().map(|n| n.value.to_json()).collect()),
@@ -181,7 +181,7 @@ impl Value {
     pub fn key_text(&self) -> String {
         match self {
             Value::Null => "null".to_owned(),
-            Value::Str(s) => s.clone(),
+            Value::Str(s) => s.to_string(),
             other => other
                 .scalar_text()
                 .unwrap_or_else(|| other.to_json().to_string()),
@@ -199,11 +199,16 @@ pub fn from_json(value: &serde_json::Value, span: Span) -> Node {
         J::Number(n) => n
             .as_i64()
             .map_or_else(|| Value::Float(n.as_f64().unwrap_or(f64::NAN)), Value::Int),
-        J::String(s) => Value::Str(s.clone()),
+        J::String(s) => Value::Str(s.clone().into()),
         J::Array(items) => Value::Seq(items.iter().map(|i| from_json(i, span)).collect()),
         J::Object(map) => Value::Map(Mapping::from_entries(
             map.iter()
-                .map(|(k, v)| (Node::new(Value::Str(k.clone()), span), from_json(v, span)))
+                .map(|(k, v)| {
+                    (
+                        Node::new(Value::Str(k.clone().into()), span),
+                        from_json(v, span),
+                    )
+                })
                 .collect(),
         )),
     };
@@ -399,7 +404,7 @@ mod tests {
     #[test]
     fn large_mappings_are_indexed_and_agree_with_a_scan() {
         let entries: Vec<(Node, Node)> = (0..100)
-            .map(|i| (n(Value::Str(format!("k{i}"))), n(Value::Int(i))))
+            .map(|i| (n(Value::Str(format!("k{i}").into())), n(Value::Int(i))))
             .collect();
         let m = Mapping::from_entries(entries);
         assert_eq!(m.get("k57").map(|v| &v.value), Some(&Value::Int(57)));

@@ -28,8 +28,8 @@ pub(crate) fn resolve_plain(text: String) -> Value {
             }
         }
         b'~' if text == "~" => return Value::Null,
-        b'<' if text == "<<" => return Value::Str(MERGE_MARK.to_owned()),
-        b'=' if text == "=" => return Value::Str(VALUE_MARK.to_owned()),
+        b'<' if text == "<<" => return Value::Str(MERGE_MARK.to_owned().into()),
+        b'=' if text == "=" => return Value::Str(VALUE_MARK.to_owned().into()),
         b'-' | b'+' | b'0'..=b'9' | b'.' => {
             if is_yaml11_float(&text) {
                 return Value::Float(construct_float(&text).unwrap_or(f64::NAN));
@@ -42,7 +42,7 @@ pub(crate) fn resolve_plain(text: String) -> Value {
         }
         _ => {}
     }
-    Value::Str(text)
+    Value::Str(text.into())
 }
 
 pub(crate) fn yaml11_bool(text: &str) -> Option<bool> {
@@ -190,13 +190,13 @@ pub(crate) fn construct_int(text: &str) -> Option<Value> {
             Err(_) if !body.is_empty() && body.bytes().all(|c| c.is_ascii_digit()) => {
                 let digits = body.trim_start_matches('0');
                 let sign = if negative { "-" } else { "" };
-                return Some(Value::BigInt(format!("{sign}{digits}")));
+                return Some(Value::BigInt((format!("{sign}{digits}")).into()));
             }
             Err(_) => return None,
         }
     };
     let v = if negative { -magnitude } else { magnitude };
-    Some(i64::try_from(v).map_or_else(|_| Value::BigInt(v.to_string()), Value::Int))
+    Some(i64::try_from(v).map_or_else(|_| Value::BigInt(v.to_string().into()), Value::Int))
 }
 
 /// PyYAML's `construct_yaml_float`.

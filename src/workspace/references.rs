@@ -40,10 +40,10 @@ fn kinded_references(tree: &Node) -> Vec<(Kind, String, Span)> {
                 for (k, v) in &m.entries {
                     match (k.value.as_str(), &v.value) {
                         (Some("type"), Value::Str(s)) if is_template_path(s) => {
-                            out.push((Kind::Template, s.clone(), v.span));
+                            out.push((Kind::Template, s.to_string(), v.span));
                         }
                         (Some("get_file"), Value::Str(s)) => {
-                            out.push((Kind::File, s.clone(), v.span));
+                            out.push((Kind::File, s.to_string(), v.span));
                         }
                         _ => walk(v, out),
                     }
