@@ -78,7 +78,7 @@ fn fifos_and_devices_are_reported_never_opened() {
         let all = format!("{out}{err}");
         // The good file is still read (validate: counted, with no finding).
         assert!(
-            all.contains("good.yaml") || all.contains("1 files:"),
+            all.contains("good.yaml") || all.contains("1 file:"),
             "{args:?}: {all}"
         );
         for bad in ["fifo.yaml", "to-fifo.yaml", "zero.yaml"] {

@@ -260,3 +260,37 @@ fn the_heat_path_names_the_offender() {
         "The Referenced Attribute (v x) is incorrect."
     );
 }
+
+/// python-heatclient reads every template path a `type` names and every
+/// `get_file` target, at any depth, before it calls Heat, and fails on one
+/// it cannot read (recorded: tests/heat/reference-verdicts.json, Heat's
+/// client on fixtures/references; the HOT specification's example at line
+/// 858 is refused the same way, tests/heat/hot-spec-verdicts.json).
+/// `validate` alone reports each of them at the reference: E7001 for a
+/// template, E7006 for a file; a template the client reads whole gets
+/// neither.
+#[test]
+fn unreadable_references_are_errors_as_the_client_fails_on_them() {
+    let all = verdicts("tests/heat/reference-verdicts.json");
+    assert!(all.len() >= 6);
+    for (name, verdict) in &all {
+        let path = Path::new("fixtures/references").join(name);
+        let found = errors(&path);
+        match verdict["validate"].as_str() {
+            None => assert!(found.is_empty(), "{name}: {found:?}"),
+            Some(message) => {
+                assert!(
+                    message.starts_with("CommandError: Could not fetch contents for file://DIR/"),
+                    "{message}"
+                );
+                let target = message.rsplit("file://DIR/").next().unwrap();
+                assert!(
+                    found.iter().any(|d| matches!(d.code.0, "E7001" | "E7006")
+                        && d.span.is_some()
+                        && d.message.contains(&format!("`{target}`"))),
+                    "{name}: Heat's client says `{message}`, heatcap: {found:?}"
+                );
+            }
+        }
+    }
+}

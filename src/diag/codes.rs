@@ -88,6 +88,8 @@ pub(crate) const PROPERTY_UNSET: Code = Code("W7008");
 pub(crate) const ANNOTATION_MISMATCH: Code = Code("W7009");
 /// A candidate template no `requires` can select.
 pub(crate) const UNSELECTABLE: Code = Code("W7010");
+/// A value an environment gives a parameter that the parameter refuses.
+pub(crate) const INVALID_PARAMETER_VALUE: Code = Code("E7014");
 
 /// The catalogue entries of the codes above, in code order.
 pub(crate) static CODES: &[CodeInfo] = &[
@@ -347,7 +349,7 @@ pub(crate) static CODES: &[CodeInfo] = &[
         code: MISSING_TEMPLATE,
         name: "MissingTemplate",
         summary: "a type maps to a template that is missing or is not a template",
-        what: "A registry entry, or a resource type that is a path, names a template file that does not exist, does not parse, or is not a template.",
+        what: "A registry entry, or a resource type that is a path, names a template file that does not exist, does not parse, or is not a template. Without `-e`, every `type` of a template checked that is a local template path (`.yaml`, `.template`, at any depth: a `ResourceGroup`'s `resource_def` too) names a readable file, relative to the template; remote URLs are not fetched.",
         why: "Heat fails the stack: the client cannot upload the file, or Heat cannot parse it (\"Could not fetch remote template\").",
         example: "`OS::TripleO::Compute: puppet/compute.yaml` with no such file.",
         source: "heat-semantics §3.1",
@@ -391,8 +393,8 @@ pub(crate) static CODES: &[CodeInfo] = &[
     CodeInfo {
         code: MISSING_FILE,
         name: "MissingGetFile",
-        summary: "a `get_file` target of a template in the composition cannot be read (python-heatclient would fail to fetch it)",
-        what: "Every `get_file` argument of a template in the composition names a readable file, relative to the template.",
+        summary: "a `get_file` target of a template checked or in the composition cannot be read (python-heatclient would fail to fetch it)",
+        what: "Every literal `get_file` argument of a template checked (and, with `-e`, of every template in the composition) names a readable file, relative to the template; remote URLs are not fetched.",
         why: "python-heatclient reads every `get_file` target before it calls Heat; one missing file fails the request.",
         example: "`config: {get_file: scripts/missing.sh}`.",
         source: "heat-semantics §2.12",
@@ -459,6 +461,15 @@ pub(crate) static CODES: &[CodeInfo] = &[
         why: "Heat parses every file in `files` when it merges environments, and refuses the request when one is over the limit, even a script read with `get_file`.",
         example: "`config: {get_file: big-script.sh}` where the script is 600 KB.",
         source: "heat-semantics §0.1 step 4, §1.3",
+    },
+    CodeInfo {
+        code: INVALID_PARAMETER_VALUE,
+        name: "InvalidParameterValue",
+        summary: "a value an environment gives a parameter (`parameters`, `parameter_defaults`) that the parameter's type or constraints refuse",
+        what: "With `-e`, every value the environments give a parameter of the composition is one the parameter accepts: at the root, the environments' `parameters` and `parameter_defaults`; in a nested stack, the `parameter_defaults` its parent does not override. The value is converted to the parameter's type (a `number` from text) and checked against its HOT constraints (`allowed_values` item by item for a list, `range`, `length`, `modulo`, `allowed_pattern`; custom constraints are not checked), as Heat checks it. It is reported where the environment sets the value, naming the template and the nested stack.",
+        why: "Heat accepts the template at `template validate`, which does not check values, and refuses the stack at `stack create`, before it creates anything: \"Parameter 'count' is invalid: 20 is out of range (min: 1, max: 10)\" (a constraint's description replaces Heat's words); in a nested stack, where `parameter_defaults` become the parameter's default, \"Parameter 'x' is invalid: Invalid default v (...)\".",
+        example: "`parameter_defaults: {NeutronNetworkType: vxlann}` where the template allows `vxlan` and `vlan`.",
+        source: "heat/engine/parameters.py (Parameter.validate), heat/engine/constraints.py; recorded: tests/heat/env-value-verdicts.json",
     },
 ];
 

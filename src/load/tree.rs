@@ -305,7 +305,13 @@ impl Builder<'_> {
                     end: end.end,
                 };
                 let value = match tag.as_deref() {
-                    None | Some("!" | "tag:yaml.org,2002:seq") => Value::Seq(items),
+                    // Exact capacity: a tree is held whole, and a
+                    // vector's growth leaves up to half of it unused.
+                    None | Some("!" | "tag:yaml.org,2002:seq") => {
+                        let mut items = items;
+                        items.shrink_to_fit();
+                        Value::Seq(items)
+                    }
                     Some("tag:yaml.org,2002:omap" | "tag:yaml.org,2002:pairs") => {
                         Value::Seq(pairs_to_seq(items, span)?)
                     }
@@ -356,6 +362,10 @@ impl Builder<'_> {
                         .all(|(earlier, _)| !earlier.value.same_key(&k.value))
             });
             if clean {
+                // Exact capacity: a tree is held whole, and a vector's
+                // growth (4 slots for a 1-entry mapping) leaves much unused.
+                let mut pairs = pairs;
+                pairs.shrink_to_fit();
                 return Ok(Mapping::from_entries(pairs));
             }
         }
@@ -366,6 +376,9 @@ impl Builder<'_> {
         let (merged, own) = split_merges(pairs)?;
         let mut out = Mapping::default();
         let total = merged.len() + own.len();
+        // Exact capacity (a repeated key only leaves a slot unused): a tree
+        // is held whole, and a vector's growth leaves up to half unused.
+        out.entries.reserve_exact(total);
         // Small mappings (most of Heat's): linear scans, no allocation.
         // Large ones: a hash index by Python key identity.
         let mut index: Option<HashMap<KeyId, usize>> = (total > 12).then(HashMap::new);

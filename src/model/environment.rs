@@ -49,6 +49,9 @@ pub struct Environment {
     pub parameters: IndexMap<String, J>,
     /// `parameter_defaults`, as written.
     pub parameter_defaults: IndexMap<String, J>,
+    /// Where each key of `parameters` and of `parameter_defaults` is
+    /// written (for findings about the value it sets).
+    pub(crate) parameter_keys: [IndexMap<String, Span>; 2],
     /// `event_sinks` and `encrypted_param_names` when not null, as written.
     pub other_sections: IndexMap<String, J>,
     /// What Heat refuses when it loads the file: unknown sections (E6005),
@@ -105,6 +108,17 @@ impl Environment {
                 .map(crate::node::Mapping::json_entries)
                 .unwrap_or_default()
         };
+        let keys = |name: &str| -> IndexMap<String, Span> {
+            root.get(name)
+                .and_then(Node::as_map)
+                .map(|m| {
+                    m.entries
+                        .iter()
+                        .map(|(k, _)| (k.value.key_text(), k.span))
+                        .collect()
+                })
+                .unwrap_or_default()
+        };
         let other_sections = ["event_sinks", "encrypted_param_names"]
             .into_iter()
             .filter_map(|s| {
@@ -123,6 +137,7 @@ impl Environment {
             requires,
             parameters: values("parameters"),
             parameter_defaults: values("parameter_defaults"),
+            parameter_keys: [keys("parameters"), keys("parameter_defaults")],
             other_sections,
             problems,
         }

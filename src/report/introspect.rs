@@ -227,8 +227,13 @@ pub(crate) fn render_index(
             writeln!(out, "{t}")?;
             let s = &doc.summary;
             let line = format!(
-                "{} files: {} templates, {} environments, {} other, {} skipped, {} errors",
-                s.files, s.templates, s.environments, s.other, s.skipped, s.errors
+                "{}: {}, {}, {} other, {} skipped, {}",
+                super::counted(s.files, "file", "files"),
+                super::counted(s.templates, "template", "templates"),
+                super::counted(s.environments, "environment", "environments"),
+                s.other,
+                s.skipped,
+                super::counted(s.errors, "error", "errors")
             );
             writeln!(out, "{}", wrap(&line, look.width))
         }

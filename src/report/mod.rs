@@ -132,6 +132,15 @@ impl Format {
 }
 
 /// Writes `value` as JSON or YAML.
+/// `n` and the noun, singular for one: `1 file`, `2 files`, `0 errors`.
+pub(crate) fn counted(n: usize, singular: &str, plural: &str) -> String {
+    if n == 1 {
+        format!("{n} {singular}")
+    } else {
+        format!("{n} {plural}")
+    }
+}
+
 pub(crate) fn write_data(
     out: &mut dyn Write,
     value: &serde_json::Value,

@@ -136,13 +136,13 @@ pub(crate) fn render_parameters(
             if report.required.is_empty() {
                 writeln!(
                     out,
-                    "{} parameters, none to provide",
-                    report.parameters.len()
+                    "{}, none to provide",
+                    super::counted(report.parameters.len(), "parameter", "parameters")
                 )
             } else {
                 let line = format!(
-                    "{} parameters, {} to provide: {}",
-                    report.parameters.len(),
+                    "{}, {} to provide: {}",
+                    super::counted(report.parameters.len(), "parameter", "parameters"),
                     report.required.len(),
                     report.required.join(", ")
                 );

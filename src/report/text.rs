@@ -52,8 +52,8 @@ pub(crate) fn write_validate_summary(
     [errors, warnings, notes, suppressed]: [usize; 4],
     look: Look,
 ) -> io::Result<()> {
-    let count = |n: usize, what: &str, severity| {
-        let text = format!("{n} {what}");
+    let count = |n: usize, (one, many): (&str, &str), severity| {
+        let text = super::counted(n, one, many);
         if n > 0 {
             paint(look, code_style(severity), &text)
         } else {
@@ -62,10 +62,11 @@ pub(crate) fn write_validate_summary(
     };
     write!(
         err,
-        "{files} files: {}, {}, {}",
-        count(errors, "errors", Severity::Error),
-        count(warnings, "warnings", Severity::Warning),
-        count(notes, "notes", Severity::Info)
+        "{}: {}, {}, {}",
+        super::counted(files, "file", "files"),
+        count(errors, ("error", "errors"), Severity::Error),
+        count(warnings, ("warning", "warnings"), Severity::Warning),
+        count(notes, ("note", "notes"), Severity::Info)
     )?;
     if suppressed > 0 {
         write!(err, ", {suppressed} suppressed")?;

@@ -98,6 +98,12 @@ pub(super) fn composition(
         let c = &composed[i].1;
         out.extend(c.diagnostics.iter().cloned());
         out.extend(c.resolutions.iter().flat_map(unselectable));
+        out.extend(super::env_values::check(
+            &c.root,
+            ws.environments(),
+            ws.merged(),
+            ws.catalog(),
+        ));
     }
     let mut out = dedup(out);
     out.sort_by(|a, b| (&a.file, a.span).cmp(&(&b.file, b.span)));

@@ -14,13 +14,14 @@ use std::path::{Path, PathBuf};
 use indexmap::IndexMap;
 
 use super::catalog::locate;
+use super::references::template_references;
 use super::Workspace;
 use crate::diag::{codes, Diagnostic, Severity, Span};
 use crate::encode::json;
 use crate::load::{parse_text, ParseOptions};
-use crate::model::registry::{is_template_path, EntryValue};
+use crate::model::registry::EntryValue;
 use crate::model::Environment;
-use crate::node::{Node, Value};
+use crate::node::Node;
 use crate::product::export as transform;
 use crate::resolve::registry::Registry;
 use crate::resolve::{Catalog, Implementation, StepKind};
@@ -321,31 +322,6 @@ fn is_template(root: &Node) -> bool {
     })
 }
 
-/// Every `type` that is a template path and every `get_file` argument, at
-/// any depth of a template (what python-heatclient fetches next).
-fn template_references(tree: &Node) -> Vec<(String, Span)> {
-    fn walk(node: &Node, out: &mut Vec<(String, Span)>) {
-        match &node.value {
-            Value::Map(m) => {
-                for (k, v) in &m.entries {
-                    match (k.value.as_str(), &v.value) {
-                        (Some("type"), Value::Str(s)) if is_template_path(s) => {
-                            out.push((s.clone(), v.span));
-                        }
-                        (Some("get_file"), Value::Str(s)) => out.push((s.clone(), v.span)),
-                        _ => walk(v, out),
-                    }
-                }
-            }
-            Value::Seq(items) => items.iter().for_each(|i| walk(i, out)),
-            _ => {}
-        }
-    }
-    let mut out = Vec::new();
-    walk(tree, &mut out);
-    out
-}
-
 /// A template's text without its top-level `capabilities` (the text as it
 /// is when it has none).
 fn without_capabilities(text: &str, tree: &Node) -> String {
@@ -644,23 +620,11 @@ mod tests {
     use super::*;
 
     #[test]
-    fn template_references_are_types_and_get_files_at_any_depth() {
-        let text = "heat_template_version: 2016-10-14\nresources:\n  a: {type: x.yaml}\n  b:\n    type: OS::Heat::ResourceGroup\n    properties:\n      resource_def: {type: ../y.template}\n  c:\n    type: OS::X\n    properties: {config: {get_file: s.sh}, other: {type: not.yml}}\n";
+    fn a_template_without_capabilities_is_kept_whole() {
+        let text = "heat_template_version: 2016-10-14\nresources:\n  a: {type: x.yaml}\n";
         let tree = parse_text(text, "t.yaml", &ParseOptions::default())
             .root
             .unwrap();
-        let refs: Vec<(String, u32)> = template_references(&tree)
-            .into_iter()
-            .map(|(t, s)| (t, s.start.line))
-            .collect();
-        assert_eq!(
-            refs,
-            [
-                ("x.yaml".to_owned(), 3),
-                ("../y.template".to_owned(), 7),
-                ("s.sh".to_owned(), 10)
-            ]
-        );
         assert_eq!(without_capabilities(text, &tree), text);
     }
 }

@@ -11,9 +11,11 @@
 
 pub(crate) mod catalog;
 mod compose_check;
+mod env_values;
 mod export;
 mod interface;
 mod packages;
+mod references;
 mod suppress;
 mod validate;
 

@@ -166,6 +166,7 @@ pub fn validate(opts: &ValidateOptions) -> Validated {
             let record = FileRecord::from_loaded(l, true);
             let mut found: Vec<Diagnostic> = record.diagnostics.clone();
             found.extend(check_file(&record, selection, &opts.load.remap, &mapped));
+            found.extend(super::references::unreadable(&record, &opts.load.remap));
             found.retain(|d| selection.includes(d.code));
             Checked::new(&record, found)
         }),
@@ -226,6 +227,13 @@ pub fn validate(opts: &ValidateOptions) -> Validated {
             opts.max_nested_depth,
         );
         composed.retain(|d| selection.includes(d.code));
+        // A reference the composition reports (in its words: `maps to`)
+        // is not reported twice.
+        out.findings.retain(|d| {
+            !composed
+                .iter()
+                .any(|c| c.code == d.code && c.file == d.file && c.span == d.span)
+        });
         out.findings.extend(composed);
     }
     out.findings = crate::diag::dedup(out.findings);

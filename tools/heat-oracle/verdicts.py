@@ -25,6 +25,9 @@ document::
                   "good-random-string.yaml":
                     {"validate": null, "create": null, "nested": null}}}
 
+A template ``NAME.yaml`` with a ``NAME.env.yaml`` beside it is given
+that environment (``-e``), as the client gives it.
+
 ``null`` means Heat accepts the template at that stage; otherwise the
 message is Heat's, as the API returns it (``Class: message`` where the API
 adds the class). Paths are relative to each directory given. Heat is set up
@@ -53,14 +56,21 @@ def parameter_values(path):
     """`name=value` for each parameter of `path` without a default: a value
     that meets its constraints where they are allowed_values, range or
     length (custom constraints pass under the stubs), so that `create`
-    reaches the resources instead of stopping at UserParameterMissing."""
+    reaches the resources instead of stopping at UserParameterMissing.
+    Names the template's environment sets are left to it."""
     import yaml
     with open(path) as f:
         tpl = yaml.safe_load(f) or {}
     params = tpl.get('parameters') or tpl.get('Parameters') or {}
+    given = set()
+    for env in environments(path):
+        with open(env) as f:
+            doc = yaml.safe_load(f) or {}
+        for section in ('parameters', 'parameter_defaults'):
+            given.update(doc.get(section) or {})
     out = []
     for name, spec in sorted(params.items()):
-        if not isinstance(spec, dict):
+        if not isinstance(spec, dict) or name in given:
             continue
         if 'default' in spec or 'Default' in spec:
             continue
@@ -81,6 +91,13 @@ def parameter_values(path):
     return out
 
 
+def environments(path):
+    """The environment given with `path`: `NAME.env.yaml` beside
+    `NAME.yaml`, when there is one."""
+    env = path[:-len('.yaml')] + '.env.yaml'
+    return [env] if os.path.exists(env) else []
+
+
 def verdict(path, strict):
     """None when Heat accepts `path` at this stage, else its message. At
     `create` the parameters without a default get values
@@ -92,7 +109,8 @@ def verdict(path, strict):
     try:
         try:
             body = oracle.client_body(
-                path, [], parameter_values(path) if strict else None)
+                path, environments(path),
+                parameter_values(path) if strict else None)
         except Exception as ex:  # the client refuses before Heat is called
             return '%s: %s' % (type(ex).__name__, ex)
         try:
@@ -120,7 +138,8 @@ def nested_verdict(path):
     for p in patches:
         p.start()
     try:
-        body = oracle.client_body(path, [], parameter_values(path))
+        body = oracle.client_body(path, environments(path),
+                                  parameter_values(path))
         data = api_stacks.InstantiationData(body)
         ctx = oracle.heat_test_utils.dummy_context()
         engine = oracle.service.EngineService('heat-oracle', 'engine')
@@ -161,7 +180,7 @@ def main(argv=None):
     verdicts = {}
     for d in args.directories:
         for name in sorted(os.listdir(d)):
-            if not name.endswith('.yaml'):
+            if not name.endswith('.yaml') or name.endswith('.env.yaml'):
                 continue
             path = os.path.join(d, name)
             create = verdict(path, True)

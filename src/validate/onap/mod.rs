@@ -108,6 +108,26 @@ impl<'a> OnapContext<'a> {
         self.template_section("resources")
     }
 
+    /// Each resource's id with its `type` node and, for a
+    /// `ResourceGroup`, its `resource_def`'s `type` node (the types ONAP's
+    /// rules on types read).
+    pub(crate) fn resource_types(&self) -> Vec<(String, &'a Node)> {
+        let mut out = Vec::new();
+        for (key, body) in self.resources() {
+            let Some(body) = body.as_map() else { continue };
+            let member = body
+                .get("properties")
+                .and_then(Node::as_map)
+                .and_then(|p| p.get("resource_def"))
+                .and_then(Node::as_map)
+                .and_then(|d| d.get("type"));
+            for t in body.get("type").into_iter().chain(member) {
+                out.push((key.value.key_text(), t));
+            }
+        }
+        out
+    }
+
     fn template_section(&self, name: &str) -> &'a [(Node, Node)] {
         if !self.kind.is_template() {
             return &[];

@@ -4,7 +4,6 @@
 //! example; `docs/rules.md` and `heatcap rules` print it.
 
 use crate::diag::{Code, Diagnostic};
-use crate::model::Node;
 use crate::validate::onap::{OnapContext, OnapRule};
 use crate::validate::RuleMeta;
 
@@ -26,25 +25,13 @@ impl OnapRule for RemoteResourceType {
     }
 
     fn check(&self, cx: &OnapContext<'_>, out: &mut Vec<Diagnostic>) {
-        for (key, body) in cx.resources() {
-            let id = key.value.key_text();
-            let Some(body) = body.as_map() else {
-                continue;
-            };
-            let group_type = body
-                .get("properties")
-                .and_then(Node::as_map)
-                .and_then(|p| p.get("resource_def"))
-                .and_then(Node::as_map)
-                .and_then(|d| d.get("type"));
-            for t in body.get("type").into_iter().chain(group_type) {
-                if t.as_str().is_some_and(is_url) {
-                    out.push(cx.finding(
-                        &META,
-                        Some(t.span),
-                        format!("resource `{id}` has a URL type `{}`", t.value.key_text()),
-                    ));
-                }
+        for (id, t) in cx.resource_types() {
+            if t.as_str().is_some_and(is_url) {
+                out.push(cx.finding(
+                    &META,
+                    Some(t.span),
+                    format!("resource `{id}` has a URL type `{}`", t.value.key_text()),
+                ));
             }
         }
     }

@@ -6,7 +6,7 @@
 use crate::diag::{Code, Diagnostic};
 use crate::heat_schema;
 use crate::model::registry::is_template_path;
-use crate::model::{FileRecord, Node};
+use crate::model::FileRecord;
 use crate::validate::onap::{OnapContext, OnapRule};
 use crate::validate::{MappedTypes, RuleMeta};
 
@@ -32,8 +32,8 @@ impl OnapRule for UnprovidedResourceType {
     }
 
     fn check(&self, cx: &OnapContext<'_>, out: &mut Vec<Diagnostic>) {
-        let resources = cx.resources();
-        if resources.is_empty() {
+        let types = cx.resource_types();
+        if types.is_empty() {
             return;
         }
         let heat = heat_schema::heat();
@@ -43,37 +43,27 @@ impl OnapRule for UnprovidedResourceType {
                 .iter()
                 .filter_map(|f| FileRecord::environment(f.record)),
         );
-        for (key, body) in resources {
-            let Some(body) = body.as_map() else { continue };
-            let member = body
-                .get("properties")
-                .and_then(Node::as_map)
-                .and_then(|p| p.get("resource_def"))
-                .and_then(Node::as_map)
-                .and_then(|d| d.get("type"));
-            for t in body.get("type").into_iter().chain(member) {
-                let Some(name) = t.as_str() else { continue };
-                if is_file(name)
-                    || name.contains("://")
-                    || mapped.maps(name)
-                    || heat.lookup(name).is_some()
-                {
-                    continue;
-                }
-                let hint = heat
-                    .suggest(name)
-                    .map(|s| format!("; did you mean `{s}`?"))
-                    .unwrap_or_default();
-                out.push(cx.finding(
-                    &META,
-                    Some(t.span),
-                    format!(
-                        "resource `{}`: `{name}` is neither a resource type of Heat {} nor provided by the package{hint} (Heat: The Resource Type ({name}) could not be found.)",
-                        key.value.key_text(),
-                        heat.heat_version
-                    ),
-                ));
+        for (id, t) in types {
+            let Some(name) = t.as_str() else { continue };
+            if is_file(name)
+                || name.contains("://")
+                || mapped.maps(name)
+                || heat.lookup(name).is_some()
+            {
+                continue;
             }
+            let hint = heat
+                .suggest(name)
+                .map(|s| format!("; did you mean `{s}`?"))
+                .unwrap_or_default();
+            out.push(cx.finding(
+                &META,
+                Some(t.span),
+                format!(
+                    "resource `{id}`: `{name}` is neither a resource type of Heat {} nor provided by the package{hint} (Heat: The Resource Type ({name}) could not be found.)",
+                    heat.heat_version
+                ),
+            ));
         }
     }
 }

@@ -260,6 +260,72 @@ struct Walker<'a, 'c> {
     out: Vec<Finding>,
 }
 
+/// What Heat says when a property of Heat's type `property_type`
+/// (`integer`, `string`, ...) with `constraints` in its resource schema's
+/// shape receives `value` (`Property.get_value` at create): the
+/// conversion's error or the first constraint broken. `None` when it fits,
+/// and for lists and maps, which a parameter's value reaches converted in
+/// ways this does not follow.
+pub(crate) fn property_violation(
+    property_type: &str,
+    constraints: &J,
+    value: &J,
+) -> Option<String> {
+    let schema: PropertySchema = serde_json::from_value(serde_json::json!({
+        "type": property_type,
+        "constraints": known_constraints(constraints),
+    }))
+    .ok()?;
+    if matches!(
+        schema.kind,
+        PropertyType::List | PropertyType::Map | PropertyType::Any
+    ) {
+        return None;
+    }
+    match convert::scalar(schema.kind, value) {
+        Err(e) => Some(e),
+        Ok(converted) => convert::constraints(&schema, &converted).map(|(_, message)| message),
+    }
+}
+
+/// The constraints heatcap reads, of those written (custom ones and any
+/// with keys it does not know left out).
+fn known_constraints(constraints: &J) -> Vec<J> {
+    constraints
+        .as_array()
+        .map(|items| {
+            items
+                .iter()
+                .filter(|c| serde_json::from_value::<heat_schema::Constraint>((*c).clone()).is_ok())
+                .cloned()
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
+/// What Heat says when a HOT parameter of type `param_type` with the
+/// `constraints` as written receives `value` (already converted to the
+/// parameter's type, as `get_param` gives it): the first constraint it
+/// breaks, in Heat's words or the constraint's description, as
+/// `Parameter.validate` checks a value at create. `None` when it fits, or
+/// when the constraints are not ones heatcap reads (custom constraints are
+/// not checked; constraints with unknown keys are E2004's).
+pub(crate) fn parameter_violation(param_type: &str, constraints: &J, value: &J) -> Option<String> {
+    let kind = match param_type {
+        "number" => "number",
+        "comma_delimited_list" => "list",
+        "json" => "map",
+        "boolean" => "boolean",
+        _ => "string",
+    };
+    let schema: PropertySchema = serde_json::from_value(serde_json::json!({
+        "type": kind,
+        "constraints": known_constraints(constraints),
+    }))
+    .ok()?;
+    convert::constraints(&schema, value).map(|(_, message)| message)
+}
+
 /// Every finding about the template's resources and `get_attr` calls.
 pub(crate) fn check(cx: &Context<'_>) -> Vec<Finding> {
     let Some(tables) = Tables::of(cx) else {
