@@ -330,16 +330,37 @@ fn json_string(s: &str, out: &mut String) {
     out.push('"');
 }
 
-/// Python's `str.isspace` for one character.
-fn is_space(c: char) -> bool {
+/// Python's `str.isspace` for one character (also what `re`'s `\s`
+/// matches in a `str` pattern).
+pub(crate) fn is_space(c: char) -> bool {
     c.is_whitespace() || ('\u{1c}'..='\u{1f}').contains(&c)
 }
 
+/// The first code point of each run of ten decimal digits (Unicode
+/// category Nd) that Python 3.11 knows (Unicode 14.0), from
+/// `[c for c in range(0x110000) if unicodedata.decimal(chr(c), None) == 0]`.
+const DIGIT_ZEROS: [u32; 66] = [
+    0x30, 0x660, 0x6f0, 0x7c0, 0x966, 0x9e6, 0xa66, 0xae6, 0xb66, 0xbe6, 0xc66, 0xce6, 0xd66,
+    0xde6, 0xe50, 0xed0, 0xf20, 0x1040, 0x1090, 0x17e0, 0x1810, 0x1946, 0x19d0, 0x1a80, 0x1a90,
+    0x1b50, 0x1bb0, 0x1c40, 0x1c50, 0xa620, 0xa8d0, 0xa900, 0xa9d0, 0xa9f0, 0xaa50, 0xabf0, 0xff10,
+    0x104a0, 0x10d30, 0x11066, 0x110f0, 0x11136, 0x111d0, 0x112f0, 0x11450, 0x114d0, 0x11650,
+    0x116c0, 0x11730, 0x118e0, 0x11950, 0x11c50, 0x11d50, 0x11da0, 0x16a60, 0x16ac0, 0x16b50,
+    0x1d7ce, 0x1d7d8, 0x1d7e2, 0x1d7ec, 0x1d7f6, 0x1e140, 0x1e2f0, 0x1e950, 0x1fbf0,
+];
+
+/// Python's `unicodedata.decimal(c)`: the value of a decimal digit of any
+/// script, as `int()` reads it.
+pub(crate) fn decimal_digit(c: char) -> Option<u32> {
+    let n = u32::from(c);
+    let i = DIGIT_ZEROS.partition_point(|&z| z <= n).checked_sub(1)?;
+    let d = n - DIGIT_ZEROS[i];
+    (d < 10).then_some(d)
+}
+
 /// Python's `int(text)` for a string: surrounding whitespace, a sign,
-/// ASCII digits with single underscores between them. `None` when Python
-/// raises `ValueError` (or the number is beyond `i128`, which no index or
-/// port reaches). Python also reads other scripts' decimal digits
-/// (`"١٢"` is 12); heatcap does not.
+/// decimal digits (any script's: `"١٢"` is 12) with single underscores
+/// between them. `None` when Python raises `ValueError` (or the number is
+/// beyond `i128`, which no index or port reaches).
 pub(crate) fn int_of_str(text: &str) -> Option<i128> {
     let t = text.trim_matches(char::is_whitespace);
     let (negative, digits) = match t.as_bytes().first() {
@@ -359,7 +380,7 @@ pub(crate) fn int_of_str(text: &str) -> Option<i128> {
         if c == '_' {
             continue;
         }
-        let d = c.to_digit(10)?;
+        let d = decimal_digit(c)?;
         n = n.checked_mul(10)?.checked_add(i128::from(d))?;
     }
     Some(if negative { -n } else { n })

@@ -332,6 +332,11 @@ fn quote_and_int_are_pythons() {
         ("12a", None),
         ("\u{2002}1\u{2002}", Some(1)),
         ("\u{1c}7\u{1f}", None),
+        ("\u{663}", Some(3)),
+        (" \u{661}_\u{662} ", Some(12)),
+        ("\u{ff11}0", Some(10)),
+        ("\u{1d7ce}", Some(0)),
+        ("\u{b2}", None),
     ] {
         assert_eq!(python::int_of_str(text), want, "{text:?}");
     }

@@ -749,7 +749,7 @@ pub(crate) fn nearest<'a>(
 
 /// Whether a custom constraint (by its Python class) asks a cloud service
 /// (`heat.engine.clients.os.nova.FlavorConstraint`): those cannot be
-/// checked offline; Heat's common ones (`ip_addr`, `cidr`, `iso_8601`, ...)
+/// checked offline; Heat's common ones (`ip_addr`, `net_cidr`, `iso_8601`, ...)
 /// can.
 pub(crate) fn needs_cloud(class: &str) -> bool {
     class.starts_with("heat.engine.clients.")

@@ -7,6 +7,7 @@
 
 use serde_json::Value as J;
 
+use super::custom;
 use crate::eval::python;
 use crate::heat_schema::{Bounds, ConstraintKind, Number, PropertySchema, PropertyType};
 
@@ -151,8 +152,9 @@ pub(super) fn default_or_empty(s: &PropertySchema) -> J {
 
 /// The message of the first of the schema's constraints the converted
 /// value breaks (Heat checks them in order and stops at the first), with
-/// the short name of what it breaks; custom constraints (`nova.flavor`,
-/// `ip_addr`) are not checked.
+/// the short name of what it breaks. Of the custom constraints, those
+/// Heat checks without a cloud (`ip_addr`, not `nova.flavor`) are checked
+/// (`custom`).
 pub(super) fn constraints(s: &PropertySchema, value: &J) -> Option<(&'static str, String)> {
     for c in &s.constraints {
         let failed = match c.kind() {
@@ -211,7 +213,13 @@ pub(super) fn constraints(s: &PropertySchema, value: &J) -> Option<(&'static str
                 }
                 _ => None,
             },
-            ConstraintKind::Custom(_) => None,
+            ConstraintKind::Custom(name) => match value {
+                J::String(text) => match custom::check(name, text) {
+                    custom::Verdict::Refuses(m) => Some((custom::what(name), m)),
+                    custom::Verdict::Accepts | custom::Verdict::Unchecked => None,
+                },
+                _ => None,
+            },
         };
         if let Some((what, message)) = failed {
             // A constraint with a description says it instead.
@@ -459,6 +467,20 @@ mod tests {
         );
         let custom = schema("string", &json!([{"custom_constraint": "nova.flavor"}]));
         assert!(constraints(&custom, &json!("anything")).is_none());
+        let ip = schema("string", &json!([{"custom_constraint": "ip_addr"}]));
+        assert_eq!(
+            constraints(&ip, &json!("10.0.0.256")),
+            Some((
+                "is not a valid IP address",
+                "Error validating value '10.0.0.256': Invalid IP address".to_owned()
+            ))
+        );
+        assert!(constraints(&ip, &json!("10.0.0.1")).is_none());
+        let described = schema(
+            "string",
+            &json!([{"custom_constraint": "mac_addr", "description": "A MAC."}]),
+        );
+        assert_eq!(constraints(&described, &json!("zz")).unwrap().1, "A MAC.");
     }
 
     #[test]

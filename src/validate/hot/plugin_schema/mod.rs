@@ -28,7 +28,9 @@
 //!   (`AWS::CloudWatch::Alarm`) is checked for property names and required
 //!   properties only (its properties are its template's parameters, which
 //!   Heat converts more loosely);
-//! - custom constraints (`nova.flavor`, `ip_addr`) are not checked;
+//! - custom constraints that ask a cloud (`nova.flavor`) are not checked;
+//!   Heat's offline ones (`ip_addr`, `net_cidr`, `json_string`) are, as
+//!   Heat checks them (`custom`);
 //! - a resource whose type an environment given with `-e` maps is left to
 //!   the composition.
 //!
@@ -39,6 +41,7 @@
 //! `count` is 0, when it checks nothing).
 
 mod convert;
+mod custom;
 
 use indexmap::IndexMap;
 use serde_json::Value as J;
