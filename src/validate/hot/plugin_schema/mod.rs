@@ -308,8 +308,8 @@ fn known_constraints(constraints: &J) -> Vec<J> {
 /// parameter's type, as `get_param` gives it): the first constraint it
 /// breaks, in Heat's words or the constraint's description, as
 /// `Parameter.validate` checks a value at create. `None` when it fits, or
-/// when the constraints are not ones heatcap reads (custom constraints are
-/// not checked; constraints with unknown keys are E2004's).
+/// when the constraints are not ones heatcap reads (custom constraints that
+/// ask a cloud are not checked; constraints with unknown keys are E2004's).
 pub(crate) fn parameter_violation(param_type: &str, constraints: &J, value: &J) -> Option<String> {
     let kind = match param_type {
         "number" => "number",
