@@ -13,8 +13,8 @@ static META: RuleMeta = RuleMeta {
     code: Code("E2006"),
     name: "DefaultViolatesConstraint",
     summary: "a parameter's default does not meet its own constraints",
-    what: "A HOT parameter's default meets its own constraints (`allowed_values`, `range`, `length`, `modulo`, `allowed_pattern`; custom constraints are skipped, as Heat skips them for defaults).",
-    why: r#"Heat refuses the template ("Parameter 'x' is invalid: Invalid default …")."#,
+    what: "A HOT parameter's default meets its own constraints (`allowed_values`, `range`, `length`, `modulo`, `allowed_pattern`), and the custom constraints Heat checks without a cloud (`ip_addr`, `net_cidr`, `mac_addr`, ...; not those that ask a cloud, such as `nova.flavor`).",
+    why: r#"Heat refuses the template ("Parameter 'x' is invalid: Invalid default …"); a custom constraint it skips when it validates the template and checks at `stack create` ("Parameter 'ip' is invalid: Error validating value '10.0.0.256': Invalid IP address"), and the message says so."#,
     example: "`default: 0` with `range: {min: 1}`.",
     source: "heat-semantics §1.7 (defaults are checked against constraints)",
 };
@@ -110,6 +110,21 @@ fn violation(kind: &str, spec: &Node, default: &Value) -> Option<String> {
     }
 }
 
+/// Heat's refusal of a string default under an offline custom constraint
+/// (`ip_addr`, ...): Heat skips custom constraints when it checks a
+/// template's defaults at `template validate`, and checks them with the
+/// value at `stack create`.
+fn custom_refusal(kind: &str, spec: &Node, default: &Value) -> Option<String> {
+    use super::plugin_schema::custom::{check, Verdict};
+    if kind != "custom_constraint" {
+        return None;
+    }
+    match check(spec.value.as_str()?, default.as_str()?) {
+        Verdict::Refuses(m) => Some(m),
+        Verdict::Accepts | Verdict::Unchecked => None,
+    }
+}
+
 impl Rule for DefaultViolatesConstraint {
     fn meta(&self) -> &'static RuleMeta {
         &META
@@ -134,10 +149,25 @@ impl Rule for DefaultViolatesConstraint {
                 let Some(m) = item.as_map() else { continue };
                 let description = m.get("description").and_then(|d| d.value.as_str());
                 for (k, spec) in &m.entries {
+                    let p = name.value.key_text();
+                    if let Some(refusal) = custom_refusal(&k.value.key_text(), spec, &default.value)
+                    {
+                        let text = description.map_or(refusal, str::to_owned);
+                        out.push(
+                            Diagnostic::new(
+                                META.code,
+                                cx.file.path.clone(),
+                                format!(
+                                    "parameter `{p}`: its default fails its custom constraint (Heat at create: Parameter '{p}' is invalid: {text})"
+                                ),
+                            )
+                            .at(default.span),
+                        );
+                        continue;
+                    }
                     let Some(msg) = violation(&k.value.key_text(), spec, &default.value) else {
                         continue;
                     };
-                    let p = name.value.key_text();
                     let text = description.map_or(msg, str::to_owned);
                     out.push(
                         Diagnostic::new(

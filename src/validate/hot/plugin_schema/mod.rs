@@ -41,7 +41,7 @@
 //! `count` is 0, when it checks nothing).
 
 mod convert;
-mod custom;
+pub(crate) mod custom;
 
 use indexmap::IndexMap;
 use serde_json::Value as J;
