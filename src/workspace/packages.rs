@@ -38,7 +38,14 @@ pub(super) fn by_package(
                 .iter()
                 .zip(&records)
                 .zip(found)
-                .map(|(((i, _), record), (found, module))| {
+                .map(|(((i, _), record), (mut found, module))| {
+                    // What python-heatclient cannot read fails the package
+                    // too (E7001, E7006), as without the profile.
+                    found.extend(
+                        super::references::unreadable(record, &opts.remap)
+                            .into_iter()
+                            .filter(|d| selection.includes(d.code)),
+                    );
                     let mut c = Checked::new(record, found);
                     c.module = module;
                     (*i, c)
