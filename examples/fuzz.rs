@@ -1,8 +1,9 @@
-//! A mutation fuzzer on stable Rust for heatcap's loader and its
-//! environment/registry/composition pipeline:
+//! A mutation fuzzer on stable Rust for heatcap's loader, its
+//! environment/registry/composition pipeline, and every `validate` rule on
+//! one file (`rules`: Heat's plugin schemas and custom constraints too):
 //!
 //! ```text
-//! cargo run --release --example fuzz -- [--execs N] [--seed S] [--target loader|pipeline|both] [SEED_DIR...]
+//! cargo run --release --example fuzz -- [--execs N] [--seed S] [--target loader|pipeline|rules|all] [SEED_DIR...]
 //! ```
 //!
 //! Seeds are every `.yaml`/`.json`/`.env` file under the given directories
@@ -175,7 +176,7 @@ fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let mut execs: usize = 1_000_000;
     let mut seed: u64 = 0x5EED;
-    let mut target = "both".to_owned();
+    let mut target = "all".to_owned();
     let mut dirs: Vec<PathBuf> = Vec::new();
     let mut i = 0;
     while i < args.len() {
@@ -226,14 +227,13 @@ fn main() {
             let which = match target.as_str() {
                 "loader" => 0,
                 "pipeline" => 1,
-                _ => rng.below(2),
+                "rules" => 2,
+                _ => rng.below(3),
             };
-            let result = std::panic::catch_unwind(|| {
-                if which == 0 {
-                    heatcap::fuzzing::loader(&input)
-                } else {
-                    heatcap::fuzzing::environment_pipeline(&input)
-                }
+            let result = std::panic::catch_unwind(|| match which {
+                0 => heatcap::fuzzing::loader(&input),
+                1 => heatcap::fuzzing::environment_pipeline(&input),
+                _ => heatcap::fuzzing::rules(&input),
             });
             if let Ok(size) = result {
                 let signal = (which, size.min(64));

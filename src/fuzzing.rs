@@ -78,3 +78,49 @@ pub fn environment_pipeline(data: &[u8]) -> usize {
     let c = compose("root.yaml", &registry, &catalog, 5);
     lookups + c.diagnostics.len()
 }
+
+/// Every `validate` rule on one file (templates: HOT, CFN, Heat's plugin
+/// schemas, custom constraints; environments): bytes → loaded file →
+/// findings.
+pub fn rules(data: &[u8]) -> usize {
+    let text = String::from_utf8_lossy(data);
+    let parsed = parse_text(&text, "fuzz.yaml", &ParseOptions::default());
+    let (status, kind) = match &parsed.root {
+        Some(root) => (
+            crate::load::Status::Ok,
+            Some(crate::load::classify::classify(root).0),
+        ),
+        None => (crate::load::Status::Error, None),
+    };
+    let loaded = crate::load::Loaded {
+        source: crate::walk::Source::new("fuzz.yaml".into(), "fuzz.yaml".to_owned(), true),
+        status,
+        kind,
+        reason: None,
+        root: parsed.root,
+        diagnostics: parsed.diagnostics,
+        bytes: data.len() as u64,
+        directives: Vec::new(),
+    };
+    let record = crate::model::FileRecord::from_loaded(loaded, true);
+    crate::validate::check_file(
+        &record,
+        &crate::validate::Selection::new(Vec::new(), Vec::new()),
+        &crate::walk::Remap::default(),
+        &crate::validate::MappedTypes::default(),
+    )
+    .len()
+}
+
+#[cfg(test)]
+mod tests {
+    /// Each target runs its chain: a template with problems gives findings.
+    #[test]
+    fn targets_reach_their_stages() {
+        let bad = b"heat_template_version: 2016-10-14\nresources:\n  r:\n    type: OS::Heat::RandomString\n    properties: {lenght: 600}\n";
+        // E3011 (unknown property `lenght`).
+        assert_eq!(super::rules(bad), 1);
+        assert!(super::loader(bad) >= 1);
+        assert_eq!(super::rules(b"\xff\xfe: ["), 0);
+    }
+}
