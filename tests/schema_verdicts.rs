@@ -198,6 +198,23 @@ fn heatcap_agrees_with_heat_on_every_recorded_template() {
     assert!(refused >= 45, "only {refused} refused");
 }
 
+/// A resource whose type is a template path passes literal values the
+/// template's parameters refuse (fixtures/provider-values, Heat's verdicts
+/// in tests/heat/provider-value-verdicts.json): Heat makes the parameters
+/// the resource's property schema and refuses the values at create, as it
+/// does a native property's; heatcap's E7015 says so at the resource.
+#[test]
+fn literals_passed_to_template_parameters_agree_with_heat() {
+    let (problems, refused) = agreement(
+        "fixtures/provider-values",
+        "tests/heat/provider-value-verdicts.json",
+        false,
+        &[],
+    );
+    assert!(problems.is_empty(), "{}", problems.join("\n"));
+    assert!(refused >= 5, "only {refused} refused");
+}
+
 /// The HOT specification's examples (fixtures/hot, made complete by
 /// tools/hot_spec_examples.py), against Heat's verdicts on them
 /// (tests/heat/hot-spec-verdicts.json, recorded by the same script, with

@@ -90,6 +90,8 @@ pub(crate) const ANNOTATION_MISMATCH: Code = Code("W7009");
 pub(crate) const UNSELECTABLE: Code = Code("W7010");
 /// A value an environment gives a parameter that the parameter refuses.
 pub(crate) const INVALID_PARAMETER_VALUE: Code = Code("E7014");
+/// A literal a resource passes to a template's parameter that it refuses.
+pub(crate) const INVALID_PROVIDER_PROPERTY: Code = Code("E7015");
 
 /// The catalogue entries of the codes above, in code order.
 pub(crate) static CODES: &[CodeInfo] = &[
@@ -470,6 +472,15 @@ pub(crate) static CODES: &[CodeInfo] = &[
         why: "Heat accepts the template at `template validate`, which does not check values, and refuses the stack at `stack create`, before it creates anything: \"Parameter 'count' is invalid: 20 is out of range (min: 1, max: 10)\" (a constraint's description replaces Heat's words); in a nested stack, where `parameter_defaults` become the parameter's default, \"Parameter 'x' is invalid: Invalid default v (...)\".",
         example: "`parameter_defaults: {NeutronNetworkType: vxlann}` where the template allows `vxlan` and `vlan`.",
         source: "heat/engine/parameters.py (Parameter.validate), heat/engine/constraints.py; recorded: tests/heat/env-value-verdicts.json",
+    },
+    CodeInfo {
+        code: INVALID_PROVIDER_PROPERTY,
+        name: "InvalidProviderProperty",
+        summary: "a literal a resource passes to a template-path type's parameter that the parameter's type or constraints refuse",
+        what: "A resource whose type is a template path (`type: nested.yaml`) passes each literal property value in a form the nested template's parameter accepts: Heat makes the parameters the resource's property schema (a `number` parameter a number property, with the parameter's constraints, the offline custom ones included), and converts and checks each value as it does a native property's. Values computed by functions are not checked. Without `-e`, as E7007.",
+        why: "Heat accepts the template at `template validate` and refuses the stack at `stack create`, before it creates anything: \"Property error: resources.child.properties.size: 30 is out of range (min: 1, max: 10)\".",
+        example: "`type: nested/child.yaml` with `size: 30` where the child's `size` has `range: {min: 1, max: 10}`.",
+        source: "heat/engine/resources/template_resource.py (properties schema from the template's parameters), heat/engine/properties.py; recorded: tests/heat/provider-value-verdicts.json",
     },
 ];
 

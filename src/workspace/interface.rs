@@ -20,6 +20,7 @@ use std::path::PathBuf;
 use super::catalog::locate;
 use crate::model::registry::is_template_path;
 use crate::model::FileRecord;
+use crate::validate::hot::plugin_schema::provider_property_violation;
 use crate::walk::{normalize, path_of, Remap};
 
 /// What one file contributes: the properties its resources pass, by type,
@@ -45,6 +46,8 @@ pub(super) struct PathUse {
     pub(super) resource: String,
     pub(super) type_name: String,
     pub(super) properties: Vec<String>,
+    /// The scalar literals among them (name, value), for E7015.
+    pub(super) literals: Vec<(String, serde_json::Value)>,
     pub(super) span: crate::diag::Span,
 }
 
@@ -65,6 +68,12 @@ impl Contribution {
                         resource: r.name.clone(),
                         type_name: r.type_name.clone(),
                         properties: r.properties.keys().cloned().collect(),
+                        literals: r
+                            .properties
+                            .iter()
+                            .filter(|(_, v)| !v.is_object() && !v.is_array() && !v.is_null())
+                            .map(|(k, v)| (k.clone(), v.clone()))
+                            .collect(),
                         span: r.span,
                     });
                 }
@@ -150,6 +159,9 @@ impl Interface {
     }
 }
 
+/// A template's parameters: name, type, constraints.
+type Declared = Vec<(String, String, Option<serde_json::Value>)>;
+
 /// E7007 without environments: a resource whose type is a template path
 /// passes a property that template does not declare. Heat's validate
 /// refuses it ("Property error: resources.N.properties: Unknown Property
@@ -177,25 +189,39 @@ pub(super) fn path_type_properties(
         .into_iter()
         .map(|(read, shown)| crate::walk::Source::new(read, shown, true))
         .collect();
-    let declared: HashMap<PathBuf, (String, Vec<String>)> =
+    // Each target's parameters: name, type, constraints.
+    let declared: HashMap<PathBuf, (String, Declared)> =
         crate::load::load_all(&sources, opts, |l| {
             let record = FileRecord::from_loaded(l, false);
-            let names = record
-                .template()
-                .map(|t| t.parameters.iter().map(|p| p.name.clone()).collect());
-            (record.path.clone(), names)
+            let params = record.template().map(|t| {
+                t.parameters
+                    .iter()
+                    .map(|p| {
+                        (
+                            p.name.clone(),
+                            p.type_.clone().unwrap_or_else(|| "string".to_owned()),
+                            p.constraints().cloned(),
+                        )
+                    })
+                    .collect()
+            });
+            (record.path.clone(), params)
         })
         .into_iter()
         .zip(&sources)
-        .filter_map(|((shown, names), s)| names.map(|n| (s.path.clone(), (shown, n))))
+        .filter_map(|((shown, params), s)| params.map(|n| (s.path.clone(), (shown, n))))
         .collect();
     let mut out = Vec::new();
     for (c, u, read) in uses {
         // A missing or broken target is reported by its own checks.
-        let Some((shown, names)) = declared.get(&read) else {
+        let Some((shown, params)) = declared.get(&read) else {
             continue;
         };
-        for p in u.properties.iter().filter(|p| !names.contains(p)) {
+        for p in u
+            .properties
+            .iter()
+            .filter(|p| !params.iter().any(|(n, _, _)| n == *p))
+        {
             out.push(
                 Diagnostic::new(
                     codes::UNKNOWN_PROPERTY,
@@ -206,6 +232,33 @@ pub(super) fn path_type_properties(
                     ),
                 )
                 .at(u.span),
+            );
+        }
+        for (name, value) in &u.literals {
+            let Some((_, ty, constraints)) = params.iter().find(|(n, _, _)| n == name) else {
+                continue;
+            };
+            let Some(why) = provider_property_violation(ty, constraints.as_ref(), value) else {
+                continue;
+            };
+            out.push(
+                Diagnostic::new(
+                    codes::INVALID_PROVIDER_PROPERTY,
+                    &c.from,
+                    format!(
+                        "resource `{}` passes `{name}: {}`, which parameter `{name}` of `{shown}` refuses (Heat at create: Property error: resources.{}.properties.{name}: {why})",
+                        u.resource,
+                        crate::eval::python::json_dumps(value, false),
+                        u.resource
+                    ),
+                )
+                .at(u.span)
+                .with_key_path(vec![
+                    "resources".to_owned(),
+                    u.resource.clone(),
+                    "properties".to_owned(),
+                    name.clone(),
+                ]),
             );
         }
     }

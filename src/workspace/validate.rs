@@ -8,7 +8,7 @@ use std::path::PathBuf;
 
 use super::interface::{Contribution, Interface};
 use super::{compose_check, packages, suppress};
-use crate::diag::{Diagnostic, Severity};
+use crate::diag::{codes, Diagnostic, Severity};
 use crate::load::suppress::Directive;
 use crate::load::{self, LoadOptions};
 use crate::model::package::ModuleKind;
@@ -194,11 +194,23 @@ pub fn validate(opts: &ValidateOptions) -> Validated {
         out.findings.extend(c.found);
         contributions.push(c.contribution);
     }
-    if opts.environments.is_empty() && selection.includes(crate::diag::codes::UNKNOWN_PROPERTY) {
-        out.findings.extend(super::interface::path_type_properties(
-            &contributions,
-            &opts.load,
-        ));
+    // Template-path types against their templates' parameters: names
+    // (E7007, which the composition reports with `-e`) and literal values
+    // (E7015).
+    let names = opts.environments.is_empty() && selection.includes(codes::UNKNOWN_PROPERTY);
+    let values = selection.includes(codes::INVALID_PROVIDER_PROPERTY);
+    if names || values {
+        out.findings.extend(
+            super::interface::path_type_properties(&contributions, &opts.load)
+                .into_iter()
+                .filter(|d| {
+                    if d.code == codes::UNKNOWN_PROPERTY {
+                        names
+                    } else {
+                        values
+                    }
+                }),
+        );
     }
     if out.findings.iter().any(|d| d.code == UNUSED_PARAMETER) {
         let sources: Vec<walk::Source> = opts

@@ -303,6 +303,26 @@ fn known_constraints(constraints: &J) -> Vec<J> {
         .unwrap_or_default()
 }
 
+/// What Heat says when a resource of a template-path type passes `value`
+/// to the template's parameter of type `param_type` with `constraints`:
+/// Heat's `TemplateResource` makes each parameter a property
+/// (`Property.schema_from_param`: `number` → a number property, and so
+/// on, the constraints kept), then converts and checks the value as for a
+/// native property. `None` when it fits, and for lists and maps.
+pub(crate) fn provider_property_violation(
+    param_type: &str,
+    constraints: Option<&J>,
+    value: &J,
+) -> Option<String> {
+    let kind = match param_type {
+        "number" => "number",
+        "boolean" => "boolean",
+        "comma_delimited_list" | "json" => return None,
+        _ => "string",
+    };
+    property_violation(kind, constraints.unwrap_or(&J::Array(Vec::new())), value)
+}
+
 /// What Heat says when a HOT parameter of type `param_type` with the
 /// `constraints` as written receives `value` (already converted to the
 /// parameter's type, as `get_param` gives it): the first constraint it
