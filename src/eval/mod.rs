@@ -26,6 +26,7 @@ mod functions;
 pub(crate) mod python;
 pub(crate) mod tables;
 mod tree;
+pub(crate) mod yaql;
 
 #[cfg(test)]
 mod tests;

@@ -34,7 +34,7 @@ fn number(n: &Number) -> Num {
 
 /// Exact comparison of an int with a float, as Python does.
 #[allow(clippy::cast_precision_loss, clippy::float_cmp)]
-fn int_eq_float(i: i128, f: f64) -> bool {
+pub(crate) fn int_eq_float(i: i128, f: f64) -> bool {
     // Both sides exact: the float must be integral and the int must
     // survive the round trip.
     f.fract() == 0.0 && (i as f64) == f && {
@@ -331,7 +331,7 @@ fn json_string(s: &str, out: &mut String) {
 }
 
 /// Python's `str.isspace` for one character.
-fn is_space(c: char) -> bool {
+pub(crate) fn is_space(c: char) -> bool {
     c.is_whitespace() || ('\u{1c}'..='\u{1f}').contains(&c)
 }
 
