@@ -1012,10 +1012,10 @@ impl Evaluator<'_> {
         let Value::String(text) = self.value(expression)? else {
             return Err(tree::yaql_not_text(name));
         };
-        let parsed = tree::yaql_parse(name, &text)?;
+        tree::yaql_parse(name, &text)?;
         let data = self.value(data)?;
         self.charge(name, node_count(&data))?;
-        yaql::evaluate(&parsed, &data).map_err(|e| match e {
+        yaql::evaluate(&text, &data).map_err(|e| match e {
             yaql::Error::Raised { class, message } if message.is_empty() => {
                 Unevaluated::heat_error(name, class)
             }

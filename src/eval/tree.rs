@@ -793,7 +793,7 @@ impl Evaluator<'_> {
                 // `Yaql.validate`: a written expression is parsed now.
                 match expression {
                     Tree::Call(_) => Ok(()),
-                    Tree::Data(Value::String(text)) => yaql_parse(name, text).map(|_| ()),
+                    Tree::Data(Value::String(text)) => yaql_parse(name, text),
                     _ => Err(yaql_not_text(name)),
                 }
             }
@@ -804,7 +804,7 @@ impl Evaluator<'_> {
 
 /// `Yaql._parse`: Heat's yaql engine parses the expression; its syntax
 /// error is Heat's `ValueError`.
-pub(super) fn yaql_parse(name: &str, text: &str) -> Result<yaql::Expression, Unevaluated> {
+pub(super) fn yaql_parse(name: &str, text: &str) -> Result<(), Unevaluated> {
     yaql::parse(text).map_err(|e| match e {
         yaql::Error::Raised { message, .. } => {
             Unevaluated::heat_error(name, format!("Bad expression {message}."))

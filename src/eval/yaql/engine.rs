@@ -32,7 +32,7 @@ const MEMORY_QUOTA: i64 = 10_000;
 
 /// The most function calls one evaluation may make before heatcap gives
 /// up (yaql's own limits keep real expressions far below it).
-const MAX_CALLS: usize = 2_000_000;
+const MAX_CALLS: usize = 250_000;
 
 /// The deepest nesting of calls heatcap follows (Python's recursion limit
 /// stops yaql somewhere near it).
@@ -100,6 +100,11 @@ impl Ctx {
 
     pub(super) fn same(&self, other: &Ctx) -> bool {
         Rc::ptr_eq(&self.0, &other.0)
+    }
+
+    /// The context's identity, for Python's `hash` of it.
+    pub(super) fn address(&self) -> usize {
+        Rc::as_ptr(&self.0) as usize
     }
 }
 
@@ -722,7 +727,7 @@ pub(super) fn limit_iterable(v: Value) -> R<Value> {
 }
 
 impl Engine {
-    fn step(&self) -> R<()> {
+    pub(super) fn step(&self) -> R<()> {
         let n = self.calls.get() + 1;
         self.calls.set(n);
         if n > MAX_CALLS {
@@ -854,6 +859,9 @@ impl Engine {
         let result = self.call_inner(name, ctx, args, kwargs, receiver, use_convention);
         self.depth.set(depth - 1);
         let result = result?;
+        if value::exhausted() {
+            return Err(Error::unsupported("an expression that takes too long"));
+        }
         limit_memory(&[(1, &result)])?;
         Ok(result)
     }

@@ -271,6 +271,7 @@ pub(super) fn iter_of(eng: &Engine, v: &Value) -> R<IterRef> {
 
 /// `next(it)`: `None` when it is exhausted.
 pub(super) fn next(eng: &Engine, it: &IterRef) -> R<Option<Value>> {
+    eng.step()?;
     let Ok(mut s) = it.try_borrow_mut() else {
         return Err(Error::unsupported(
             "an iterator taken from while it computes its next item",

@@ -85,19 +85,34 @@ impl fmt::Display for Error {
 
 type R<T> = Result<T, Error>;
 
-/// A parsed expression, ready to evaluate.
-pub(crate) struct Expression(parser::Expr);
+/// The stack of the thread an evaluation runs on: yaql builds values as
+/// deeply nested as an expression's work allows, and Rust drops nested
+/// values recursively.
+const STACK: usize = 256 << 20;
 
 /// Parses an expression as Heat's yaql engine does. A syntax error is
 /// yaql's `YaqlGrammarException` or `YaqlLexicalException` (Heat wraps it:
 /// `Bad expression <message>.`).
-pub(crate) fn parse(text: &str) -> Result<Expression, Error> {
-    parser::parse(text).map(Expression)
+pub(crate) fn parse(text: &str) -> Result<(), Error> {
+    parser::parse(text).map(|_| ())
 }
 
-/// Evaluates a parsed expression with `data` as `$.data`, as Heat's
+/// Parses and evaluates an expression with `data` as `$.data`, as Heat's
 /// `Yaql.result` does, and converts the result to JSON as Heat's
-/// `jsonutils` would see it.
-pub(crate) fn evaluate(expression: &Expression, data: &Json) -> Result<Json, Error> {
-    engine::run(&expression.0, data)
+/// `jsonutils` would see it. It runs on a thread of its own (see
+/// [`STACK`]); the work it may do is bounded.
+pub(crate) fn evaluate(text: &str, data: &Json) -> Result<Json, Error> {
+    std::thread::scope(|scope| {
+        let worker = std::thread::Builder::new()
+            .name("yaql".into())
+            .stack_size(STACK)
+            .spawn_scoped(scope, || {
+                let expression = parser::parse(text)?;
+                engine::run(&expression, data)
+            })
+            .map_err(|_| Error::unsupported("no thread to evaluate it on"))?;
+        worker
+            .join()
+            .unwrap_or_else(|_| Err(Error::unsupported("an evaluation that failed")))
+    })
 }

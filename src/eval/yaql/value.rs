@@ -4,7 +4,7 @@
 //! contexts) and Python's rules for them: `==`, `hash`, truthiness,
 //! `str()`/`repr()` and `sys.getsizeof` (for yaql's memory quota).
 
-use std::cell::RefCell;
+use std::cell::{Cell, RefCell};
 use std::hash::{DefaultHasher, Hash, Hasher};
 use std::rc::Rc;
 
@@ -16,6 +16,30 @@ use super::iter::{IterRef, Ordering};
 use super::pyre::Pattern;
 use super::{Error, R};
 use crate::eval::python;
+
+/// The most nodes the walks over values (`==`, `hash`, `repr`, JSON) may
+/// visit in one evaluation: values that share parts can be exponentially
+/// larger than the work that built them.
+const WALK_BUDGET: u64 = 5_000_000;
+
+thread_local! {
+    /// Nodes visited so far on this thread (an evaluation has its own).
+    static WALKED: Cell<u64> = const { Cell::new(0) };
+}
+
+/// Counts one node visited; false once the budget is spent.
+fn tick() -> bool {
+    WALKED.with(|w| {
+        let n = w.get().saturating_add(1);
+        w.set(n);
+        n <= WALK_BUDGET
+    })
+}
+
+/// True once the walks spent their budget (their answers are then void).
+pub(super) fn exhausted() -> bool {
+    WALKED.with(|w| w.get() > WALK_BUDGET)
+}
 
 /// A dict's entries, in insertion order, keyed as Python keys them.
 pub(super) type Map = IndexMap<Key, Value>;
@@ -162,28 +186,33 @@ impl Key {
 }
 
 fn check_hashable(v: &Value) -> R<()> {
+    if !tick() {
+        return Err(too_much());
+    }
     match v {
+        // (Iterators, contexts, rules and the marker are hashed by
+        // identity: each is equal only to itself.)
         Value::None
         | Value::Bool(_)
         | Value::Int(_)
         | Value::Float(_)
         | Value::Str(_)
         | Value::Regex(_)
-        | Value::Set(_) => Ok(()),
+        | Value::Set(_)
+        | Value::Iter(_)
+        | Value::Ordering(_)
+        | Value::Context(_)
+        | Value::Rule(_)
+        | Value::Absent => Ok(()),
         Value::Tuple(items) => items.iter().try_for_each(check_hashable),
         Value::Dict(d) if d.frozen => d.map.values().try_for_each(check_hashable),
         Value::List(_) | Value::Dict(_) | Value::View(_, View::Keys | View::Items) => Err(
             Error::raised("TypeError", format!("unhashable type: '{}'", v.type_name())),
         ),
-        Value::View(_, View::Values)
-        | Value::Iter(_)
-        | Value::Ordering(_)
-        | Value::Context(_)
-        | Value::Rule(_)
-        | Value::Absent => Err(Error::unsupported(format!(
-            "a {} is hashed by its identity in Python",
-            v.type_name()
-        ))),
+        // Two `values()` of one dict are two objects to Python, one here.
+        Value::View(_, View::Values) => Err(Error::unsupported(
+            "a dict's values view, which Python hashes by its identity",
+        )),
     }
 }
 
@@ -204,6 +233,9 @@ impl Hash for Key {
 /// A hash that agrees with [`eq`] (`hash(1) == hash(1.0) == hash(True)`).
 fn hash_of(v: &Value) -> u64 {
     let mut h = DefaultHasher::new();
+    if !tick() {
+        return 0;
+    }
     match v {
         Value::None => 0u8.hash(&mut h),
         Value::Bool(b) => (1u8, i64::from(*b)).hash(&mut h),
@@ -235,7 +267,12 @@ fn hash_of(v: &Value) -> u64 {
             (6u8, x).hash(&mut h);
         }
         Value::Regex(p) => (7u8, &p.source, p.flags).hash(&mut h),
-        _ => 8u8.hash(&mut h),
+        // By identity.
+        Value::Iter(it) => (8u8, Rc::as_ptr(it) as usize).hash(&mut h),
+        Value::Ordering(o) => (8u8, Rc::as_ptr(o) as usize).hash(&mut h),
+        Value::Context(c) => (8u8, c.address()).hash(&mut h),
+        Value::Rule(r) => (8u8, Rc::as_ptr(r) as usize).hash(&mut h),
+        _ => 9u8.hash(&mut h),
     }
     h.finish()
 }
@@ -270,9 +307,19 @@ fn num(v: &Value) -> Option<Num> {
     }
 }
 
-/// Python's `a == b`.
+/// Python's `a == b` (an object is equal to itself first, as in
+/// CPython's container comparisons).
 pub(super) fn eq(a: &Value, b: &Value) -> bool {
+    if !tick() {
+        return false;
+    }
     match (a, b) {
+        (Value::Tuple(x), Value::Tuple(y)) | (Value::List(x), Value::List(y))
+            if Rc::ptr_eq(x, y) =>
+        {
+            true
+        }
+        (Value::Dict(x), Value::Dict(y)) if Rc::ptr_eq(x, y) => true,
         (Value::None, Value::None) | (Value::Absent, Value::Absent) => true,
         (Value::Str(x), Value::Str(y)) => x == y,
         (Value::Tuple(x), Value::Tuple(y)) | (Value::List(x), Value::List(y)) => {
@@ -375,6 +422,9 @@ fn write_map(d: &Dict, out: &mut String) -> R<()> {
 }
 
 fn write_repr(v: &Value, out: &mut String) -> R<()> {
+    if !tick() {
+        return Err(too_much());
+    }
     match v {
         Value::None => out.push_str("None"),
         Value::Bool(true) => out.push_str("True"),
@@ -503,6 +553,10 @@ fn dict_size(n: usize) -> usize {
     }
 }
 
+fn too_much() -> Error {
+    Error::unsupported("a value too large to walk")
+}
+
 // ---------------------------------------------------------------------
 // JSON in and out
 
@@ -536,6 +590,21 @@ pub(super) fn from_json(v: &Json) -> R<Value> {
 /// code downstream could not serialise either, or would see in another
 /// order, is unsupported.
 pub(super) fn to_json(v: &Value) -> R<Json> {
+    to_json_at(v, 0)
+}
+
+/// serde_json's own limit on nesting.
+const JSON_DEPTH: usize = 128;
+
+fn to_json_at(v: &Value, depth: usize) -> R<Json> {
+    if depth > JSON_DEPTH {
+        return Err(Error::unsupported(
+            "a result nested deeper than JSON allows",
+        ));
+    }
+    if !tick() {
+        return Err(too_much());
+    }
     Ok(match v {
         Value::None => Json::Null,
         Value::Bool(b) => Json::Bool(*b),
@@ -544,9 +613,12 @@ pub(super) fn to_json(v: &Value) -> R<Json> {
             .map(Json::Number)
             .ok_or_else(|| Error::unsupported("a float that is not finite"))?,
         Value::Str(s) => Json::String(s.to_string()),
-        Value::Tuple(items) | Value::List(items) => {
-            Json::Array(items.iter().map(to_json).collect::<R<_>>()?)
-        }
+        Value::Tuple(items) | Value::List(items) => Json::Array(
+            items
+                .iter()
+                .map(|i| to_json_at(i, depth + 1))
+                .collect::<R<_>>()?,
+        ),
         Value::Dict(d) => {
             let mut m = serde_json::Map::new();
             for (k, v) in &d.map {
@@ -556,7 +628,7 @@ pub(super) fn to_json(v: &Value) -> R<Json> {
                         k.0.type_name()
                     )));
                 };
-                m.insert(key.to_string(), to_json(v)?);
+                m.insert(key.to_string(), to_json_at(v, depth + 1)?);
             }
             Json::Object(m)
         }

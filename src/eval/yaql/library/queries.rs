@@ -532,37 +532,31 @@ fn key_cmp(a: &Value, b: &Value) -> R<Cmp> {
     })
 }
 
-/// `OrderingIterable.do_sort`. Python sorts with `Comparator`, which
-/// calls the key selectors and yaql's `<` and `>` for each comparison;
-/// which pairs it compares is the sort algorithm's business. Any correct
-/// sort evaluates every element's first key (when there are two or more),
-/// the next key of every element that ties with another, and compares
-/// some pair of incomparable keys if there is one; so the result (or the
-/// error) is the same whatever the algorithm, and heatcap sorts stably as
-/// Python does.
-pub(in super::super) fn sorted(eng: &Engine, ordering: &Rc<RefCell<Ordering>>) -> R<Rc<[Value]>> {
-    if let Some(state) = &ordering.borrow().sorted {
-        return Ok(state.clone());
-    }
-    let (collection, order) = {
-        let state = ordering.borrow();
-        (state.collection.clone(), state.order.clone())
-    };
-    let items = iter::collect(eng, &collection)?;
+/// The sort keys `sorted` needs: every element's first key (when there
+/// are two or more), then the next key of the elements that tie.
+fn sort_keys(eng: &Engine, items: &[Value], order: &[(Lambda, bool)]) -> R<Vec<Vec<Value>>> {
     let count = items.len();
     let mut keys: Vec<Vec<Value>> = vec![Vec::new(); count];
     if count >= 2 {
         // Groups of elements that tie on the keys so far.
         let mut groups: Vec<Vec<usize>> = vec![(0..count).collect()];
-        for (selector, _) in &order {
+        for (selector, _) in order {
             let mut next_groups = Vec::new();
             for group in groups {
                 if group.len() < 2 {
                     continue;
                 }
+                // Python's sort compares the second item with the first
+                // first: their keys are computed in that order (which
+                // error comes first).
+                let mut order: Vec<usize> = group.clone();
+                order.swap(0, 1);
+                let mut computed: Vec<Option<Value>> = vec![None; items.len()];
+                for &i in &order {
+                    computed[i] = Some(eng.call_lambda(selector, vec![items[i].clone()])?);
+                }
                 for &i in &group {
-                    let k = eng.call_lambda(selector, vec![items[i].clone()])?;
-                    keys[i].push(k);
+                    keys[i].push(computed[i].take().unwrap_or(Value::None));
                 }
                 let classes: Vec<KeyClass> = group
                     .iter()
@@ -618,6 +612,28 @@ pub(in super::super) fn sorted(eng: &Engine, ordering: &Rc<RefCell<Ordering>>) -
             groups = next_groups;
         }
     }
+    Ok(keys)
+}
+
+/// `OrderingIterable.do_sort`. Python sorts with `Comparator`, which
+/// calls the key selectors and yaql's `<` and `>` for each comparison;
+/// which pairs it compares is the sort algorithm's business. Any correct
+/// sort evaluates every element's first key (when there are two or more),
+/// the next key of every element that ties with another, and compares
+/// some pair of incomparable keys if there is one; so the result (or the
+/// error) is the same whatever the algorithm, and heatcap sorts stably as
+/// Python does.
+pub(in super::super) fn sorted(eng: &Engine, ordering: &Rc<RefCell<Ordering>>) -> R<Rc<[Value]>> {
+    if let Some(state) = &ordering.borrow().sorted {
+        return Ok(state.clone());
+    }
+    let (collection, order) = {
+        let state = ordering.borrow();
+        (state.collection.clone(), state.order.clone())
+    };
+    let items = iter::collect(eng, &collection)?;
+    let count = items.len();
+    let keys = sort_keys(eng, &items, &order)?;
     let mut idx: Vec<usize> = (0..count).collect();
     let mut err = None;
     idx.sort_by(|&a, &b| {
