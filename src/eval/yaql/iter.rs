@@ -47,9 +47,11 @@ pub(super) struct GroupAggregator {
 }
 
 pub(super) enum Kind {
+    /// Over a sequence (`name`: Python's type of the iterator).
     Seq {
         items: Rc<[Value]>,
         pos: usize,
+        name: &'static str,
     },
     Chars {
         chars: Vec<char>,
@@ -58,6 +60,7 @@ pub(super) enum Kind {
     Dict {
         dict: Rc<Dict>,
         view: View,
+        name: &'static str,
         pos: usize,
     },
     Filter {
@@ -190,9 +193,11 @@ pub(super) fn limited(v: Value) -> Value {
 impl PyIter {
     pub(super) fn type_name(&self) -> &'static str {
         match self.kind {
-            Kind::Seq { .. } => "tuple_iterator",
+            Kind::Seq { name, .. } | Kind::Dict { name, .. } => name,
+            Kind::Chars { ref chars, .. } if chars.iter().all(char::is_ascii) => {
+                "str_ascii_iterator"
+            }
             Kind::Chars { .. } => "str_iterator",
-            Kind::Dict { .. } => "dict_keyiterator",
             Kind::Filter { .. } => "filter",
             Kind::Map { .. } => "map",
             Kind::Islice { .. } => "itertools.islice",
@@ -225,9 +230,15 @@ pub(super) fn iter_of(eng: &Engine, v: &Value) -> R<IterRef> {
                 None => return Ok(it.clone()),
             }
         }
-        Value::Tuple(items) | Value::List(items) => Kind::Seq {
+        Value::Tuple(items) => Kind::Seq {
             items: items.clone(),
             pos: 0,
+            name: "tuple_iterator",
+        },
+        Value::List(items) => Kind::Seq {
+            items: items.clone(),
+            pos: 0,
+            name: "list_iterator",
         },
         Value::Str(s) => Kind::Chars {
             chars: s.chars().collect(),
@@ -237,15 +248,24 @@ pub(super) fn iter_of(eng: &Engine, v: &Value) -> R<IterRef> {
             dict: d.clone(),
             view: View::Keys,
             pos: 0,
+            name: "dict_keyiterator",
         },
         Value::View(d, view) => Kind::Dict {
             dict: d.clone(),
             view: *view,
             pos: 0,
+            // A FrozenDict's views iterate with the ABC's generators.
+            name: match (d.frozen, view) {
+                (true, _) => "generator",
+                (false, View::Keys) => "dict_keyiterator",
+                (false, View::Values) => "dict_valueiterator",
+                (false, View::Items) => "dict_itemiterator",
+            },
         },
         Value::Set(s) if s.len() <= 1 => Kind::Seq {
             items: s.iter().map(|k| k.0.clone()).collect(),
             pos: 0,
+            name: "set_iterator",
         },
         Value::Set(_) => {
             return Err(Error::unsupported(
@@ -257,6 +277,7 @@ pub(super) fn iter_of(eng: &Engine, v: &Value) -> R<IterRef> {
             Kind::Seq {
                 items: sorted,
                 pos: 0,
+                name: "list_iterator",
             }
         }
         other => {
@@ -324,7 +345,7 @@ pub(super) fn is_iterable(v: &Value) -> bool {
 #[allow(clippy::too_many_lines)]
 fn advance(eng: &Engine, kind: &mut Kind) -> R<Option<Value>> {
     match kind {
-        Kind::Seq { items, pos } => {
+        Kind::Seq { items, pos, .. } => {
             let v = items.get(*pos).cloned();
             *pos += 1;
             Ok(v)
@@ -334,7 +355,9 @@ fn advance(eng: &Engine, kind: &mut Kind) -> R<Option<Value>> {
             *pos += 1;
             Ok(v)
         }
-        Kind::Dict { dict, view, pos } => {
+        Kind::Dict {
+            dict, view, pos, ..
+        } => {
             let v = dict.map.get_index(*pos).map(|(k, v)| match view {
                 View::Keys => k.0.clone(),
                 View::Values => v.clone(),

@@ -2,8 +2,11 @@
 //! was run through Heat 27.0.1's `yaql` function
 //! (`tools/heat-oracle/yaql_cases.py`). The cases are every distinct
 //! expression of the 2018 and 2023 TripleO trees with realistic data
-//! (and the data Heat saw when it validated them), and edge cases of the
-//! language and its library.
+//! (and the data Heat saw when it validated them), edge cases of the
+//! language and its library, and generated expressions (`"note":
+//! "generated"`: random compositions of the library's functions over
+//! random data, and the trees' expressions over random data of their
+//! shape).
 
 use serde_json::Value as Json;
 

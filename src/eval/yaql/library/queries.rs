@@ -345,6 +345,7 @@ pub(super) fn body(id: &str) -> Option<Body> {
             Ok(iter::make(Kind::Seq {
                 items: items.into(),
                 pos: 0,
+                name: "reversed",
             }))
         },
         "queries.merge_with" => merge_with,
