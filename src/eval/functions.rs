@@ -10,7 +10,8 @@ use sha1::Sha1;
 use sha2::{Digest as _, Sha224, Sha256, Sha384, Sha512};
 
 use super::python::{self, str_repr, truthy, type_name, type_repr};
-use super::tree::{AttStyle, Call, Func, RepeatStyle, ReplaceStyle, Tree};
+use super::tree::{self, AttStyle, Call, Func, RepeatStyle, ReplaceStyle, Tree};
+use super::yaql;
 use super::{Evaluator, Unevaluated};
 
 type Res<T> = Result<T, Unevaluated>;
@@ -226,12 +227,7 @@ impl Evaluator<'_> {
             } => self.repeat(name, *style, for_each, template, *nested)?,
             Func::Digest(args) => self.digest(name, args)?,
             Func::StrSplit(args) => self.str_split(name, args)?,
-            Func::Yaql => {
-                return Err(Unevaluated::new(
-                    name,
-                    "yaql expressions are not evaluated by heatcap",
-                ))
-            }
+            Func::Yaql { expression, data } => self.yaql(name, expression, data)?,
             Func::Equals(a, b) => {
                 let a = self.value(a)?;
                 let b = self.value(b)?;
@@ -1008,6 +1004,26 @@ impl Evaluator<'_> {
             }
         }
         Ok(Value::Array(seen))
+    }
+
+    /// `Yaql.result`: the expression resolved and parsed, the data
+    /// resolved, then evaluated with `$.data` the data (src/eval/yaql/).
+    fn yaql(&self, name: &str, expression: &Tree, data: &Tree) -> Res<Value> {
+        let Value::String(text) = self.value(expression)? else {
+            return Err(tree::yaql_not_text(name));
+        };
+        tree::yaql_parse(name, &text)?;
+        let data = self.value(data)?;
+        self.charge(name, node_count(&data))?;
+        yaql::evaluate(&text, &data).map_err(|e| match e {
+            yaql::Error::Raised { class, message } if message.is_empty() => {
+                Unevaluated::heat_error(name, class)
+            }
+            yaql::Error::Raised { message, .. } => Unevaluated::heat_error(name, message),
+            yaql::Error::Unsupported(reason) => {
+                Unevaluated::new(name, tree::yaql_unsupported(&reason))
+            }
+        })
     }
 
     fn find_in_map(&self, name: &str, map: &Tree, key: &Tree, value: &Tree) -> Res<Value> {

@@ -13,9 +13,11 @@
 //! resource), then *resolves* them (`function.resolve`), innermost
 //! arguments first. Each pass's error is Heat's, with Heat's message.
 //!
-//! What cannot be computed offline (`yaql`, `Fn::GetAZs`,
-//! `resource_facade`, digests of algorithms only OpenSSL has) and what
-//! Heat refuses are both an [`Unevaluated`]; its `reason` says which.
+//! `yaql` is evaluated by the [`yaql`] interpreter, as Heat's yaql package
+//! evaluates it. What cannot be computed offline (`Fn::GetAZs`,
+//! `resource_facade`, digests of algorithms only OpenSSL has, the yaql
+//! expressions heatcap cannot reproduce exactly) and what Heat refuses are
+//! both an [`Unevaluated`]; its `reason` says which.
 //!
 //! Sources: heat/engine/function.py, hot/functions.py, cfn/functions.py,
 //! hot/template.py and cfn/template.py (tables), conditions.py,
@@ -26,6 +28,7 @@ mod functions;
 pub(crate) mod python;
 pub(crate) mod tables;
 mod tree;
+pub(crate) mod yaql;
 
 #[cfg(test)]
 mod tests;

@@ -34,7 +34,7 @@ fn number(n: &Number) -> Num {
 
 /// Exact comparison of an int with a float, as Python does.
 #[allow(clippy::cast_precision_loss, clippy::float_cmp)]
-fn int_eq_float(i: i128, f: f64) -> bool {
+pub(crate) fn int_eq_float(i: i128, f: f64) -> bool {
     // Both sides exact: the float must be integral and the int must
     // survive the round trip.
     f.fract() == 0.0 && (i as f64) == f && {

@@ -5,6 +5,7 @@ use serde_json::Value;
 
 use super::python;
 use super::tables::{lookup, Class, Table};
+use super::yaql;
 use super::{Evaluator, Unevaluated};
 
 /// A parsed snippet: data with function objects in it.
@@ -97,7 +98,11 @@ pub(super) enum Func {
     },
     Digest(Tree),
     StrSplit(Tree),
-    Yaql,
+    /// `yaql`: its `expression` and its `data` (`{}` when absent).
+    Yaql {
+        expression: Tree,
+        data: Tree,
+    },
     Equals(Tree, Tree),
     /// The branch `if` chose, already parsed.
     If(Tree),
@@ -215,7 +220,7 @@ impl Call {
             Func::Repeat { .. } => "Repeat",
             Func::Digest(_) => "Digest",
             Func::StrSplit(_) => "StrSplit",
-            Func::Yaql => "Yaql",
+            Func::Yaql { .. } => "Yaql",
             Func::Equals(..) => "Equals",
             Func::If(_) => "If",
             Func::Not(_) => "Not",
@@ -501,7 +506,12 @@ impl Evaluator<'_> {
                         "\"{name}\" syntax should be {name}:\n              expression: $.data.var1.sum()\n              data:\n                var1: [3, 2, 1]"
                     ))));
                 }
-                call(Func::Yaql)
+                let expression = args.get("expression").cloned().unwrap_or(Tree::Elided);
+                let data = args
+                    .get("data")
+                    .cloned()
+                    .unwrap_or_else(|| Tree::Data(Value::Object(serde_json::Map::new())));
+                call(Func::Yaql { expression, data })
             }
             Class::Equals => match &args {
                 Tree::List(items) if items.len() == 2 => call(Func::Equals(items[0].clone(), items[1].clone())),
@@ -777,9 +787,43 @@ impl Evaluator<'_> {
                 self.validate(b)?;
                 self.validate(c)
             }
-            Func::ResourceFacade | Func::Yaql | Func::GetAZs => Ok(()),
+            Func::Yaql { expression, data } => {
+                self.validate(expression)?;
+                self.validate(data)?;
+                // `Yaql.validate`: a written expression is parsed now.
+                match expression {
+                    Tree::Call(_) => Ok(()),
+                    Tree::Data(Value::String(text)) => yaql_parse(name, text),
+                    _ => Err(yaql_not_text(name)),
+                }
+            }
+            Func::ResourceFacade | Func::GetAZs => Ok(()),
         }
     }
+}
+
+/// `Yaql._parse`: Heat's yaql engine parses the expression; its syntax
+/// error is Heat's `ValueError`.
+pub(super) fn yaql_parse(name: &str, text: &str) -> Result<(), Unevaluated> {
+    yaql::parse(text).map_err(|e| match e {
+        yaql::Error::Raised { message, .. } => {
+            Unevaluated::heat_error(name, format!("Bad expression {message}."))
+        }
+        yaql::Error::Unsupported(reason) => Unevaluated::new(name, yaql_unsupported(&reason)),
+    })
+}
+
+/// `Yaql._parse` of anything but a string.
+pub(super) fn yaql_not_text(name: &str) -> Unevaluated {
+    Unevaluated::heat_error(
+        name,
+        format!("The \"expression\" argument to {name} must contain a string."),
+    )
+}
+
+/// Why heatcap leaves a yaql expression unevaluated.
+pub(super) fn yaql_unsupported(reason: &str) -> String {
+    format!("heatcap does not evaluate this yaql expression: {reason}")
 }
 
 /// `Replace.__init__`'s last check: the params are a map or a function.
