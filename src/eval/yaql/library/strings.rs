@@ -131,28 +131,8 @@ pub(super) fn body(id: &str) -> Option<Body> {
             ))
         },
         "strings.is_string" => |_, b| Ok(Value::Bool(matches!(b.val(0)?, Value::Str(_)))),
-        "strings.starts_with" => |_, b| {
-            let s = text(&b.val(0)?)?;
-            let any = b
-                .vals_from(1)?
-                .iter()
-                .map(text)
-                .collect::<R<Vec<_>>>()?
-                .iter()
-                .any(|p| s.starts_with(&**p));
-            Ok(Value::Bool(any))
-        },
-        "strings.ends_with" => |_, b| {
-            let s = text(&b.val(0)?)?;
-            let any = b
-                .vals_from(1)?
-                .iter()
-                .map(text)
-                .collect::<R<Vec<_>>>()?
-                .iter()
-                .any(|p| s.ends_with(&**p));
-            Ok(Value::Bool(any))
-        },
+        "strings.starts_with" => |_, b| affix(b, |s, p| s.starts_with(p)),
+        "strings.ends_with" => |_, b| affix(b, |s, p| s.ends_with(p)),
         "strings.hex_" => |_, b| match b.val(0)? {
             Value::Int(i) => Ok(Value::str(&if i < 0 {
                 format!("-0x{:x}", i.unsigned_abs())
@@ -196,6 +176,20 @@ fn join(eng: &Engine, b: &mut Bound, seq: usize, sep: usize) -> R<Value> {
         parts.push(text(&eng.delegate("str", &b.ctx, vec![x])?)?.to_string());
     }
     Ok(Value::str(&parts.join(&separator)))
+}
+
+/// `startsWith`/`endsWith`: whether the string has any of the given
+/// prefixes (suffixes).
+fn affix(b: &Bound, has: fn(&str, &str) -> bool) -> R<Value> {
+    let s = text(&b.val(0)?)?;
+    let any = b
+        .vals_from(1)?
+        .iter()
+        .map(text)
+        .collect::<R<Vec<_>>>()?
+        .iter()
+        .any(|p| has(&s, p));
+    Ok(Value::Bool(any))
 }
 
 fn strip_with(b: &Bound, left: bool, right: bool) -> R<Value> {
