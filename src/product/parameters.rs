@@ -11,11 +11,13 @@ use serde::Serialize;
 use serde_json::Value as J;
 
 use super::feeds::{self, Feed};
-use crate::eval::Outcome;
+use crate::eval::{python, Outcome};
 use crate::model::template::Parameter;
 use crate::resolve::compose::{NodeKind, TreeNode};
 use crate::resolve::merge::Merged;
+use crate::resolve::values::{parameter_value, ParamType};
 use crate::resolve::Catalog;
+use crate::validate::hot::plugin_schema::parameter_violation;
 
 /// Where a parameter's value comes from.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, JsonSchema)]
@@ -43,6 +45,31 @@ pub struct Supplied {
     pub source: Source,
     /// The value as written (an intrinsic function stays as written).
     pub value: J,
+    /// Why Heat would refuse this value when it creates the stack, in its
+    /// words (`20 is out of range (min: 1, max: 10)`), for a value from the
+    /// environments or the parameter's default; absent when Heat accepts
+    /// it, or for a value a parent passes.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub invalid: Option<String>,
+}
+
+/// Why Heat refuses `raw` for a parameter of type `type_name` with
+/// `constraints` when it creates the stack (`Parameter.validate`): the
+/// conversion's error or the first constraint broken, in Heat's words.
+/// `None` when it accepts it (or heatcap cannot tell).
+pub(crate) fn refusal(type_name: &str, constraints: Option<&J>, raw: &J) -> Option<String> {
+    let ty = ParamType::of(Some(type_name));
+    let Ok(value) = parameter_value(ty, Some(raw), None)? else {
+        // NumberParam: Schema.str_to_num, Python's float(); the other
+        // types' conversions are not followed.
+        return (ty == ParamType::Number).then(|| {
+            format!(
+                "could not convert string to float: {}",
+                python::str_repr(&python::str(raw))
+            )
+        });
+    };
+    parameter_violation(type_name, constraints?, &value)
 }
 
 /// A value as the UI document shows it: the value, or a marker when Heat
@@ -292,6 +319,15 @@ impl Collector<'_> {
         match supplied {
             Some((source, value)) => info.values.push(Supplied {
                 stack: stack.to_owned(),
+                invalid: (source != Source::Property)
+                    .then(|| {
+                        refusal(
+                            p.type_.as_deref().unwrap_or("string"),
+                            p.constraints(),
+                            &value,
+                        )
+                    })
+                    .flatten(),
                 source,
                 value,
             }),

@@ -14,11 +14,12 @@ use crate::diag::{codes, Diagnostic, Span};
 use crate::eval::python;
 use crate::model::{Environment, Template};
 use crate::product::feeds::{by_parameter, PropertyConstraint};
+use crate::product::parameters::refusal;
 use crate::resolve::compose::TreeNode;
 use crate::resolve::merge::Merged;
 use crate::resolve::values::{parameter_value, ParamType};
 use crate::resolve::Catalog;
-use crate::validate::hot::plugin_schema::{parameter_violation, property_violation};
+use crate::validate::hot::plugin_schema::property_violation;
 
 /// Where an environment value is written, and which section.
 struct Source<'e> {
@@ -56,23 +57,6 @@ fn source<'e>(
             },
         })
     })
-}
-
-/// Why Heat refuses `raw` for a parameter of type `ty` with `constraints`:
-/// the conversion's error or the first constraint broken, in Heat's words.
-fn refusal(type_name: &str, constraints: Option<&J>, raw: &J) -> Option<String> {
-    let ty = ParamType::of(Some(type_name));
-    let Ok(value) = parameter_value(ty, Some(raw), None)? else {
-        // NumberParam: Schema.str_to_num, Python's float(); the other
-        // types' conversions are not followed.
-        return (ty == ParamType::Number).then(|| {
-            format!(
-                "could not convert string to float: {}",
-                python::str_repr(&python::str(raw))
-            )
-        });
-    };
-    parameter_violation(type_name, constraints?, &value)
 }
 
 /// A value the environments give a parameter that the parameter accepts:
