@@ -59,10 +59,21 @@ pub struct Supplied {
 /// `None` when it accepts it (or heatcap cannot tell).
 pub(crate) fn refusal(type_name: &str, constraints: Option<&J>, raw: &J) -> Option<String> {
     let ty = ParamType::of(Some(type_name));
+    // A null value is no value to Heat ("not given").
+    if raw.is_null() {
+        return None;
+    }
     let Ok(value) = parameter_value(ty, Some(raw), None)? else {
-        // NumberParam: Schema.str_to_num, Python's float(); the other
-        // types' conversions are not followed.
-        return (ty == ParamType::Number).then(|| {
+        // NumberParam: Schema.str_to_num, Python's float(), which also
+        // reads `nan` and `inf` (heatcap's numbers cannot hold them: they
+        // are accepted unchecked); the other types' conversions are not
+        // followed.
+        let text = python::str(raw).trim().to_ascii_lowercase();
+        let non_finite = matches!(
+            text.trim_start_matches(['+', '-']),
+            "nan" | "inf" | "infinity"
+        );
+        return (ty == ParamType::Number && !non_finite).then(|| {
             format!(
                 "could not convert string to float: {}",
                 python::str_repr(&python::str(raw))

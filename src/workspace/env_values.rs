@@ -175,10 +175,22 @@ fn stack_values<'e>(
         } else {
             merged.parameter_defaults.get(&p.name).map(|v| (1, v))
         };
-        let Some((section, raw)) = given else {
+        // A null value is no value to Heat ("not given").
+        let Some((section, raw)) = given.filter(|(_, v)| !v.is_null()) else {
             continue;
         };
         let type_name = p.type_.as_deref().unwrap_or("string");
+        // In a nested stack Heat checks a default from `parameter_defaults`
+        // against the constraints only, not the type (`_validate_default`):
+        // a value of the wrong type fails only where a resource uses it.
+        if !root
+            && !matches!(
+                parameter_value(ParamType::of(Some(type_name)), Some(raw), None),
+                Some(Ok(_))
+            )
+        {
+            continue;
+        }
         let Some(src) = source(envs, section, &p.name, raw) else {
             continue;
         };

@@ -63,7 +63,19 @@ impl Contribution {
             for r in &t.resources {
                 c.passes
                     .push((r.type_name.clone(), r.properties.keys().cloned().collect()));
-                if is_template_path(&r.type_name) {
+                // A resource with a condition may be left out (Heat then
+                // checks nothing of it): only unconditional ones are checked.
+                // Nor one with an `external_id`: Heat adopts it, unchecked.
+                let external = record
+                    .tree
+                    .as_ref()
+                    .and_then(|t| t.as_map())
+                    .and_then(|m| m.get("resources"))
+                    .and_then(|n| n.as_map())
+                    .and_then(|m| m.get(&r.name))
+                    .and_then(|n| n.as_map())
+                    .is_some_and(|b| b.get("external_id").is_some());
+                if is_template_path(&r.type_name) && r.condition.is_none() && !external {
                     c.path_uses.push(PathUse {
                         resource: r.name.clone(),
                         type_name: r.type_name.clone(),

@@ -69,6 +69,9 @@ pub(super) fn unreadable(record: &FileRecord, remap: &Remap) -> Vec<Diagnostic> 
         let Some((path, _)) = locate(&record.path, &target, remap) else {
             continue;
         };
+        // The client joins URLs as text (`urljoin`): `a/../b` is `b`
+        // whether or not `a` exists.
+        let path = std::path::PathBuf::from(crate::walk::normalize(&path));
         let problem = match std::fs::metadata(&path) {
             Ok(m) if m.is_file() => continue,
             Ok(_) => "it is not a file".to_owned(),

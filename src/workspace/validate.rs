@@ -242,9 +242,15 @@ pub fn validate(opts: &ValidateOptions) -> Validated {
         // A reference the composition reports (in its words: `maps to`)
         // is not reported twice.
         out.findings.retain(|d| {
-            !composed
-                .iter()
-                .any(|c| c.code == d.code && c.file == d.file && c.span == d.span)
+            let target = matches!(d.code, codes::MISSING_TEMPLATE | codes::MISSING_FILE)
+                .then(|| d.message.split('`').nth(1))
+                .flatten();
+            !composed.iter().any(|c| {
+                c.code == d.code
+                    && c.file == d.file
+                    && (c.span == d.span
+                        || target.is_some_and(|t| c.message.contains(&format!("`{t}`"))))
+            })
         });
         out.findings.extend(composed);
     }
