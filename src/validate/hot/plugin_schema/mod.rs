@@ -317,7 +317,20 @@ pub(crate) fn provider_property_violation(
     let kind = match param_type {
         "number" => "number",
         "boolean" => "boolean",
-        "comma_delimited_list" | "json" => return None,
+        // The property converts text (a list from a delimited string, a
+        // map property keeps text and lists as they are) and refuses a
+        // number or a boolean (`Property._get_list` / `_get_map`); the
+        // constraints of lists and maps are not followed.
+        "comma_delimited_list" | "json" => {
+            let scalar = matches!(value, J::Number(_) | J::Bool(_));
+            return scalar.then(|| {
+                if param_type == "json" {
+                    format!("\"{}\" is not a map", python::str(value))
+                } else {
+                    format!("\"{}\" is not a list", python::repr(value))
+                }
+            });
+        }
         _ => "string",
     };
     property_violation(kind, constraints.unwrap_or(&J::Array(Vec::new())), value)
