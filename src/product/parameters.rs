@@ -66,19 +66,25 @@ pub(crate) fn refusal(type_name: &str, constraints: Option<&J>, raw: &J) -> Opti
     let Ok(value) = parameter_value(ty, Some(raw), None)? else {
         // NumberParam: Schema.str_to_num, Python's float(), which also
         // reads `nan` and `inf` (heatcap's numbers cannot hold them: they
-        // are accepted unchecked); the other types' conversions are not
-        // followed.
+        // are accepted unchecked); BooleanParam; the list and json
+        // conversions are not followed.
         let text = python::str(raw).trim().to_ascii_lowercase();
         let non_finite = matches!(
             text.trim_start_matches(['+', '-']),
             "nan" | "inf" | "infinity"
         );
-        return (ty == ParamType::Number && !non_finite).then(|| {
-            format!(
+        return match ty {
+            ParamType::Number if !non_finite => Some(format!(
                 "could not convert string to float: {}",
                 python::str_repr(&python::str(raw))
-            )
-        });
+            )),
+            // BooleanParam: oslo's bool_from_string(strict=True).
+            ParamType::Boolean => Some(format!(
+                "Unrecognized value '{}', acceptable values are: '0', '1', 'f', 'false', 'n', 'no', 'off', 'on', 't', 'true', 'y', 'yes'",
+                python::str(raw)
+            )),
+            _ => None,
+        };
     };
     parameter_violation(type_name, constraints?, &value)
 }
