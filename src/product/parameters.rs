@@ -53,40 +53,70 @@ pub struct Supplied {
     pub invalid: Option<String>,
 }
 
-/// Why Heat refuses `raw` for a parameter of type `type_name` with
-/// `constraints` when it creates the stack (`Parameter.validate`): the
-/// conversion's error or the first constraint broken, in Heat's words.
-/// `None` when it accepts it (or heatcap cannot tell).
-pub(crate) fn refusal(type_name: &str, constraints: Option<&J>, raw: &J) -> Option<String> {
+/// What Heat makes of a value `raw` for a parameter of type `type_name`
+/// with `constraints` when it creates the stack (`Parameter.validate`).
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) enum ValueCheck {
+    /// Accepted: the value as `get_param` gives it.
+    Accepted(J),
+    /// Refused, in Heat's words; `converting` when the type's conversion
+    /// fails (before any constraint).
+    Refused { converting: bool, why: String },
+    /// Not known: no value (`null` is "not given" to Heat), or a
+    /// conversion heatcap does not follow.
+    Unknown,
+}
+
+/// Heat's verdict on `raw` (see [`ValueCheck`]).
+pub(crate) fn check_value(type_name: &str, constraints: Option<&J>, raw: &J) -> ValueCheck {
     let ty = ParamType::of(Some(type_name));
-    // A null value is no value to Heat ("not given").
     if raw.is_null() {
-        return None;
+        return ValueCheck::Unknown;
     }
-    let Ok(value) = parameter_value(ty, Some(raw), None)? else {
+    let refused = |why: String| ValueCheck::Refused {
+        converting: true,
+        why,
+    };
+    match parameter_value(ty, Some(raw), None) {
+        Some(Ok(value)) => match constraints.and_then(|c| parameter_violation(type_name, c, &value)) {
+            Some(why) => ValueCheck::Refused {
+                converting: false,
+                why,
+            },
+            None => ValueCheck::Accepted(value),
+        },
         // NumberParam: Schema.str_to_num, Python's float(), which also
         // reads `nan` and `inf` (heatcap's numbers cannot hold them: they
-        // are accepted unchecked); BooleanParam; the list and json
-        // conversions are not followed.
-        let text = python::str(raw).trim().to_ascii_lowercase();
-        let non_finite = matches!(
-            text.trim_start_matches(['+', '-']),
-            "nan" | "inf" | "infinity"
-        );
-        return match ty {
-            ParamType::Number if !non_finite => Some(format!(
-                "could not convert string to float: {}",
-                python::str_repr(&python::str(raw))
-            )),
-            // BooleanParam: oslo's bool_from_string(strict=True).
-            ParamType::Boolean => Some(format!(
+        // are not known); BooleanParam: oslo's bool_from_string(strict=True);
+        // the list and json conversions are not followed.
+        Some(Err(_)) => match ty {
+            ParamType::Number => {
+                let text = python::str(raw).trim().to_ascii_lowercase();
+                if matches!(text.trim_start_matches(['+', '-']), "nan" | "inf" | "infinity") {
+                    ValueCheck::Unknown
+                } else {
+                    refused(format!(
+                        "could not convert string to float: {}",
+                        python::str_repr(&python::str(raw))
+                    ))
+                }
+            }
+            ParamType::Boolean => refused(format!(
                 "Unrecognized value '{}', acceptable values are: '0', '1', 'f', 'false', 'n', 'no', 'off', 'on', 't', 'true', 'y', 'yes'",
                 python::str(raw)
             )),
-            _ => None,
-        };
-    };
-    parameter_violation(type_name, constraints?, &value)
+            _ => ValueCheck::Unknown,
+        },
+        None => ValueCheck::Unknown,
+    }
+}
+
+/// Why Heat refuses `raw` (see [`check_value`]), in its words.
+pub(crate) fn refusal(type_name: &str, constraints: Option<&J>, raw: &J) -> Option<String> {
+    match check_value(type_name, constraints, raw) {
+        ValueCheck::Refused { why, .. } => Some(why),
+        ValueCheck::Accepted(_) | ValueCheck::Unknown => None,
+    }
 }
 
 /// A value as the UI document shows it: the value, or a marker when Heat
@@ -434,6 +464,7 @@ pub(crate) fn diff(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use serde_json::json;
 
     fn info(ty: &str, required: bool) -> ParameterInfo {
         ParameterInfo {
@@ -453,6 +484,62 @@ mod tests {
             },
             feeds: Vec::new(),
         }
+    }
+
+    #[test]
+    fn values_heat_does_not_read_as_given_are_not_known() {
+        assert_eq!(check_value("number", None, &J::Null), ValueCheck::Unknown);
+        assert_eq!(
+            check_value("number", None, &json!("nan")),
+            ValueCheck::Unknown
+        );
+        assert_eq!(
+            check_value("number", None, &json!("7")),
+            ValueCheck::Accepted(json!(7))
+        );
+        assert!(matches!(
+            check_value("boolean", None, &json!(2)),
+            ValueCheck::Refused {
+                converting: true,
+                ..
+            }
+        ));
+        let range = json!([{"range": {"max": 1}}]);
+        assert!(matches!(
+            check_value("number", Some(&range), &json!(2)),
+            ValueCheck::Refused {
+                converting: false,
+                ..
+            }
+        ));
+    }
+
+    #[test]
+    fn refusals_are_heats_words() {
+        let range = json!([{"range": {"min": 1, "max": 10}}]);
+        assert_eq!(
+            refusal("number", Some(&range), &json!(20)).as_deref(),
+            Some("20 is out of range (min: 1, max: 10)")
+        );
+        assert_eq!(refusal("number", Some(&range), &json!("7")), None);
+        assert_eq!(
+            refusal("number", None, &json!("many")).as_deref(),
+            Some("could not convert string to float: 'many'")
+        );
+        let allowed = json!([{"allowed_values": ["a", "b"], "description": "a or b"}]);
+        assert_eq!(
+            refusal("string", Some(&allowed), &json!("c")).as_deref(),
+            Some("a or b")
+        );
+        let listed = json!([{"allowed_values": ["a", "b"]}]);
+        assert_eq!(
+            refusal("comma_delimited_list", Some(&listed), &json!("a,c")).as_deref(),
+            Some("[\"a\", \"c\"] is not an allowed value [\"a\", \"b\"]")
+        );
+        assert_eq!(
+            refusal("comma_delimited_list", Some(&listed), &json!(["a", "b"])),
+            None
+        );
     }
 
     #[test]

@@ -14,10 +14,9 @@ use crate::diag::{codes, Diagnostic, Span};
 use crate::eval::python;
 use crate::model::{Environment, Template};
 use crate::product::feeds::{by_parameter, PropertyConstraint};
-use crate::product::parameters::refusal;
+use crate::product::parameters::{check_value, ValueCheck};
 use crate::resolve::compose::TreeNode;
 use crate::resolve::merge::Merged;
-use crate::resolve::values::{parameter_value, ParamType};
 use crate::resolve::Catalog;
 use crate::validate::hot::plugin_schema::property_violation;
 
@@ -180,24 +179,11 @@ fn stack_values<'e>(
             continue;
         };
         let type_name = p.type_.as_deref().unwrap_or("string");
-        // In a nested stack Heat checks a default from `parameter_defaults`
-        // against the constraints only, not the type (`_validate_default`):
-        // a value of the wrong type fails only where a resource uses it.
-        if !root
-            && !matches!(
-                parameter_value(ParamType::of(Some(type_name)), Some(raw), None),
-                Some(Ok(_))
-            )
-        {
-            continue;
-        }
         let Some(src) = source(envs, section, &p.name, raw) else {
             continue;
         };
-        let Some(why) = refusal(type_name, p.constraints(), raw) else {
-            if let Some(Ok(value)) =
-                parameter_value(ParamType::of(Some(type_name)), Some(raw), None)
-            {
+        let why = match check_value(type_name, p.constraints(), raw) {
+            ValueCheck::Accepted(value) => {
                 let same = |a: &Accepted<'_>| a.raw == *raw;
                 accepted
                     .entry(p.name.clone())
@@ -211,8 +197,17 @@ fn stack_values<'e>(
                         value,
                         source: src,
                     }));
+                continue;
             }
-            continue;
+            ValueCheck::Unknown => continue,
+            // In a nested stack Heat checks a default from
+            // `parameter_defaults` against the constraints only, not the
+            // type (`_validate_default`): a value of the wrong type fails
+            // only where a resource uses it.
+            ValueCheck::Refused {
+                converting: true, ..
+            } if !root => continue,
+            ValueCheck::Refused { why, .. } => why,
         };
         let heat = if root {
             format!("Parameter '{}' is invalid: {why}", p.name)
@@ -241,40 +236,6 @@ fn stack_values<'e>(
                 ),
             )
             .at(src.span),
-        );
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use serde_json::json;
-
-    #[test]
-    fn refusals_are_heats_words() {
-        let range = json!([{"range": {"min": 1, "max": 10}}]);
-        assert_eq!(
-            refusal("number", Some(&range), &json!(20)).as_deref(),
-            Some("20 is out of range (min: 1, max: 10)")
-        );
-        assert_eq!(refusal("number", Some(&range), &json!("7")), None);
-        assert_eq!(
-            refusal("number", None, &json!("many")).as_deref(),
-            Some("could not convert string to float: 'many'")
-        );
-        let allowed = json!([{"allowed_values": ["a", "b"], "description": "a or b"}]);
-        assert_eq!(
-            refusal("string", Some(&allowed), &json!("c")).as_deref(),
-            Some("a or b")
-        );
-        let listed = json!([{"allowed_values": ["a", "b"]}]);
-        assert_eq!(
-            refusal("comma_delimited_list", Some(&listed), &json!("a,c")).as_deref(),
-            Some("[\"a\", \"c\"] is not an allowed value [\"a\", \"b\"]")
-        );
-        assert_eq!(
-            refusal("comma_delimited_list", Some(&listed), &json!(["a", "b"])),
-            None
         );
     }
 }
