@@ -5,7 +5,7 @@
 //!
 //! Cases: every fixture under fixtures/heat/ (root.yaml, env.yaml when
 //! present; fixtures/heat/README.md says what each shows), and the 2016
-//! TripleO corpus deployment the evaluation issue names (../shared/corpus,
+//! TripleO corpus deployment the evaluation issue names (fixtures/tripleo-heat-templates-2016,
 //! the only test that reads it). Heat was run with max_nested_stack_depth
 //! 7, as TripleO's undercloud; so is heatcap here.
 //!
@@ -165,7 +165,7 @@ fn every_fixture_deployment_matches_heat() {
 /// storage, pacemaker), as the evaluation issue measured it.
 #[test]
 fn corpus_2016_deployment_matches_heat() {
-    let c = Path::new("../shared/corpus/tripleo-heat-templates-2016");
+    let c = Path::new("fixtures/tripleo-heat-templates-2016");
     assert!(c.is_dir(), "{} is missing", c.display());
     let envs: Vec<PathBuf> = [
         "overcloud-resource-registry-puppet.yaml",
@@ -189,7 +189,7 @@ fn corpus_2016_deployment_matches_heat() {
 /// byte for byte.)
 #[test]
 fn corpus_2016_export_uploads_what_the_client_does() {
-    let c = Path::new("../shared/corpus/tripleo-heat-templates-2016");
+    let c = Path::new("fixtures/tripleo-heat-templates-2016");
     let names = [
         "overcloud-resource-registry-puppet.yaml",
         "environments/network-isolation.yaml",
