@@ -1,0 +1,226 @@
+"""``openstack orchestration template capabilities ...``: heatcap's answers as cliff listings.
+
+Each command builds heatcap's own command line, runs the binary (which
+prints JSON), and returns the answer as rows; cliff renders them in the
+format asked (``-f json|yaml|table|value|csv``, ``-c COLUMN``). The rows
+keep heatcap's order, and the JSON and YAML formats carry heatcap's values
+unchanged.
+
+The spec's commands take ``-c KEY=VALUE`` and ``-f FILE``, where cliff
+takes ``-c COLUMN`` and ``-f FORMAT``. The two never meet: a capability
+condition always contains ``=`` and a column name never does; a value of
+``-f`` that is one of cliff's format names is the format, any other is a
+file (write ``./json`` or ``--file json`` for a file named ``json``). The
+long options (``--capability``, ``--column``, ``--file``, ``--format``) are
+never ambiguous.
+"""
+
+import argparse
+import json
+
+from cliff import columns
+from osc_lib.command import command
+
+__all__ = ["CapabilitiesFind", "CapabilitiesSummary"]
+
+
+def _text(value):
+    """A value as heatcap prints it in tables: strings as they are, others as JSON (`true`, `2`)."""
+    return value if isinstance(value, str) else json.dumps(value)
+
+
+class _Values(columns.FormattableColumn):
+    """A list, in heatcap's order (osc-lib's ListColumn would sort it)."""
+
+    def human_readable(self):
+        return "\n".join(_text(v) for v in self._value)
+
+    def machine_readable(self):
+        return list(self._value)
+
+
+class _Capabilities(columns.FormattableColumn):
+    """A `capabilities` mapping, in the template's order, as `key=value` lines."""
+
+    def human_readable(self):
+        lines = []
+        for key, value in self._value.items():
+            shown = ", ".join(_text(v) for v in value) if isinstance(value, list) else _text(value)
+            lines.append(f"{key}={shown}")
+        return "\n".join(lines)
+
+    def machine_readable(self):
+        return dict(self._value)
+
+
+class _CapabilityOrColumn(argparse.Action):
+    """`-c KEY=VALUE` is a capability condition, `-c COLUMN` cliff's column."""
+
+    def __call__(self, parser, namespace, value, option_string=None):
+        dest = "capabilities" if "=" in value else "columns"
+        setattr(namespace, dest, [*(getattr(namespace, dest, None) or []), value])
+
+
+class _FileOrFormat(argparse.Action):
+    """`-f FORMAT` for cliff's format names, `-f FILE` for anything else."""
+
+    def __init__(self, *args, formats=(), **kwargs):
+        super().__init__(*args, **kwargs)
+        self.formats = frozenset(formats)
+
+    def __call__(self, parser, namespace, value, option_string=None):
+        if value in self.formats:
+            namespace.formatter = value
+        else:
+            namespace.files = [*(getattr(namespace, "files", None) or []), value]
+
+
+class _HeatcapLister(command.Lister):
+    """A listing heatcap answers offline: no cloud, no credentials."""
+
+    # The OpenStack shell authenticates before every command that does not
+    # say otherwise (osc_lib.shell.prepare_to_run_command); heatcap reads
+    # local files only.
+    auth_required = False
+    # Our `-c` and `-f` replace cliff's short options (its `--column` and
+    # `--format` stay), and hand cliff's values on (see the module's doc).
+    conflict_handler = "resolve"
+
+    _status = 0
+
+    def _walk_options(self, parser):
+        parser.add_argument(
+            "-r", "--recursive", action="store_true",
+            help="walk directories recursively (sorted, symbolic links followed)",
+        )
+        parser.add_argument(
+            "--include", action="append", default=[], metavar="GLOB",
+            help="only files matching this glob; repeatable (default: *.yaml, *.yml, *.json, *.template)",
+        )
+        parser.add_argument(
+            "--exclude", action="append", default=[], metavar="GLOB",
+            help="skip files and directories matching this glob; repeatable",
+        )
+        parser.add_argument(
+            "--hidden", action="store_true",
+            help="also enter directories whose name starts with a dot",
+        )
+
+    @staticmethod
+    def _walk_args(parsed_args):
+        args = ["-r"] if parsed_args.recursive else []
+        for glob in parsed_args.include:
+            args += ["--include", glob]
+        for glob in parsed_args.exclude:
+            args += ["--exclude", glob]
+        if parsed_args.hidden:
+            args.append("--hidden")
+        return args
+
+    def _heatcap(self, args):
+        """heatcap's JSON answer; its exit status becomes this command's."""
+        verbosity = getattr(self.app.options, "verbose_level", 1)
+        if verbosity == 0:
+            args = [args[0], "-q", *args[1:]]
+        elif verbosity >= 2:
+            args = [args[0], "-v", *args[1:]]
+        from osc_lib import exceptions
+
+        import heatcap_osc
+
+        try:
+            self._status, answer = self.app.client_manager.heatcap.run(args)
+        except heatcap_osc.HeatcapError as err:
+            raise exceptions.CommandError(str(err)) from err
+        return answer
+
+    def run(self, parsed_args):
+        # heatcap's exit 1 (nothing matched; a file could not be read)
+        # comes with a complete answer: print it, then exit 1 as heatcap does.
+        return super().run(parsed_args) or self._status
+
+
+class CapabilitiesFind(_HeatcapLister):
+    """Find the templates whose capabilities match every condition.
+
+    heatcap capabilities-find: one row per matching template, in walk order,
+    paths as given.
+    """
+
+    def get_parser(self, prog_name):
+        parser = super().get_parser(prog_name)
+        parser.add_argument(
+            "-c", dest="capabilities", action=_CapabilityOrColumn, default=[],
+            metavar="KEY=VALUE|COLUMN",
+            help="a capability the template must declare (KEY=VALUE; repeatable, all must match); "
+            "without '=', a column to show (as --column)",
+        )
+        parser.add_argument(
+            "--capability", dest="capabilities", action="append", metavar="KEY=VALUE",
+            help="a capability the template must declare; repeatable, all must match",
+        )
+        self._walk_options(parser)
+        parser.add_argument(
+            "paths", nargs="+", metavar="PATH",
+            help="templates, and directories to walk (with -r)",
+        )
+        return parser
+
+    def take_action(self, parsed_args):
+        args = ["capabilities-find", *self._walk_args(parsed_args)]
+        for condition in parsed_args.capabilities:
+            args += ["-c", condition]
+        args += ["--", *parsed_args.paths]
+        answer = self._heatcap(args)
+        rows = [(m["path"], _Capabilities(m["capabilities"])) for m in answer]
+        return ("Path", "Capabilities"), rows
+
+
+class CapabilitiesSummary(_HeatcapLister):
+    """Summarize the capabilities that templates and environments offer.
+
+    heatcap template-capabilities: every capability key with its values, in
+    first-seen order; with --by-type, every resource type with the
+    templates that implement it.
+    """
+
+    def get_parser(self, prog_name):
+        parser = super().get_parser(prog_name)
+        parser.add_argument(
+            "-f", dest="files", action=_FileOrFormat, default=[],
+            formats=self._formatter_plugins.names(), metavar="FILE|FORMAT",
+            help="a template, or with -r a directory of templates; repeatable. "
+            "One of the format names is the output format instead (as --format)",
+        )
+        parser.add_argument(
+            "--file", dest="files", action="append", metavar="FILE",
+            help="a template, or with -r a directory of templates; repeatable",
+        )
+        parser.add_argument(
+            "-e", "--environment", dest="environments", action="append", default=[],
+            metavar="ENV",
+            help="an environment whose resource_registry templates join the set; repeatable",
+        )
+        parser.add_argument(
+            "--by-type", action="store_true",
+            help="list every resource type named in a capabilities.resource_type, "
+            "with the templates that implement it",
+        )
+        self._walk_options(parser)
+        return parser
+
+    def take_action(self, parsed_args):
+        from osc_lib import exceptions
+
+        if not parsed_args.files and not parsed_args.environments:
+            raise exceptions.CommandError("give at least one -f FILE or -e ENV")
+        args = ["template-capabilities", *self._walk_args(parsed_args)]
+        for path in parsed_args.files:
+            args += ["--file", path]
+        for path in parsed_args.environments:
+            args += ["--environment", path]
+        if parsed_args.by_type:
+            args.append("--by-type")
+        answer = self._heatcap(args)
+        heading = ("Resource type", "Templates") if parsed_args.by_type else ("Capability", "Values")
+        return heading, [(key, _Values(values)) for key, values in answer.items()]
