@@ -21,7 +21,7 @@ import json
 from cliff import columns
 from osc_lib.command import command
 
-__all__ = ["CapabilitiesFind", "CapabilitiesSummary"]
+__all__ = ["CapabilitiesFind", "CapabilitiesOptions", "CapabilitiesResolve", "CapabilitiesSummary"]
 
 
 def _text(value):
@@ -51,6 +51,14 @@ class _Capabilities(columns.FormattableColumn):
 
     def machine_readable(self):
         return dict(self._value)
+
+
+class _Offered(_Capabilities):
+    """A candidate's capabilities as heatcap's options table shows them: `resource_type` left out, `-` for none."""
+
+    def human_readable(self):
+        shown = {k: v for k, v in self._value.items() if k != "resource_type"}
+        return _Capabilities(shown).human_readable() if shown else "-"
 
 
 class _CapabilityOrColumn(argparse.Action):
@@ -224,3 +232,128 @@ class CapabilitiesSummary(_HeatcapLister):
         answer = self._heatcap(args)
         heading = ("Resource type", "Templates") if parsed_args.by_type else ("Capability", "Values")
         return heading, [(key, _Values(values)) for key, values in answer.items()]
+
+
+class _Selector(columns.FormattableColumn):
+    """`selected_by`: the `requires` that picks a candidate on its own, as heatcap's table shows it."""
+
+    def human_readable(self):
+        if self._value is None:
+            return "-"
+        if not self._value:
+            return "(any)"
+        return ", ".join(f"{key}: {_text(value)}" for key, value in self._value.items())
+
+    def machine_readable(self):
+        return None if self._value is None else dict(self._value)
+
+
+def _status(candidate, chosen, mapped):
+    """A candidate's "Now", worded as heatcap's options table words it."""
+    if chosen is not None and candidate["name"] == chosen:
+        return "mapped" if mapped else "chosen"
+    if candidate.get("unlisted"):
+        return "not listed"
+    if candidate.get("problem"):
+        return "missing"
+    if candidate.get("excluded"):
+        return "excluded"
+    if candidate.get("matches"):
+        return "matches"
+    return ""
+
+
+class CapabilitiesOptions(_HeatcapLister):
+    """List every choice a UI must offer, and the requires that selects each candidate.
+
+    heatcap options: one row per candidate of every type with more than one
+    possible implementation, with its capabilities, whether the current
+    requires chooses it, and the smallest requires that would.
+    """
+
+    def get_parser(self, prog_name):
+        parser = super().get_parser(prog_name)
+        parser.add_argument(
+            "-e", "--environment", dest="environments", action="append", default=[],
+            metavar="ENV", help="an environment, merged in the order given as Heat merges them; repeatable",
+        )
+        parser.add_argument(
+            "-r", "--templates", action="append", default=[], metavar="DIR",
+            help="a directory (walked recursively) whose templates offer implementations "
+            "through capabilities.resource_type; repeatable",
+        )
+        return parser
+
+    def take_action(self, parsed_args):
+        from osc_lib import exceptions
+
+        if not parsed_args.environments and not parsed_args.templates:
+            raise exceptions.CommandError("give at least one -e ENV or -r DIR")
+        args = ["options"]
+        for path in parsed_args.environments:
+            args += ["--environment", path]
+        for path in parsed_args.templates:
+            args += ["--templates", path]
+        answer = self._heatcap(args)
+        rows = []
+        for choice in answer["choices"]:
+            selection = choice["selection"]
+            mapped = choice.get("mapped_to") is not None
+            for candidate in selection["candidates"]:
+                rows.append((
+                    choice["type"],
+                    choice.get("resource"),
+                    candidate.get("path", candidate["name"]),
+                    _Offered(candidate.get("capabilities") or {}),
+                    _status(candidate, selection.get("chosen"), mapped),
+                    _Selector(candidate.get("selected_by")),
+                    choice.get("problem"),
+                ))
+        return ("Type", "Resource", "Candidate", "Capabilities", "Now", "Select with", "Problem"), rows
+
+
+class CapabilitiesResolve(_HeatcapLister):
+    """Show what the environments pick for every type, as Heat would pick it.
+
+    heatcap resolve: one row per lookup (every lookup, as heatcap's JSON has
+    them), with the implementation chosen, or the reason none was.
+    """
+
+    def get_parser(self, prog_name):
+        parser = super().get_parser(prog_name)
+        parser.add_argument(
+            "-t", "--template", metavar="TEMPLATE",
+            help="walk this root template's whole composition",
+        )
+        parser.add_argument(
+            "-e", "--environment", dest="environments", action="append", default=[],
+            metavar="ENV", help="an environment, merged in the order given as Heat merges them; repeatable",
+        )
+        parser.add_argument("--type", metavar="TYPE", help="answer the lookup of this type only")
+        parser.add_argument(
+            "--resource", metavar="NAME", help="with --type: the lookup for this resource",
+        )
+        return parser
+
+    def take_action(self, parsed_args):
+        args = ["resolve"]
+        if parsed_args.template:
+            args += ["--template", parsed_args.template]
+        for path in parsed_args.environments:
+            args += ["--environment", path]
+        if parsed_args.type:
+            args += ["--type", parsed_args.type]
+        if parsed_args.resource:
+            args += ["--resource", parsed_args.resource]
+        answer = self._heatcap(args)
+        rows = []
+        for lookup in answer["resolutions"]:
+            implementation = lookup.get("implementation") or {}
+            error = lookup.get("error")
+            rows.append((
+                lookup["type"],
+                lookup.get("resource"),
+                implementation.get("template", implementation.get("plugin")),
+                error["error"] if error else None,
+            ))
+        return ("Type", "Resource", "Implementation", "Error"), rows

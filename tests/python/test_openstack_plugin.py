@@ -157,3 +157,71 @@ def test_f_is_a_file_or_a_format_c_a_condition_or_a_column(env):
     )
     assert proc.returncode == 0, proc.stderr
     assert proc.stdout == "- Values:\n  - puppet\n  - docker\n"
+
+
+OPTIONS = [OPENSTACK, "orchestration", "template", "capabilities", "options"]
+RESOLVE = [OPENSTACK, "orchestration", "template", "capabilities", "resolve"]
+OVERCLOUD = REPO / "fixtures" / "overcloud"
+# tests/cmd/options-overcloud-plain-with-broken-dir.toml: every status
+# (chosen, excluded, not listed, mapped), per-resource entries, a type as a
+# candidate, a broken directory scanned.
+OVERCLOUD_ENVS = [
+    "-e", "environments/overcloud-resource-registry-puppet.yaml",
+    "-e", "environments/puppet-bond-with-vlans.yaml",
+]
+
+
+def test_options_answers_as_the_cli_does(env):
+    args = [*OVERCLOUD_ENVS, "-r", "."]
+    plain = run([HEATCAP, "options", "--format", "plain", *args], env, cwd=OVERCLOUD)
+    cli = json.loads(run([HEATCAP, "options", "--format", "json", *args], env, cwd=OVERCLOUD).stdout)
+    status, rows = plugin_json([*OPTIONS, *args], env, cwd=OVERCLOUD)
+    assert status == plain.returncode == 1  # heatcap's: a file could not be read
+    # Type [resource], candidate and "Now": heatcap's plain lines.
+    shown = [
+        "\t".join([r["Type"] + (f" [{r['Resource']}]" if r["Resource"] else ""), r["Candidate"], r["Now"]])
+        for r in rows
+    ]
+    assert shown == ["\t".join(line.split("\t")[:3]) for line in plain.stdout.splitlines()]
+    assert {"chosen", "excluded", "not listed", "mapped", ""} == {r["Now"] for r in rows}
+    # Capabilities and selectors: heatcap's JSON values.
+    candidates = [c for choice in cli["choices"] for c in choice["selection"]["candidates"]]
+    assert [r["Select with"] for r in rows] == [c.get("selected_by") for c in candidates]
+    assert [r["Capabilities"] for r in rows] == [c["capabilities"] or {} for c in candidates]
+
+
+def test_options_of_the_spec_environment(env):
+    status, rows = plugin_json([*OPTIONS, "-e", "environment.yaml"], env)
+    assert status == 0
+    assert [(r["Candidate"], r["Now"], r["Select with"]) for r in rows] == [
+        ("puppet/controller.yaml", "chosen", {"deployment": "puppet"}),
+        ("docker/controller.yaml", "", {"deployment": "docker"}),
+    ]
+
+
+def test_resolve_answers_as_the_cli_does(env):
+    cli = json.loads(run([HEATCAP, "resolve", "--format", "json", *OVERCLOUD_ENVS], env, cwd=OVERCLOUD).stdout)
+    status, rows = plugin_json([*RESOLVE, *OVERCLOUD_ENVS], env, cwd=OVERCLOUD)
+    assert status == 0
+    expected = []
+    for lookup in cli["resolutions"]:
+        implementation = lookup["implementation"] or {}
+        expected.append([lookup["type"], lookup.get("resource"), implementation.get("template") or implementation.get("plugin")])
+    assert [[r["Type"], r["Resource"], r["Implementation"]] for r in rows] == expected
+    assert ["OS::TripleO::ComputePostDeployment", "ComputeNodesPostDeployment", "puppet/compute-post.yaml"] in expected
+    # The spec's environment picks puppet (capabilities.md §2).
+    status, rows = plugin_json([*RESOLVE, "-e", "environment.yaml"], env)
+    assert (status, [(r["Type"], r["Implementation"], r["Error"]) for r in rows]) == (
+        0,
+        [("OS::TripleO::Controller", "puppet/controller.yaml", None)],
+    )
+
+
+def test_resolve_an_undecided_choice_exits_1_with_its_error(env):
+    args = ["-e", "environments/ambiguous-deployment.yaml"]
+    cli = run([HEATCAP, "resolve", "--format", "json", *args], env, cwd=OVERCLOUD)
+    status, rows = plugin_json([*RESOLVE, *args], env, cwd=OVERCLOUD)
+    assert status == cli.returncode == 1
+    errors = [r["Error"] for r in rows if r["Error"]]
+    assert errors
+    assert errors == [x["error"]["error"] for x in json.loads(cli.stdout)["resolutions"] if "error" in x]
