@@ -111,6 +111,10 @@ def test_find_keeps_going_past_broken_files_as_heatcap_does(env):
     diagnostics = [line for line in cli.stderr.splitlines() if "fixtures/overcloud/broken/" in line]
     assert diagnostics
     assert all(line in plugin.stderr.splitlines() for line in diagnostics)
+    # The client's -q is heatcap's: the same answer, no diagnostics.
+    quiet = run([OPENSTACK, "-q", *FIND[1:], *condition, "-f", "value", "-c", "Path"], env, cwd=REPO)
+    assert (quiet.returncode, quiet.stdout) == (cli.returncode, cli.stdout)
+    assert "fixtures/overcloud/broken/" not in quiet.stderr
 
 
 def test_a_refusal_is_an_error(env):
@@ -225,3 +229,22 @@ def test_resolve_an_undecided_choice_exits_1_with_its_error(env):
     errors = [r["Error"] for r in rows if r["Error"]]
     assert errors
     assert errors == [x["error"]["error"] for x in json.loads(cli.stdout)["resolutions"] if "error" in x]
+
+
+def test_the_readmes_examples(env):
+    # README.md, "In the OpenStack client": each `$ openstack ...` line run
+    # by a shell in fixtures/spec prints the lines under it.
+    readme = (REPO / "README.md").read_text()
+    section = readme.split("## In the OpenStack client", 1)[1].split("\n## ", 1)[0]
+    block = section.split("```\n$ cd fixtures/spec\n", 1)[1].split("```", 1)[0]
+    examples = []
+    for line in block.splitlines():
+        if line.startswith("$ "):
+            examples.append((line[2:], []))
+        else:
+            examples[-1][1].append(line)
+    assert len(examples) == 2
+    path = {**env, "PATH": f"{SCRIPTS}{os.pathsep}{env['PATH']}"}
+    for command, expected in examples:
+        proc = subprocess.run(["bash", "-c", command], cwd=SPEC, env=path, capture_output=True, text=True, check=False)
+        assert (proc.returncode, proc.stdout) == (0, "".join(f"{x}\n" for x in expected)), command
