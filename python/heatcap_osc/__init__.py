@@ -1,6 +1,7 @@
 """heatcap's OpenStack client plugin.
 
-``openstack orchestration template capabilities find|summary`` run the
+``openstack orchestration template capabilities find|summary|options|resolve|parameters``
+run the
 ``heatcap`` binary that ``pip install heatcap`` installed beside this
 package, read its JSON answer, and hand it to cliff, so that every output
 format of the OpenStack client (``-f json|yaml|table|value|csv``,

@@ -21,7 +21,13 @@ import json
 from cliff import columns
 from osc_lib.command import command
 
-__all__ = ["CapabilitiesFind", "CapabilitiesOptions", "CapabilitiesResolve", "CapabilitiesSummary"]
+__all__ = [
+    "CapabilitiesFind",
+    "CapabilitiesOptions",
+    "CapabilitiesParameters",
+    "CapabilitiesResolve",
+    "CapabilitiesSummary",
+]
 
 
 def _text(value):
@@ -357,3 +363,71 @@ class CapabilitiesResolve(_HeatcapLister):
                 error["error"] if error else None,
             ))
         return ("Type", "Resource", "Implementation", "Error"), rows
+
+
+_SOURCES = {"property": "parent property"}
+
+
+class _ParameterValues(columns.FormattableColumn):
+    """A parameter's values, as heatcap's table shows them: `value (source)`, hidden ones masked."""
+
+    def __init__(self, value, hidden=False):
+        super().__init__(value)
+        self.hidden = hidden
+
+    def human_readable(self):
+        parts = []
+        for v in self._value:
+            shown = "******" if self.hidden else _text(v["value"])
+            part = f"{shown} ({_SOURCES.get(v['source'], v['source'])})"
+            if part not in parts:
+                parts.append(part)
+        return "\n".join(parts)
+
+    def machine_readable(self):
+        return list(self._value)
+
+
+class CapabilitiesParameters(_HeatcapLister):
+    """List every parameter of the chosen composition, and where its value comes from.
+
+    heatcap parameters: one row per parameter of every template in the
+    nested composition the environments (and --choose) select, with the
+    stacks where nothing supplies it (the user must), its values and their
+    sources, and the stacks that declare it.
+    """
+
+    def get_parser(self, prog_name):
+        parser = super().get_parser(prog_name)
+        parser.add_argument(
+            "-t", "--template", required=True, metavar="TEMPLATE", help="the root template",
+        )
+        parser.add_argument(
+            "-e", "--environment", dest="environments", action="append", default=[],
+            metavar="ENV", help="an environment, merged in the order given as Heat merges them; repeatable",
+        )
+        parser.add_argument(
+            "--choose", action="append", default=[], metavar="TYPE=PATH",
+            help="implement TYPE with PATH, as a UI selection would; repeatable",
+        )
+        return parser
+
+    def take_action(self, parsed_args):
+        args = ["parameters", "--template", parsed_args.template]
+        for path in parsed_args.environments:
+            args += ["--environment", path]
+        for choice in parsed_args.choose:
+            args += ["--choose", choice]
+        answer = self._heatcap(args)
+        rows = [
+            (
+                name,
+                p.get("type"),
+                bool(p.get("hidden")),
+                _Values(p.get("required_in") or []),
+                _ParameterValues(p.get("values") or [], bool(p.get("hidden"))),
+                _Values(p.get("declared_by") or []),
+            )
+            for name, p in answer["parameters"].items()
+        ]
+        return ("Parameter", "Type", "Hidden", "Required in", "Values", "Declared by"), rows

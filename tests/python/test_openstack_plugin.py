@@ -248,3 +248,41 @@ def test_the_readmes_examples(env):
     for command, expected in examples:
         proc = subprocess.run(["bash", "-c", command], cwd=SPEC, env=path, capture_output=True, text=True, check=False)
         assert (proc.returncode, proc.stdout) == (0, "".join(f"{x}\n" for x in expected)), command
+
+
+PARAMETERS = [OPENSTACK, "orchestration", "template", "capabilities", "parameters"]
+
+
+@pytest.mark.parametrize("choose", [[], ["--choose", "OS::TripleO::Controller=docker/controller.yaml"]])
+def test_parameters_answers_as_the_cli_does(env, choose):
+    # tests/cmd/parameters-overcloud*.toml's composition, and a UI's pick.
+    args = ["-t", "overcloud.yaml", *OVERCLOUD_ENVS, "-e", "environments/network-environment.yaml", *choose]
+    plain = run([HEATCAP, "parameters", "--format", "plain", *args], env, cwd=OVERCLOUD)
+    cli = json.loads(run([HEATCAP, "parameters", "--format", "json", *args], env, cwd=OVERCLOUD).stdout)
+    status, rows = plugin_json([*PARAMETERS, *args], env, cwd=OVERCLOUD)
+    assert status == plain.returncode
+    # heatcap's plain lines: name, required or supplied, declaring stacks.
+    shown = [
+        f"{r['Parameter']}\t{'required' if r['Required in'] else 'supplied'}\t{','.join(r['Declared by'])}"
+        for r in rows
+    ]
+    assert shown == plain.stdout.splitlines()
+    assert [r["Values"] for r in rows] == [p["values"] for p in cli["parameters"].values()]
+    assert [r["Parameter"] for r in rows if r["Required in"]] == cli["required"]
+    assert any(r["Hidden"] for r in rows)
+
+
+def test_parameters_masks_hidden_values_in_tables(env):
+    # As heatcap's table does; JSON and YAML carry heatcap's JSON, values included.
+    args = ["-t", "overcloud.yaml", *OVERCLOUD_ENVS]
+    table = run([*PARAMETERS, *args, "-c", "Parameter", "-c", "Values"], env, cwd=OVERCLOUD)
+    status, rows = plugin_json([*PARAMETERS, *args], env, cwd=OVERCLOUD)
+    hidden = [r for r in rows if r["Hidden"] and r["Values"]]
+    assert hidden
+    for r in hidden:
+        line = next(x for x in table.stdout.splitlines() if x.startswith(f"| {r['Parameter']} "))
+        assert "******" in line
+        assert all(str(v["value"]) not in line for v in r["Values"] if v["value"])
+    shown = [r for r in rows if not r["Hidden"] and r["Values"]]
+    line = next(x for x in table.stdout.splitlines() if x.startswith(f"| {shown[0]['Parameter']} "))
+    assert "******" not in line
