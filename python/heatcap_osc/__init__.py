@@ -1,9 +1,9 @@
 """heatcap's OpenStack client plugin.
 
-``openstack orchestration template capabilities find|summary|options|resolve|parameters``
-run the
-``heatcap`` binary that ``pip install heatcap`` installed beside this
-package, read its JSON answer, and hand it to cliff, so that every output
+``openstack orchestration template capabilities find``, ``summary``,
+``options``, ``resolve`` and ``parameters`` run the ``heatcap`` binary that
+``pip install heatcap`` installed beside this package, read its JSON
+answer, and hand it to cliff, so that every output
 format of the OpenStack client (``-f json|yaml|table|value|csv``,
 ``-c COLUMN``) shows exactly what ``heatcap`` answers. Nothing here knows
 Heat: the binary computes, this package only wires and renders.
