@@ -79,7 +79,7 @@ fn read_catalogue(path: &Path, opts: &LoadOptions) -> Catalogue {
 /// A file's path as shown, its document (null when it cannot be read or
 /// parsed) and its reading and parsing problems.
 fn read_tree(path: &Path, opts: &LoadOptions) -> (String, Node, Vec<Diagnostic>) {
-    let shown = display(path);
+    let shown = crate::walk::normalize(path);
     let loaded = load::load_one(&Source::new(path.to_path_buf(), shown.clone(), true), opts);
     let root = loaded
         .root
