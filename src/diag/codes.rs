@@ -512,7 +512,7 @@ pub(crate) static CODES: &[CodeInfo] = &[
         what: "Each `file` of the capabilities map, and each environment a `requires` names, is a file of the tree relative to the map: one that exists nowhere, one whose Jinja source (`x.j2.yaml`) is there but not the rendered `x.yaml`, or one that is not a Heat environment, is reported at the name, with the kind of drift (`missing`, `source-only`, `not-environment`).",
         why: "The map was kept by hand and drifted from the tree: enabling such an entry makes the deployment fail when the client fetches the file (a source-only one exists only after the tree is rendered by tools/process-templates.py).",
         example: "`- file: environments/aide.yaml` in the 2018 map, a file the tree never had.",
-        source: "../shared/docs/tripleo-plans.md §4; tripleo-heat-templates 13d0057c capabilities-map.yaml",
+        source: "tripleo-heat-templates 13d0057c capabilities-map.yaml; the study tripleo-plans.md §4",
     },
     CodeInfo {
         code: REQUIREMENT_MISSING,
