@@ -106,6 +106,8 @@ pub(crate) const PLAN_INVALID: Code = Code("E9005");
 pub(crate) const PLAN_ENTRY_DROPPED: Code = Code("W9006");
 /// An environment merged before one it requires.
 pub(crate) const REQUIREMENT_AFTER: Code = Code("W9007");
+/// Two environments the catalogue declares mutually exclusive, both enabled.
+pub(crate) const EXCLUSIVE_ENABLED: Code = Code("W9008");
 
 /// The catalogue entries of the codes above, in code order.
 pub(crate) static CODES: &[CodeInfo] = &[
@@ -558,6 +560,15 @@ pub(crate) static CODES: &[CodeInfo] = &[
         why: "The base overrides the environment meant to override it: its registry entries and parameter values are silently undone. tripleo-common's sorter (`apply_environments_order`) was meant to fix this but could leave it so.",
         example: "`environments: [{path: environments/puppet-pacemaker.yaml}, {path: overcloud-resource-registry-puppet.yaml}]`.",
         source: "tripleo-common tripleo_common/utils/plan.py (apply_environments_order); ../shared/docs/tripleo-plans.md §4.3",
+    },
+    CodeInfo {
+        code: EXCLUSIVE_ENABLED,
+        name: "ExclusiveEnabled",
+        summary: "two environments of one mutually exclusive group of the capabilities map are both enabled; the later one's entries win",
+        what: "A group with `mutually_exclusive: true` (or, in a map that never writes the key, a group of two or more environments) offers one choice; enabling two of its environments is reported at the second's entry in the map, naming both and which one wins (the later, as Heat merges them).",
+        why: "tripleo-ui unticked the other members of such a group, so TripleO never deployed both; given by hand, the later environment silently overrides what the earlier one maps.",
+        example: "`environments/network-isolation.yaml` and `environments/network-isolation-v6.yaml` both enabled.",
+        source: "tripleo-heat-templates capabilities-map.yaml (`mutually_exclusive`); the study tripleo-plans.md §5.3",
     },
 ];
 

@@ -379,8 +379,9 @@ fn drift_diagnostic(
 /// The enabled environments (indices into `enabled`) in an order where
 /// each comes after every enabled environment the catalogue says it
 /// requires, with the findings: an environment enabled without one it
-/// requires (E9003), requirements in a cycle (E9004), and an environment
-/// given before one it requires (W9007).
+/// requires (E9003), requirements in a cycle (E9004), an environment
+/// given before one it requires (W9007), and two environments the
+/// catalogue declares mutually exclusive (W9008).
 ///
 /// The order is stable and deterministic: environments the map lists
 /// are taken in the order given, each preceded (depth first, in the order
@@ -455,6 +456,7 @@ pub(crate) fn requirement_order(
             }
         }
     }
+    diagnostics.extend(exclusive_pairs(cat, enabled));
     let mapped = |i: usize| enabled[i].name.as_deref().and_then(|n| cat.entry(n));
     let mut order = Vec::with_capacity(enabled.len());
     let mut state = vec![0u8; enabled.len()]; // 0 new, 1 on the path, 2 placed
@@ -479,6 +481,35 @@ pub(crate) fn requirement_order(
     }
     order.extend((0..enabled.len()).filter(|&i| state[i] != 2));
     (order, diagnostics)
+}
+
+/// Two enabled environments the catalogue declares mutually exclusive
+/// (W9008), reported at the later one's entry in the map.
+fn exclusive_pairs(cat: &Catalogue, enabled: &[Enabled]) -> Vec<Diagnostic> {
+    let mut out = Vec::new();
+    for (j, later) in enabled.iter().enumerate() {
+        let Some(b) = later.name.as_deref() else {
+            continue;
+        };
+        for earlier in &enabled[..j] {
+            let Some(a) = earlier.name.as_deref() else {
+                continue;
+            };
+            if cat.mutually_exclusive(a, b) {
+                let span = cat.entry(b).map(|e| e.span);
+                let mut d = Diagnostic::new(
+                    codes::EXCLUSIVE_ENABLED,
+                    &cat.path,
+                    format!("`{a}` and `{b}` are both enabled, but the catalogue declares them mutually exclusive; `{b}`, merged later, wins"),
+                );
+                if let Some(s) = span {
+                    d = d.at(s);
+                }
+                out.push(d);
+            }
+        }
+    }
+    out
 }
 
 /// The depth-first walk's state.
@@ -544,7 +575,7 @@ mod tests {
 
     /// `a` requires `base`, `b` requires `a`: the map of
     /// ../shared/docs/tripleo-plans.md §4.3.
-    const MAP: &str = "topics:\n- title: T\n  environment_groups:\n  - environments:\n    - {file: base.yaml}\n    - {file: a.yaml, requires: [base.yaml]}\n    - {file: b.yaml, requires: [a.yaml]}\n";
+    const MAP: &str = "topics:\n- title: T\n  environment_groups:\n  - environments:\n    - {file: base.yaml}\n  - environments:\n    - {file: a.yaml, requires: [base.yaml]}\n  - environments:\n    - {file: b.yaml, requires: [a.yaml]}\n";
 
     fn enabled(names: &[&str]) -> Vec<Enabled> {
         names
@@ -599,6 +630,19 @@ mod tests {
     }
 
     #[test]
+    fn two_exclusive_environments_enabled_are_named() {
+        let map = "topics:\n- environment_groups:\n  - mutually_exclusive: true\n    environments:\n    - {file: v4.yaml}\n    - {file: v6.yaml}\n";
+        let (_, d) = order(map, &["v6.yaml", "x.yaml", "v4.yaml"]);
+        assert_eq!(d.len(), 1);
+        assert_eq!(d[0].code, codes::EXCLUSIVE_ENABLED);
+        assert_eq!(
+            d[0].message,
+            "`v6.yaml` and `v4.yaml` are both enabled, but the catalogue declares them mutually exclusive; `v4.yaml`, merged later, wins"
+        );
+        assert_eq!(d[0].span.unwrap().start.line, 5);
+    }
+
+    #[test]
     fn a_missing_requirement_names_both() {
         let (o, d) = order(MAP, &["b.yaml"]);
         assert_eq!(o, ["b.yaml"]);
@@ -608,7 +652,7 @@ mod tests {
             d[0].message,
             "`b.yaml` is enabled without `a.yaml`, which it requires"
         );
-        assert_eq!(d[0].span.unwrap().start.line, 7);
+        assert_eq!(d[0].span.unwrap().start.line, 9);
     }
 
     #[test]
