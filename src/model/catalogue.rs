@@ -335,6 +335,17 @@ impl Catalogue {
             })
     }
 
+    /// [`Catalogue::mutually_exclusive`] for paths as the user gave them
+    /// (`-e tree/environments/x.yaml`), each taken relative to the map's
+    /// directory ([`Catalogue::relative`]); a path outside the tree excludes
+    /// nothing.
+    pub fn mutually_exclusive_paths(&self, a: &str, b: &str) -> bool {
+        match (self.relative(a), self.relative(b)) {
+            (Some(a), Some(b)) => self.mutually_exclusive(&a, &b),
+            _ => false,
+        }
+    }
+
     /// Reads a map from its text (`path` as shown); a map that does not
     /// parse is an empty catalogue with the parser's diagnostics.
     pub fn parse(text: &str, path: &str) -> Catalogue {
@@ -453,6 +464,12 @@ topics:
             Some("environments/x.yaml")
         );
         assert_eq!(c.relative("elsewhere/x.yaml"), None);
+        assert!(c.mutually_exclusive_paths(
+            "tree/environments/net-v4.yaml",
+            "tree/./environments/net-v6.yaml"
+        ));
+        assert!(!c
+            .mutually_exclusive_paths("environments/net-v4.yaml", "tree/environments/net-v6.yaml"));
         assert_eq!(e.written["title"], serde_json::json!("IPv6"));
     }
 

@@ -62,8 +62,10 @@ fn plan_enabled(plan: &Plan, cat: &Catalogue) -> Vec<Enabled> {
         .collect()
 }
 
-/// Reads a capabilities map (its problems in the catalogue's diagnostics).
-fn read_catalogue(path: &Path, opts: &LoadOptions) -> Catalogue {
+/// Reads a capabilities map (its problems in the catalogue's diagnostics):
+/// for `options`, which asks it whether two environments exclude each
+/// other (`Catalogue::mutually_exclusive_paths`).
+pub(crate) fn read_catalogue(path: &Path, opts: &LoadOptions) -> Catalogue {
     let (shown, root, mut diagnostics) = read_tree(path, opts);
     let mut c = Catalogue::from_node(&shown, &root);
     if root.value == Value::Null && !diagnostics.is_empty() {

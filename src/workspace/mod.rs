@@ -10,7 +10,7 @@
 //! ([`Workspace::export`]) and what Heat refuses ([`validate`]).
 
 pub(crate) mod catalog;
-mod catalogue;
+pub(crate) mod catalogue;
 mod compose_check;
 mod env_values;
 mod export;
