@@ -113,23 +113,20 @@ pub(crate) fn catalogue(
     };
     // The tree's environments, by name relative to the map.
     let walked = walk::walk(&WalkOptions::new(vec![root.clone()]).recursive());
-    let kinds: Vec<(String, Option<FileKind>, bool)> = load::load_all(&walked.sources, opts, |l| {
-        let plan_like = l.root.as_ref().and_then(|r| r.as_map()).is_some_and(|m| {
-            m.get("environments").and_then(|e| e.as_seq()).is_some() && m.contains_key("template")
-        });
+    // (A plan environment is not an environment: the loader says so.)
+    let kinds: Vec<(String, Option<FileKind>)> = load::load_all(&walked.sources, opts, |l| {
         (
             l.source.path.to_string_lossy().into_owned(),
             l.kind.filter(|_| l.status == Status::Ok),
-            plan_like,
         )
     });
     let mut known: HashMap<String, Option<FileKind>> = HashMap::new();
     let mut tree_environments = Vec::new();
-    for (path, kind, plan_like) in kinds {
+    for (path, kind) in kinds {
         let Some(name) = cat.relative(&path) else {
             continue;
         };
-        if kind == Some(FileKind::Environment) && !plan_like {
+        if kind == Some(FileKind::Environment) {
             tree_environments.push(name.clone());
         }
         known.insert(name, kind);
