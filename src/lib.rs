@@ -88,10 +88,15 @@ pub use diag::{Code, CodeInfo, Diagnostic, Pos, Related, Severity, Span};
 pub use error::{Error, Exit};
 pub use load::{parse_text, FileKind, LoadOptions, ParseOptions, Parsed, Status};
 pub use model::capability::{CapValue, Scalar};
+pub use model::catalogue::{Catalogue, CatalogueEnvironment, CatalogueGroup, CatalogueTopic};
 pub use model::environment::Environment;
 pub use model::package::ModuleKind;
 pub use model::template::Template;
 pub use model::Content;
+pub use product::catalogue::{
+    CapabilitiesEnvironment, CapabilitiesGroup, CapabilitiesTopic, CatalogueReport, Drift,
+    DriftKind,
+};
 pub use product::feeds::{
     ConstraintBounds, ConstraintModulo, Feed, PropertyConstraint, Via as FeedVia,
 };

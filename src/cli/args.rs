@@ -83,6 +83,9 @@ Exit status:
        (the output is still complete);
      resolve, options, parameters: something is unresolved or an error
        was found;
+     catalogue: an error was found (an environment enabled without one
+       it requires, a map that cannot be read);
+     any command given --plan: the plan has an error;
      export: refused (nothing written);
      validate: a finding at or above --fail-on;
      resource-type show: no such type, or Heat refuses the answer asked
@@ -156,6 +159,10 @@ pub enum Command {
     Parameters(ParametersArgs),
     /// Check templates against Heat's rules; findings as path:line:col lines.
     Validate(ValidateArgs),
+    /// A TripleO tree's environment catalogue (capabilities-map.yaml):
+    /// topics, groups, environments, drift from the tree, and the order
+    /// of the enabled ones.
+    Catalogue(CatalogueArgs),
     /// List every diagnostic code, or explain one (what, why, example, source).
     Rules(RulesArgs),
     /// Print the JSON Schema of a JSON output, or list the schemas.
@@ -265,6 +272,26 @@ pub struct RulesArgs {
     /// Output format (`markdown`: the page docs/rules.md).
     #[arg(long, value_parser = format_parser(RULES_FORMATS), default_value = "plain")]
     pub format: Format,
+}
+
+#[derive(Debug, Args)]
+pub struct CatalogueArgs {
+    /// The tree (a directory with capabilities-map.yaml) or the map
+    /// itself.
+    #[arg(value_name = "TREE", default_value = ".")]
+    pub tree: PathBuf,
+    /// A TripleO plan environment: its file environments are the enabled
+    /// ones (checked against `requires`, and ordered).
+    #[arg(long, value_name = "PLAN")]
+    pub plan: Option<PathBuf>,
+    /// An environment to enable (after the plan's; repeatable).
+    #[arg(short = 'e', long = "environment", value_name = "ENV")]
+    pub environments: Vec<PathBuf>,
+    /// Largest file read, in characters (Heat's max_template_size).
+    #[arg(long, value_name = "CHARS", default_value_t = crate::load::DEFAULT_MAX_SIZE)]
+    pub max_size: usize,
+    #[command(flatten)]
+    pub output: OutputArgs,
 }
 
 /// How files are found.
@@ -378,7 +405,7 @@ pub struct IndexArgs {
     clap::ArgGroup::new("what")
         .required(true)
         .multiple(true)
-        .args(["template", "environments", "type_name"])
+        .args(["template", "environments", "type_name", "plan"])
 ))]
 pub struct ResolveArgs {
     /// The root template (`-`: standard input); without it, the registry
@@ -388,6 +415,13 @@ pub struct ResolveArgs {
     /// An environment file, merged in the order given as Heat merges them (repeatable).
     #[arg(short = 'e', long = "environment", value_name = "ENV")]
     pub environments: Vec<PathBuf>,
+    /// A TripleO plan environment (`plan-environment.yaml`): its
+    /// environments (files in order, inline `data` ones, its
+    /// `parameter_defaults`, its `resource_registry`, as tripleo-common
+    /// built them) come before the `-e` ones, and its `template` is the
+    /// root template unless `-t` is given.
+    #[arg(long, value_name = "PLAN")]
+    pub plan: Option<PathBuf>,
     /// Answer one lookup: the implementation of this type.
     #[arg(long = "type", value_name = "TYPE")]
     pub type_name: Option<String>,
@@ -414,12 +448,19 @@ pub struct ResolveArgs {
     clap::ArgGroup::new("what")
         .required(true)
         .multiple(true)
-        .args(["environments", "directories"])
+        .args(["environments", "directories", "plan"])
 ))]
 pub struct OptionsArgs {
     /// An environment file, merged in the order given (repeatable).
     #[arg(short = 'e', long = "environment", value_name = "ENV")]
     pub environments: Vec<PathBuf>,
+    /// A TripleO plan environment (`plan-environment.yaml`): its
+    /// environments (files in order, inline `data` ones, its
+    /// `parameter_defaults`, its `resource_registry`, as tripleo-common
+    /// built them) come before the `-e` ones, and its `template` is the
+    /// root template unless `-t` is given.
+    #[arg(long, value_name = "PLAN")]
+    pub plan: Option<PathBuf>,
     /// A directory whose templates offer implementations through their
     /// `resource_type` annotation (walked recursively; repeatable).
     #[arg(short = 'r', long = "templates", value_name = "DIR")]
@@ -433,12 +474,24 @@ pub struct OptionsArgs {
 
 #[derive(Debug, Args)]
 pub struct ExportArgs {
-    /// The root template.
-    #[arg(short = 't', long = "template", value_name = "TEMPLATE")]
-    pub template: PathBuf,
+    /// The root template (required unless --plan names one).
+    #[arg(
+        short = 't',
+        long = "template",
+        value_name = "TEMPLATE",
+        required_unless_present = "plan"
+    )]
+    pub template: Option<PathBuf>,
     /// An environment file, merged in the order given (repeatable).
     #[arg(short = 'e', long = "environment", value_name = "ENV")]
     pub environments: Vec<PathBuf>,
+    /// A TripleO plan environment (`plan-environment.yaml`): its
+    /// environments (files in order, inline `data` ones, its
+    /// `parameter_defaults`, its `resource_registry`, as tripleo-common
+    /// built them) come before the `-e` ones, and its `template` is the
+    /// root template unless `-t` is given.
+    #[arg(long, value_name = "PLAN")]
+    pub plan: Option<PathBuf>,
     /// The directory to write the tree into (created; must be empty unless --force).
     #[arg(long, value_name = "DIR")]
     pub out: Option<PathBuf>,
@@ -462,6 +515,14 @@ pub struct ExportArgs {
     pub max_nested_depth: usize,
 }
 
+impl ExportArgs {
+    /// The root template: `-t`, or the plan's (the command line fills it
+    /// in from `--plan` before the command runs, or refuses the run).
+    pub fn template(&self) -> &std::path::Path {
+        self.template.as_deref().unwrap_or(std::path::Path::new(""))
+    }
+}
+
 /// Diagnostics verbosity only (for commands with their own formats).
 #[derive(Debug, Clone, Args)]
 pub struct QuietArgs {
@@ -475,12 +536,24 @@ pub struct QuietArgs {
 
 #[derive(Debug, Args)]
 pub struct ParametersArgs {
-    /// The root template.
-    #[arg(short = 't', long = "template", value_name = "TEMPLATE")]
-    pub template: PathBuf,
+    /// The root template (required unless --plan names one).
+    #[arg(
+        short = 't',
+        long = "template",
+        value_name = "TEMPLATE",
+        required_unless_present = "plan"
+    )]
+    pub template: Option<PathBuf>,
     /// An environment file, merged in the order given (repeatable).
     #[arg(short = 'e', long = "environment", value_name = "ENV")]
     pub environments: Vec<PathBuf>,
+    /// A TripleO plan environment (`plan-environment.yaml`): its
+    /// environments (files in order, inline `data` ones, its
+    /// `parameter_defaults`, its `resource_registry`, as tripleo-common
+    /// built them) come before the `-e` ones, and its `template` is the
+    /// root template unless `-t` is given.
+    #[arg(long, value_name = "PLAN")]
+    pub plan: Option<PathBuf>,
     /// Use this template for this type, as a UI selection would (repeatable).
     #[arg(long, value_name = "TYPE=PATH")]
     pub choose: Vec<String>,
@@ -496,6 +569,14 @@ pub struct ParametersArgs {
     /// refused (Heat's default; TripleO's undercloud used 7).
     #[arg(long, value_name = "N", default_value_t = 5)]
     pub max_nested_depth: usize,
+}
+
+impl ParametersArgs {
+    /// The root template: `-t`, or the plan's (the command line fills it
+    /// in from `--plan` before the command runs, or refuses the run).
+    pub fn template(&self) -> &std::path::Path {
+        self.template.as_deref().unwrap_or(std::path::Path::new(""))
+    }
 }
 
 /// The lowest severity that fails the run.
@@ -524,6 +605,13 @@ pub struct ValidateArgs {
     /// checked with it and report the composition rules (E7xxx, W6xxx).
     #[arg(short = 'e', long = "environment", value_name = "ENV")]
     pub environments: Vec<PathBuf>,
+    /// A TripleO plan environment (`plan-environment.yaml`): its
+    /// environments (files in order, inline `data` ones, its
+    /// `parameter_defaults`, its `resource_registry`, as tripleo-common
+    /// built them) come before the `-e` ones, (its `template` is not
+    /// added to the files checked).
+    #[arg(long, value_name = "PLAN")]
+    pub plan: Option<PathBuf>,
     /// Rule set: `onap` adds the ONAP VNF requirements to the HOT rules
     /// [default: hot].
     #[arg(long, value_enum)]

@@ -5,6 +5,7 @@
 //! before reading, nesting depth and alias expansion while building.
 
 pub(crate) mod classify;
+pub(crate) mod plan;
 pub(crate) mod suppress;
 pub(crate) mod tree;
 mod yaml;
@@ -157,6 +158,9 @@ pub(crate) fn load_one(source: &Source, opts: &LoadOptions) -> Loaded {
         });
         return loaded;
     }
+    if let Some((plan_path, part)) = plan_part(&source.path) {
+        return load_plan_part(loaded, plan_path, part, opts);
+    }
     let read = if crate::walk::is_stdin(&source.path) {
         stdin_bytes(source, opts)
     } else {
@@ -201,6 +205,57 @@ pub(crate) fn load_one(source: &Source, opts: &LoadOptions) -> Loaded {
         loaded.reason = reason;
         loaded.root = Some(root);
     }
+    loaded
+}
+
+/// A path naming a part of a plan (`PLAN#parameter_defaults`), when no
+/// file has that name.
+fn plan_part(path: &std::path::Path) -> Option<(&str, &str)> {
+    let found = plan::split_part(path)?;
+    (!path.exists()).then_some(found)
+}
+
+/// Loads a part of a plan ([`plan`]): the plan file is read and parsed
+/// (its problems are the part's, at their places in the plan), and the
+/// part is the environment document built from it.
+fn load_plan_part(mut loaded: Loaded, plan_path: &str, part: &str, opts: &LoadOptions) -> Loaded {
+    let plan_source = Source::new(crate::walk::path_of(plan_path), plan_path.to_owned(), true);
+    let bytes = match read_limited(&plan_source, opts.max_size) {
+        Ok(b) => b,
+        Err(d) => {
+            loaded.diagnostics.push(*d);
+            return loaded;
+        }
+    };
+    loaded.bytes = bytes.len() as u64;
+    let text = match decode(bytes, plan_path) {
+        Ok(t) => t,
+        Err(d) => {
+            loaded.diagnostics.push(*d);
+            return loaded;
+        }
+    };
+    let parsed = parse_text(&text, plan_path, &opts.parse);
+    loaded.diagnostics = parsed.diagnostics;
+    let Some(root) = parsed.root else {
+        return loaded;
+    };
+    // The problems building the part are the plan's own, reported once
+    // with it (`--plan`); the part is what tripleo-common went on with.
+    let (doc, _) = plan::part(plan_path, &root, part);
+    let Some(doc) = doc else {
+        loaded.diagnostics.push(Diagnostic::new(
+            codes::PLAN_INVALID,
+            loaded.source.display.clone(),
+            format!("`{plan_path}` has no `{part}` environment"),
+        ));
+        return loaded;
+    };
+    let (kind, reason) = classify::classify(&doc);
+    loaded.status = Status::Ok;
+    loaded.kind = Some(kind);
+    loaded.reason = reason;
+    loaded.root = Some(doc);
     loaded
 }
 

@@ -103,34 +103,14 @@ pub(super) fn plan(ws: &Workspace, root: &str, allow_outside: bool) -> Export {
     }
     // The environments as exported: what the client reads is what they
     // name once edited (a list's other candidates are not uploaded).
-    let mut edited_envs = Vec::new();
-    for env in &ws.environments {
-        let Ok(real) = std::fs::canonicalize(crate::walk::path_of(&env.path)) else {
-            continue;
-        };
-        match crate::walk::read_regular(&real).map(|b| String::from_utf8_lossy(&b).into_owned()) {
-            Ok(text) => {
-                let edited = edited_environment(&text, env, &registry);
-                let parsed = parse_text(&edited, &env.path, &ParseOptions::default());
-                let model = parsed
-                    .root
-                    .as_ref()
-                    .and_then(Node::as_map)
-                    .map_or_else(|| env.clone(), |m| Environment::from_node(&env.path, m));
-                edited_envs.push((real, env.path.clone(), edited, model));
-            }
-            Err(e) => diagnostics.push(Diagnostic::new(
-                codes::EXPORT_FILE,
-                &env.path,
-                crate::walk::io_message(&e),
-            )),
-        }
-    }
+    let edited_envs = edited_environments(ws, &registry, &mut diagnostics);
     let models: Vec<Environment> = edited_envs.iter().map(|e| e.3.clone()).collect();
     // The confinement: the root template's directory and the
     // environments' (real paths; a link out of them is outside).
     let mut allowed: Vec<PathBuf> = Vec::new();
-    for p in std::iter::once(root).chain(ws.environments.iter().map(|e| e.path.as_str())) {
+    for p in std::iter::once(root).chain(ws.environments.iter().map(|e| {
+        crate::load::plan::split_part(Path::new(&e.path)).map_or(e.path.as_str(), |(plan, _)| plan)
+    })) {
         if let Some(dir) = std::fs::canonicalize(crate::walk::path_of(p))
             .ok()
             .and_then(|r| r.parent().map(Path::to_path_buf))
@@ -162,6 +142,78 @@ pub(super) fn plan(ws: &Workspace, root: &str, allow_outside: bool) -> Export {
         remap: remap.clone(),
         urls,
     }
+}
+
+/// An exported environment: its real path, as shown, its text, its model.
+type Edited = (PathBuf, String, String, Environment);
+
+/// The environments as exported (requires and lists edited out), each
+/// with its model read again from the edited text.
+fn edited_environments(
+    ws: &Workspace,
+    registry: &Registry<'_>,
+    diagnostics: &mut Vec<Diagnostic>,
+) -> Vec<Edited> {
+    let mut edited_envs = Vec::new();
+    for env in &ws.environments {
+        if let Some((real, text)) = plan_part(&env.path, &ws.load) {
+            // A part of a plan: written beside the plan, as JSON.
+            let parsed = parse_text(&text, &env.path, &ParseOptions::default());
+            let Some(model) = parsed
+                .root
+                .as_ref()
+                .and_then(Node::as_map)
+                .map(|m| Environment::from_node(&env.path, m))
+            else {
+                continue;
+            };
+            let edited = edited_environment(&text, &model, registry);
+            let parsed = parse_text(&edited, &env.path, &ParseOptions::default());
+            let model = parsed
+                .root
+                .as_ref()
+                .and_then(Node::as_map)
+                .map_or(model, |m| Environment::from_node(&env.path, m));
+            edited_envs.push((real, env.path.clone(), edited, model));
+            continue;
+        }
+        let Ok(real) = std::fs::canonicalize(crate::walk::path_of(&env.path)) else {
+            continue;
+        };
+        match crate::walk::read_regular(&real).map(|b| String::from_utf8_lossy(&b).into_owned()) {
+            Ok(text) => {
+                let edited = edited_environment(&text, env, registry);
+                let parsed = parse_text(&edited, &env.path, &ParseOptions::default());
+                let model = parsed
+                    .root
+                    .as_ref()
+                    .and_then(Node::as_map)
+                    .map_or_else(|| env.clone(), |m| Environment::from_node(&env.path, m));
+                edited_envs.push((real, env.path.clone(), edited, model));
+            }
+            Err(e) => diagnostics.push(Diagnostic::new(
+                codes::EXPORT_FILE,
+                &env.path,
+                crate::walk::io_message(&e),
+            )),
+        }
+    }
+    edited_envs
+}
+
+/// A part of a plan (`PLAN#parameter_defaults`, see `load::plan`): where
+/// the export writes it (beside the plan's real path) and its text, the
+/// JSON of the environment it stands for.
+fn plan_part(path: &str, opts: &crate::load::LoadOptions) -> Option<(PathBuf, String)> {
+    let (plan, part) = crate::load::plan::split_part(Path::new(path))?;
+    if Path::new(path).exists() {
+        return None;
+    }
+    let real_plan = std::fs::canonicalize(crate::walk::path_of(plan)).ok()?;
+    let source = crate::walk::Source::new(PathBuf::from(path), path.to_owned(), true);
+    let root = crate::load::load_one(&source, opts).root?;
+    let text = json::to_string(&root.value.to_json()) + "\n";
+    Some((crate::load::plan::part_file(&real_plan, part), text))
 }
 
 /// A file the client reads: the file that names it, the name, whether it

@@ -10,6 +10,7 @@
 //! ([`Workspace::export`]) and what Heat refuses ([`validate`]).
 
 pub(crate) mod catalog;
+pub(crate) mod catalogue;
 mod compose_check;
 mod env_values;
 mod export;
@@ -24,6 +25,7 @@ use std::path::PathBuf;
 use indexmap::IndexMap;
 
 pub(crate) use catalog::FsCatalog;
+pub(crate) use catalogue::{catalogue, open_plan, plan_requirements};
 pub(crate) use export::heat_api_schema;
 pub use export::{Export, ExportFile};
 pub use validate::{validate, ValidateOptions, Validated};
