@@ -79,6 +79,7 @@ pub(crate) static ONAP_RULES: &[&dyn OnapRule] = &[
     &onap::environment_resource_registry::EnvironmentResourceRegistry,
     &onap::orphan_environment_file::OrphanEnvironmentFile,
     &onap::unprovided_resource_type::UnprovidedResourceType,
+    &onap::port_on_many_servers::PortOnManyServers,
 ];
 
 /// Every rule's metadata (templates', environments', ONAP's), in code order.

@@ -200,7 +200,7 @@ pub fn validate(opts: &ValidateOptions) -> Validated {
     let names = opts.environments.is_empty() && selection.includes(codes::UNKNOWN_PROPERTY);
     let values = selection.includes(codes::INVALID_PROVIDER_PROPERTY);
     if names || values {
-        out.findings.extend(
+        let mut found: Vec<Diagnostic> =
             super::interface::path_type_properties(&contributions, &opts.load)
                 .into_iter()
                 .filter(|d| {
@@ -209,8 +209,10 @@ pub fn validate(opts: &ValidateOptions) -> Validated {
                     } else {
                         values
                     }
-                }),
-        );
+                })
+                .collect();
+        count_against_compliance(&mut found, opts.profile);
+        out.findings.extend(found);
     }
     if out.findings.iter().any(|d| d.code == UNUSED_PARAMETER) {
         let sources: Vec<walk::Source> = opts
@@ -252,6 +254,7 @@ pub fn validate(opts: &ValidateOptions) -> Validated {
                         || target.is_some_and(|t| c.message.contains(&format!("`{t}`"))))
             })
         });
+        count_against_compliance(&mut composed, opts.profile);
         out.findings.extend(composed);
     }
     out.findings = crate::diag::dedup(out.findings);
@@ -259,4 +262,19 @@ pub fn validate(opts: &ValidateOptions) -> Validated {
         out.suppressed = suppress::apply(&mut out.findings, directives, opts);
     }
     out
+}
+
+/// Under the ONAP profile, every error found across the package's files
+/// (a template-path type's properties, the composition) counts against
+/// R-92635 and says so, as the errors found in one file do
+/// (`validate::check_package`).
+fn count_against_compliance(found: &mut [Diagnostic], profile: Profile) {
+    if profile != Profile::Onap {
+        return;
+    }
+    for d in found {
+        if d.severity == Severity::Error && d.requirements.is_empty() {
+            d.requirements = vec![crate::validate::onap::OPENSTACK_COMPLIANCE];
+        }
+    }
 }
