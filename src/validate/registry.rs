@@ -39,6 +39,7 @@ pub(crate) static RULES: &[&dyn Rule] = &[
     &hot::property_constraint_violation::PropertyConstraintViolation,
     &hot::parameter_type_mismatch::ParameterTypeMismatch,
     &hot::unknown_attribute::UnknownAttribute,
+    &hot::too_many_resources::TooManyResources,
     &hot::output_value::OutputWithoutValue,
     &hot::capability_value::CapabilityNeverMatches,
     &hot::unmappable_resource_type::UnmappableResourceType,
