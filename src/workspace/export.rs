@@ -520,19 +520,28 @@ impl Export {
         }
         // --force into a directory that holds files: check every path
         // first, then move each file in, undoing every step when one fails.
-        let steps = plan_moves(dir, &written)?;
-        let aside = staging.path().join(".replaced");
-        let mut done: Vec<Done> = Vec::new();
-        for (rel, step) in written.iter().zip(&steps) {
-            if let Err(e) = apply_move(dir, rel, step, staging.path(), &aside, &mut done) {
-                return Err(match undo(done) {
-                    Ok(()) => format!("{e}; `{}` is as it was", display(dir)),
-                    Err(u) => format!("{e}; undoing what was written failed: {u}"),
-                });
-            }
-        }
+        move_in(dir, &written, staging.path())?;
         Ok(written)
     }
+}
+
+/// Moves the files `written`, staged under `staged`, into `dir`, which
+/// holds files: every path checked first ([`plan_moves`]), then each file
+/// moved in, and every step undone when one fails (what was replaced is
+/// kept under `staged` until then).
+fn move_in(dir: &Path, written: &[String], staged: &Path) -> Result<(), String> {
+    let steps = plan_moves(dir, written)?;
+    let aside = staged.join(".replaced");
+    let mut done: Vec<Done> = Vec::new();
+    for (rel, step) in written.iter().zip(&steps) {
+        if let Err(e) = apply_move(dir, rel, step, staged, &aside, &mut done) {
+            return Err(match undo(done) {
+                Ok(()) => format!("{e}; `{}` is as it was", display(dir)),
+                Err(u) => format!("{e}; undoing what was written failed: {u}"),
+            });
+        }
+    }
+    Ok(())
 }
 
 /// What writing one file into a directory that holds files needs, checked
@@ -773,6 +782,48 @@ pub(crate) fn heat_api_schema(_: &mut schemars::SchemaGenerator) -> schemars::Sc
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_move_that_fails_undoes_the_ones_before_it() {
+        let tmp = tempfile::tempdir().unwrap();
+        let (dir, staged, elsewhere) = (
+            tmp.path().join("out"),
+            tmp.path().join("staged"),
+            tmp.path().join("elsewhere"),
+        );
+        for d in [&dir, &staged, &elsewhere] {
+            std::fs::create_dir_all(d).unwrap();
+        }
+        std::fs::write(dir.join("a.yaml"), "old").unwrap();
+        std::fs::write(elsewhere.join("keep"), "theirs").unwrap();
+        std::os::unix::fs::symlink(&elsewhere, dir.join("sub")).unwrap();
+        std::fs::write(staged.join("a.yaml"), "new").unwrap();
+        std::fs::create_dir_all(staged.join("sub")).unwrap();
+        std::fs::write(staged.join("sub/b.yaml"), "new").unwrap();
+        // `c.yaml` passes the checks but was never staged: its move fails
+        // after `a.yaml` replaced a file and `sub` replaced a link.
+        let written = ["a.yaml", "sub/b.yaml", "c.yaml"].map(String::from);
+        let err = move_in(&dir, &written, &staged).unwrap_err();
+        assert!(
+            err.contains("c.yaml") && err.ends_with("is as it was"),
+            "{err}"
+        );
+        assert_eq!(std::fs::read_to_string(dir.join("a.yaml")).unwrap(), "old");
+        assert_eq!(std::fs::read_link(dir.join("sub")).unwrap(), elsewhere);
+        assert!(!dir.join("c.yaml").exists());
+        let mut left: Vec<_> = std::fs::read_dir(&elsewhere)
+            .unwrap()
+            .map(|e| e.unwrap().file_name())
+            .collect();
+        left.sort();
+        assert_eq!(left, ["keep"]);
+        let mut names: Vec<_> = std::fs::read_dir(&dir)
+            .unwrap()
+            .map(|e| e.unwrap().file_name())
+            .collect();
+        names.sort();
+        assert_eq!(names, ["a.yaml", "sub"]);
+    }
 
     #[test]
     fn a_template_without_capabilities_is_kept_whole() {
