@@ -466,7 +466,7 @@ pub(crate) static CODES: &[CodeInfo] = &[
         code: TOO_MANY_RESOURCES,
         name: "TooManyResources",
         summary: "a template of the composition has more than 1,000 resources (Heat's `max_resources_per_stack`)",
-        what: "Every stack of the composition has at most 1,000 resources.",
+        what: "Every stack of the composition has at most 1,000 resources. `validate` reports a template it checks as E3018 (at its `resources` key) and this code only for the templates the composition reaches that it does not check.",
         why: "Heat refuses the stack: \"Request limit exceeded: Maximum resources per stack exceeded.\"",
         example: "a generated template with 1,200 resources.",
         source: "heat-semantics §0.1 step 6, §1.3",

@@ -37,8 +37,7 @@ pub(crate) use crate::diag::codes::{
 /// Heat's `max_nested_stack_depth`.
 pub(crate) const MAX_NESTED_DEPTH: usize = 5;
 
-/// Heat's `max_resources_per_stack`.
-pub(crate) const MAX_RESOURCES_PER_STACK: usize = 1000;
+pub(crate) use crate::heat_schema::MAX_RESOURCES_PER_STACK;
 
 /// The name Heat gives the stack it validates.
 pub(crate) const ROOT_STACK_NAME: &str = "dummy";

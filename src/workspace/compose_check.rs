@@ -45,12 +45,18 @@ pub(super) fn composition(
         .max_nested_depth(max_depth)
         .open();
     // An environment also among the paths checked has had its own file
-    // diagnostics reported already.
-    let mut out: Vec<Diagnostic> = ws
-        .environment_file_diagnostics()
-        .into_iter()
-        .filter(|d| !walked.contains(&identity(&d.file)))
-        .collect();
+    // diagnostics (reading, parsing) reported already; not what only its
+    // use as an environment says (E6014: its top level is not a mapping,
+    // which the walk skips as a file that is not Heat's; W0011).
+    let mut out: Vec<Diagnostic> = Vec::new();
+    for f in ws.environment_files() {
+        let checked = walked.contains(&identity(&f.path));
+        out.extend(
+            super::file_diagnostics(std::slice::from_ref(f))
+                .into_iter()
+                .filter(|d| !(checked && f.diagnostics.contains(d))),
+        );
+    }
     // Composing without one of the environments would report what it
     // maps as missing: its own problem is the finding.
     if ws.environments().len() < envs.len() {

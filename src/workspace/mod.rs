@@ -547,10 +547,12 @@ impl Workspace {
     /// True when an environment given could not be read or parsed (or is a
     /// Jinja source): composing without it would report what it maps as
     /// missing, so the commands report its own problem instead.
+    /// A file whose top level is not a mapping (E6014) counts: it loaded,
+    /// but Heat refuses it before it merges anything.
     pub fn environment_broken(&self) -> bool {
-        self.env_files
+        self.environment_file_diagnostics()
             .iter()
-            .any(|f| f.diagnostics.iter().any(|d| d.severity == Severity::Error))
+            .any(|d| d.severity == Severity::Error)
     }
 
     /// The file findings without an entry fall back to: the last

@@ -139,6 +139,8 @@ impl Checked {
 
 /// W2003: parameters a parent passes are not reported (see `interface`).
 const UNUSED_PARAMETER: crate::diag::Code = crate::diag::Code("W2003");
+/// E3018, the rule's code for a template checked on its own.
+const TOO_MANY_RESOURCES_IN_TEMPLATE: crate::diag::Code = crate::diag::Code("E3018");
 
 /// The types the environments `envs` map (nothing without environments):
 /// the rules on Heat's own types leave those resources to the composition.
@@ -200,7 +202,7 @@ pub fn validate(opts: &ValidateOptions) -> Validated {
     let names = opts.environments.is_empty() && selection.includes(codes::UNKNOWN_PROPERTY);
     let values = selection.includes(codes::INVALID_PROVIDER_PROPERTY);
     if names || values {
-        out.findings.extend(
+        let mut found: Vec<Diagnostic> =
             super::interface::path_type_properties(&contributions, &opts.load)
                 .into_iter()
                 .filter(|d| {
@@ -209,8 +211,10 @@ pub fn validate(opts: &ValidateOptions) -> Validated {
                     } else {
                         values
                     }
-                }),
-        );
+                })
+                .collect();
+        count_against_compliance(&mut found, opts.profile);
+        out.findings.extend(found);
     }
     if out.findings.iter().any(|d| d.code == UNUSED_PARAMETER) {
         let sources: Vec<walk::Source> = opts
@@ -231,32 +235,66 @@ pub fn validate(opts: &ValidateOptions) -> Validated {
         });
     }
     if !opts.environments.is_empty() {
-        let mut composed = compose_check::composition(
+        let composed = compose_check::composition(
             &opts.environments,
             &templates,
             &checked,
             &opts.load,
             opts.max_nested_depth,
         );
-        composed.retain(|d| selection.includes(d.code));
-        // A reference the composition reports (in its words: `maps to`)
-        // is not reported twice.
-        out.findings.retain(|d| {
-            let target = matches!(d.code, codes::MISSING_TEMPLATE | codes::MISSING_FILE)
-                .then(|| d.message.split('`').nth(1))
-                .flatten();
-            !composed.iter().any(|c| {
-                c.code == d.code
-                    && c.file == d.file
-                    && (c.span == d.span
-                        || target.is_some_and(|t| c.message.contains(&format!("`{t}`"))))
-            })
-        });
-        out.findings.extend(composed);
+        merge_composed(&mut out.findings, composed, opts);
     }
     out.findings = crate::diag::dedup(out.findings);
     if opts.inline_suppressions {
         out.suppressed = suppress::apply(&mut out.findings, directives, opts);
     }
     out
+}
+
+/// Under the ONAP profile, every error found across the package's files
+/// (a template-path type's properties, the composition) counts against
+/// R-92635 and says so, as the errors found in one file do
+/// (`validate::check_package`).
+fn count_against_compliance(found: &mut [Diagnostic], profile: Profile) {
+    if profile != Profile::Onap {
+        return;
+    }
+    for d in found {
+        if d.severity == Severity::Error && d.requirements.is_empty() {
+            d.requirements = vec![crate::validate::onap::OPENSTACK_COMPLIANCE];
+        }
+    }
+}
+
+/// Adds the composition's findings (`-e`) to those of the files: the
+/// selected ones, each problem once.
+fn merge_composed(
+    findings: &mut Vec<Diagnostic>,
+    mut composed: Vec<Diagnostic>,
+    opts: &ValidateOptions,
+) {
+    composed.retain(|d| opts.selection.includes(d.code));
+    // A template checked on its own already says it has too many
+    // resources (E3018, at its `resources` key).
+    composed.retain(|c| {
+        c.code != codes::TOO_MANY_RESOURCES
+            || !findings
+                .iter()
+                .any(|d| d.code == TOO_MANY_RESOURCES_IN_TEMPLATE && d.file == c.file)
+    });
+    // A reference the composition reports (in its words: `maps to`)
+    // is not reported twice.
+    findings.retain(|d| {
+        let target = matches!(d.code, codes::MISSING_TEMPLATE | codes::MISSING_FILE)
+            .then(|| d.message.split('`').nth(1))
+            .flatten();
+        !composed.iter().any(|c| {
+            c.code == d.code
+                && c.file == d.file
+                && (c.span == d.span
+                    || target.is_some_and(|t| c.message.contains(&format!("`{t}`"))))
+        })
+    });
+    count_against_compliance(&mut composed, opts.profile);
+    findings.extend(composed);
 }
