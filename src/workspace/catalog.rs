@@ -2,7 +2,7 @@
 //! other templates, loaded in parallel, level by level, before resolution
 //! starts, so that resolution itself is a pure function of loaded data.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::path::{Path, PathBuf};
 
 use crate::load::{self, LoadOptions};
@@ -135,12 +135,11 @@ impl FsCatalog {
             }
         }
         while !frontier.is_empty() {
-            let mut sources = Vec::new();
+            let mut sources: Vec<(PathBuf, Source)> = Vec::new();
+            let mut pending: HashSet<PathBuf> = HashSet::new();
             for (path, shown) in frontier.drain(..) {
                 let k = key(&path);
-                if cat.files.contains_key(&k)
-                    || sources.iter().any(|(kk, _): &(PathBuf, Source)| *kk == k)
-                {
+                if cat.files.contains_key(&k) || !pending.insert(k.clone()) {
                     continue;
                 }
                 sources.push((k, Source::new(path, shown, true)));

@@ -185,13 +185,14 @@ pub(super) fn path_type_properties(
 ) -> Vec<crate::diag::Diagnostic> {
     use crate::diag::{codes, Diagnostic};
     let mut targets: Vec<(PathBuf, String)> = Vec::new();
+    let mut seen: HashSet<PathBuf> = HashSet::new();
     let mut uses: Vec<(&Contribution, &PathUse, PathBuf)> = Vec::new();
     for c in all {
         for u in &c.path_uses {
             let Some((read, shown)) = locate(&c.from, &u.type_name, &opts.remap) else {
                 continue;
             };
-            if !targets.iter().any(|(r, _)| *r == read) {
+            if seen.insert(read.clone()) {
                 targets.push((read.clone(), shown));
             }
             uses.push((c, u, read));
