@@ -6,7 +6,7 @@
 use std::collections::{BTreeMap, HashSet};
 use std::path::PathBuf;
 
-use super::interface::{Contribution, Interface};
+use super::interface::{identities, Contribution, Interface};
 use super::{compose_check, packages, suppress};
 use crate::diag::{codes, Code, Diagnostic, Severity, Span};
 use crate::load::suppress::Directive;
@@ -225,6 +225,10 @@ pub fn validate(opts: &ValidateOptions) -> Validated {
     let mut checked: Vec<String> = Vec::new();
     let mut contributions: Vec<Contribution> = Vec::new();
     let mut directives: Vec<(String, Vec<Directive>)> = Vec::new();
+    // At their final size at once: growing by doubling held the old and the
+    // new buffer together at the peak.
+    out.findings
+        .reserve_exact(per_file.iter().map(|c| c.found.len()).sum());
     for c in per_file {
         if let Some(kind) = c.module {
             out.modules.push((c.path.clone(), kind));
@@ -265,14 +269,21 @@ pub fn validate(opts: &ValidateOptions) -> Validated {
             Contribution::of(&FileRecord::from_loaded(l, false))
         }));
         let interface = Interface::new(&contributions, &opts.load.remap);
+        let ids = identities(
+            out.findings
+                .iter()
+                .filter(|d| d.code == UNUSED_PARAMETER)
+                .map(|d| d.file.as_str()),
+        );
         out.findings.retain(|d| {
             d.code != UNUSED_PARAMETER
                 || !d
                     .key_path
                     .get(1)
-                    .is_some_and(|name| interface.passes(&d.file, name))
+                    .is_some_and(|name| interface.passes(&ids[&d.file], name))
         });
     }
+    drop(contributions);
     if !opts.environments.is_empty() {
         let mut composed = compose_check::composition(
             &opts.environments,
