@@ -2,7 +2,7 @@
 //! other templates, loaded in parallel, level by level, before resolution
 //! starts, so that resolution itself is a pure function of loaded data.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::path::{Path, PathBuf};
 
 use crate::load::{self, LoadOptions};
@@ -30,58 +30,98 @@ pub struct FsCatalog {
 /// for the working directory): the real path to read and the path to show.
 /// Heat's client resolves against the real (symlink-free) directory.
 pub(crate) fn locate(from: &str, target: &str, remap: &Remap) -> Option<(PathBuf, String)> {
-    let target = match target.split_once("://") {
-        Some(("file", rest)) => rest,
-        Some(_) => return None,
-        None => target,
-    };
-    if from.is_empty() && is_stdin(&path_of(target)) {
-        return Some((PathBuf::from(STDIN_PATH), STDIN.to_owned()));
-    }
-    let remapped = remap.apply(target);
-    // A remapped path is read where `--templates-root` says, relative to
-    // the working directory, whoever names it.
-    let from = if matches!(remapped, std::borrow::Cow::Owned(_)) {
-        ""
-    } else {
-        from
-    };
-    let target = &*remapped;
-    let from_path = &path_of(from);
-    // Standard input has no directory: its references are relative to the
-    // working directory, as those given on the command line are.
-    let from_stdin = is_stdin(from_path);
-    let shown_dir = from_path.parent().unwrap_or(Path::new(""));
-    let real_dir = if from.is_empty() || from_stdin {
-        PathBuf::new()
-    } else {
-        std::fs::canonicalize(from_path)
+    Locator::new(from, remap).locate(target)
+}
+
+/// [`locate`] for many targets named by one file: the file's real
+/// directory (two file-system calls) is found once, on the first target
+/// that needs it.
+pub(crate) struct Locator<'a> {
+    from: &'a str,
+    remap: &'a Remap,
+    base: Option<Base>,
+}
+
+/// Where a file's references are resolved: its real directory, and whether
+/// the directory it is shown in is a link elsewhere.
+struct Base {
+    real_dir: PathBuf,
+    linked_away: bool,
+}
+
+impl Base {
+    /// The base of the file `from` (not empty, not standard input).
+    fn of(from: &str) -> Base {
+        let from_path = &path_of(from);
+        let shown_dir = from_path.parent().unwrap_or(Path::new(""));
+        let real_dir = std::fs::canonicalize(from_path)
             .ok()
             .and_then(|p| p.parent().map(Path::to_path_buf))
-            .unwrap_or_else(|| shown_dir.to_path_buf())
-    };
-    let target = &path_of(target);
-    let read = real_dir.join(target);
-    // A linked file elsewhere: show where the target really is, since
-    // that is where it is read from and how other paths reach it.
-    let linked_away = !from.is_empty()
-        && !from_stdin
-        && std::fs::canonicalize(if shown_dir.as_os_str().is_empty() {
+            .unwrap_or_else(|| shown_dir.to_path_buf());
+        // A linked file elsewhere: show where the target really is, since
+        // that is where it is read from and how other paths reach it.
+        let linked_away = std::fs::canonicalize(if shown_dir.as_os_str().is_empty() {
             Path::new(".")
         } else {
             shown_dir
         })
         .is_ok_and(|d| d != real_dir);
-    let shown_base = if linked_away {
-        real_dir.as_path()
-    } else {
-        shown_dir
-    };
-    let mut shown = normalize(&shown_base.join(target));
-    if from.starts_with("./") && !shown.starts_with('/') && !shown.starts_with("../") {
-        shown = format!("./{shown}");
+        Base {
+            real_dir,
+            linked_away,
+        }
     }
-    Some((read, shown))
+}
+
+impl<'a> Locator<'a> {
+    /// References of the file `from`, with the `remap` prefixes.
+    pub(crate) fn new(from: &'a str, remap: &'a Remap) -> Locator<'a> {
+        Locator {
+            from,
+            remap,
+            base: None,
+        }
+    }
+
+    /// Where `target` points: see [`locate`].
+    pub(crate) fn locate(&mut self, target: &str) -> Option<(PathBuf, String)> {
+        let target = match target.split_once("://") {
+            Some(("file", rest)) => rest,
+            Some(_) => return None,
+            None => target,
+        };
+        if self.from.is_empty() && is_stdin(&path_of(target)) {
+            return Some((PathBuf::from(STDIN_PATH), STDIN.to_owned()));
+        }
+        let remapped = self.remap.apply(target);
+        // A remapped path is read where `--templates-root` says, relative to
+        // the working directory, whoever names it.
+        let from = if matches!(remapped, std::borrow::Cow::Owned(_)) {
+            ""
+        } else {
+            self.from
+        };
+        let target = &*remapped;
+        let from_path = &path_of(from);
+        // Standard input has no directory: its references are relative to the
+        // working directory, as those given on the command line are.
+        let from_stdin = is_stdin(from_path);
+        let shown_dir = from_path.parent().unwrap_or(Path::new(""));
+        let (real_dir, linked_away) = if from.is_empty() || from_stdin {
+            (Path::new(""), false)
+        } else {
+            let base = self.base.get_or_insert_with(|| Base::of(from));
+            (base.real_dir.as_path(), base.linked_away)
+        };
+        let target = &path_of(target);
+        let read = real_dir.join(target);
+        let shown_base = if linked_away { real_dir } else { shown_dir };
+        let mut shown = normalize(&shown_base.join(target));
+        if from.starts_with("./") && !shown.starts_with('/') && !shown.starts_with("../") {
+            shown = format!("./{shown}");
+        }
+        Some((read, shown))
+    }
 }
 
 fn key(path: &Path) -> PathBuf {
@@ -135,12 +175,11 @@ impl FsCatalog {
             }
         }
         while !frontier.is_empty() {
-            let mut sources = Vec::new();
+            let mut sources: Vec<(PathBuf, Source)> = Vec::new();
+            let mut pending: HashSet<PathBuf> = HashSet::new();
             for (path, shown) in frontier.drain(..) {
                 let k = key(&path);
-                if cat.files.contains_key(&k)
-                    || sources.iter().any(|(kk, _): &(PathBuf, Source)| *kk == k)
-                {
+                if cat.files.contains_key(&k) || !pending.insert(k.clone()) {
                     continue;
                 }
                 sources.push((k, Source::new(path, shown, true)));
@@ -266,6 +305,57 @@ impl Catalog for FsCatalog {
                 template: None,
                 problem: Some("no such file".to_owned()),
             },
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn one_locator_answers_each_target_as_a_fresh_one_would() {
+        // A file in a linked directory: its targets are read from the real
+        // directory and shown from the link; a remapped target from the working
+        // directory; a URL not at all. Asked in turns of one Locator (its
+        // directory found once), each answer is the first one's.
+        let dir = tempfile::tempdir().unwrap();
+        let real = dir.path().join("real");
+        std::fs::create_dir_all(&real).unwrap();
+        std::fs::write(real.join("a.yaml"), "heat_template_version: 2016-10-14\n").unwrap();
+        std::os::unix::fs::symlink(&real, dir.path().join("link")).unwrap();
+        let from = dir.path().join("link/a.yaml");
+        let from = from.to_str().unwrap();
+        let remap = Remap::new(vec![("/tht".to_owned(), "moved".to_owned())]);
+        let real_dir = std::fs::canonicalize(&real).unwrap();
+        let shown = |p: &Path| normalize(p);
+        let expected = [
+            (
+                "x.yaml",
+                Some((
+                    real_dir.join("x.yaml"),
+                    shown(&dir.path().join("link/x.yaml")),
+                )),
+            ),
+            (
+                "/tht/y.yaml",
+                Some((PathBuf::from("moved/y.yaml"), "moved/y.yaml".to_owned())),
+            ),
+            (
+                "file://../z.yaml",
+                Some((
+                    real_dir.join("../z.yaml"),
+                    shown(&dir.path().join("link/../z.yaml")),
+                )),
+            ),
+            ("https://example.com/t.yaml", None),
+        ];
+        let mut locator = Locator::new(from, &remap);
+        for _ in 0..2 {
+            for (target, want) in &expected {
+                assert_eq!(&locator.locate(target), want, "{target}");
+                assert_eq!(&locate(from, target, &remap), want, "{target}");
+            }
         }
     }
 }

@@ -163,15 +163,16 @@ fn choose_roots(composed: &[(PathBuf, Composition)], max_depth: usize) -> Vec<us
             s
         })
         .collect();
-    let nested_by_other = |i: usize| {
-        let me = &composed[i].0;
-        reach
-            .iter()
-            .enumerate()
-            .any(|(j, r)| j != i && composed[j].0 != *me && r.contains(me))
-    };
+    // The templates another template (one of another identity) nests:
+    // one pass over the reaches, where asking every other composition for
+    // each template was quadratic.
+    let nested_by_other: HashSet<&PathBuf> = composed
+        .iter()
+        .zip(&reach)
+        .flat_map(|((me, _), r)| r.iter().filter(move |p| *p != me))
+        .collect();
     let mut roots: Vec<usize> = (0..composed.len())
-        .filter(|&i| !nested_by_other(i))
+        .filter(|&i| !nested_by_other.contains(&composed[i].0))
         .collect();
     let mut covered: HashSet<&PathBuf> = HashSet::new();
     for &i in &roots {
