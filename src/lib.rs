@@ -80,6 +80,7 @@ pub(crate) mod product;
 pub(crate) mod query;
 pub(crate) mod report;
 pub(crate) mod resolve;
+pub(crate) mod serve;
 pub(crate) mod validate;
 pub(crate) mod walk;
 pub(crate) mod workspace;

@@ -133,6 +133,8 @@ pub fn sized_load_options(max_size: usize) -> Result<LoadOptions, Error> {
         prefilter: None,
         remap: crate::walk::Remap::default(),
         stdin: None,
+        memory: None,
+        confine: None,
     })
 }
 

@@ -32,6 +32,7 @@
 //! ```
 
 pub(crate) mod api;
+pub(crate) mod versions;
 
 use std::collections::BTreeMap;
 use std::fmt;

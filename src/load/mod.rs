@@ -11,6 +11,7 @@ mod yaml;
 
 use std::fs::File;
 use std::io::Read;
+use std::path::{Path, PathBuf};
 
 use rayon::prelude::*;
 use serde::Serialize;
@@ -60,6 +61,13 @@ pub struct LoadOptions {
     /// The bytes the path `-` stands for: the command line's standard
     /// input, read once. Without them, reading `-` is a read error (E0001).
     pub stdin: Option<&'static [u8]>,
+    /// Files given in memory (a request's `files`): when set, every path
+    /// is read from them and nothing from disk.
+    pub memory: Option<crate::walk::MemoryFiles>,
+    /// When set, only files whose real path (links resolved) lies under
+    /// one of these directories are read; any other is refused (E0001),
+    /// so nothing a file names can make heatcap read elsewhere.
+    pub confine: Option<std::sync::Arc<[PathBuf]>>,
 }
 
 impl Default for LoadOptions {
@@ -70,6 +78,8 @@ impl Default for LoadOptions {
             prefilter: None,
             remap: crate::walk::Remap::default(),
             stdin: None,
+            memory: None,
+            confine: None,
         }
     }
 }
@@ -157,8 +167,12 @@ pub(crate) fn load_one(source: &Source, opts: &LoadOptions) -> Loaded {
         });
         return loaded;
     }
-    let read = if crate::walk::is_stdin(&source.path) {
+    let read = if let Some(memory) = &opts.memory {
+        memory_bytes(source, memory, opts.max_size)
+    } else if crate::walk::is_stdin(&source.path) {
         stdin_bytes(source, opts)
+    } else if let Some(problem) = outside(&source.path, opts.confine.as_deref()) {
+        Err(Box::new(Diagnostic::new(codes::READ_ERROR, file, problem)))
     } else {
         read_limited(source, opts.max_size)
     };
@@ -204,6 +218,33 @@ pub(crate) fn load_one(source: &Source, opts: &LoadOptions) -> Loaded {
     loaded
 }
 
+/// Why `path` may not be read under `confine` (outside every allowed
+/// directory once links are resolved), or `None` when it may.
+pub(crate) fn outside(path: &Path, confine: Option<&[PathBuf]>) -> Option<String> {
+    let allowed = confine?;
+    match std::fs::canonicalize(path) {
+        Ok(real) if allowed.iter().any(|d| real.starts_with(d)) => None,
+        // A missing file is reported as missing by the read itself,
+        // unless its directory already leads elsewhere.
+        Err(_)
+            if path
+                .parent()
+                .and_then(|d| {
+                    std::fs::canonicalize(if d.as_os_str().is_empty() {
+                        Path::new(".")
+                    } else {
+                        d
+                    })
+                    .ok()
+                })
+                .is_none_or(|d| allowed.iter().any(|a| d.starts_with(a))) =>
+        {
+            None
+        }
+        _ => Some("outside the directories heatcap serves: not read".to_owned()),
+    }
+}
+
 fn read_limited(source: &Source, max_chars: usize) -> Result<Vec<u8>, Box<Diagnostic>> {
     let file = source.display.as_str();
     let err = |e: &std::io::Error| {
@@ -239,6 +280,31 @@ fn read_limited(source: &Source, max_chars: usize) -> Result<Vec<u8>, Box<Diagno
         .read_to_end(&mut buf)
         .map_err(|e| err(&e))?;
     Ok(buf)
+}
+
+/// A file given in memory, within the size limit; missing is not found.
+fn memory_bytes(
+    source: &Source,
+    memory: &crate::walk::MemoryFiles,
+    max_chars: usize,
+) -> Result<Vec<u8>, Box<Diagnostic>> {
+    let file = source.display.as_str();
+    let Some(bytes) = memory.get(&source.path) else {
+        return Err(Box::new(Diagnostic::new(
+            codes::NOT_FOUND,
+            file,
+            "not among the files given with the request",
+        )));
+    };
+    let ceiling = (max_chars as u64).saturating_mul(4);
+    if bytes.len() as u64 > ceiling {
+        return Err(Box::new(Diagnostic::new(
+            codes::TOO_LARGE,
+            file,
+            format!("the file is {} bytes, so more than {max_chars} characters (a character is at most 4 bytes), the limit", bytes.len()),
+        )));
+    }
+    Ok(bytes.to_vec())
 }
 
 /// Standard input's bytes, within the size limit.

@@ -13,6 +13,7 @@ pub(crate) mod catalog;
 mod compose_check;
 mod env_values;
 mod export;
+mod heat_request;
 mod interface;
 mod packages;
 mod references;
@@ -26,6 +27,7 @@ use indexmap::IndexMap;
 pub(crate) use catalog::FsCatalog;
 pub(crate) use export::heat_api_schema;
 pub use export::{Export, ExportFile};
+pub(crate) use heat_request::{error_class, validate_request, HeatRequest};
 pub use validate::{validate, ValidateOptions, Validated};
 
 use crate::diag::{codes, Diagnostic, Severity};
@@ -265,7 +267,7 @@ impl Workspace {
         for f in loaded {
             let missing = |d: &&Diagnostic| {
                 matches!(d.code, codes::READ_ERROR | codes::NOT_FOUND)
-                    && !crate::walk::path_of(&f.path).exists()
+                    && !self.catalog.exists(&crate::walk::path_of(&f.path))
             };
             out.extend(f.diagnostics.iter().filter(|d| !missing(d)).cloned());
         }
