@@ -87,7 +87,7 @@ pub(crate) mod workspace;
 
 pub use diag::{Code, CodeInfo, Diagnostic, Pos, Related, Severity, Span};
 pub use error::{Error, Exit};
-pub use load::{parse_text, FileKind, LoadOptions, ParseOptions, Parsed, Status};
+pub use load::{parse_text, FileKind, LoadCache, LoadOptions, ParseOptions, Parsed, Status};
 pub use model::capability::{CapValue, Scalar};
 pub use model::environment::Environment;
 pub use model::package::ModuleKind;
@@ -109,7 +109,7 @@ pub use resolve::{
     Unresolved,
 };
 pub use validate::{Profile, Selection as RuleSelection};
-pub use walk::WalkOptions;
+pub use walk::{MemoryFiles, WalkOptions};
 pub use workspace::{
     validate, Export, ExportFile, ValidateOptions, Validated, Workspace, WorkspaceBuilder,
 };

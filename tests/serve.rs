@@ -643,3 +643,31 @@ fn remote_listening_needs_a_flag() {
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).contains("--allow-remote"));
 }
+
+/// Warm: the second request is answered from the parsed files, and a file
+/// changed on disk is seen by the next request.
+#[test]
+fn a_change_on_disk_is_seen_by_the_next_request() {
+    let dir = tempfile::tempdir().unwrap();
+    let t = dir.path().join("t.yaml");
+    std::fs::write(
+        &t,
+        "heat_template_version: 2016-10-14\nparameters: {A: {type: string}}\n",
+    )
+    .unwrap();
+    let s = Server::start(&["--root", dir.path().to_str().unwrap()]);
+    let first = s.get("/heatcap/v1/parameters?template=t.yaml").json();
+    assert!(first["parameters"].get("A").is_some(), "{first}");
+    assert_eq!(
+        s.get("/heatcap/v1/parameters?template=t.yaml").json(),
+        first
+    );
+    std::fs::write(
+        &t,
+        "heat_template_version: 2016-10-14\nparameters: {B: {type: number}}\n",
+    )
+    .unwrap();
+    let second = s.get("/heatcap/v1/parameters?template=t.yaml").json();
+    assert!(second["parameters"].get("A").is_none(), "{second}");
+    assert!(second["parameters"].get("B").is_some(), "{second}");
+}

@@ -135,6 +135,7 @@ pub fn sized_load_options(max_size: usize) -> Result<LoadOptions, Error> {
         stdin: None,
         memory: None,
         confine: None,
+        cache: None,
     })
 }
 

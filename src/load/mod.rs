@@ -9,6 +9,7 @@ pub(crate) mod suppress;
 pub(crate) mod tree;
 mod yaml;
 
+use std::collections::HashMap;
 use std::fs::File;
 use std::io::Read;
 use std::path::{Path, PathBuf};
@@ -68,6 +69,50 @@ pub struct LoadOptions {
     /// one of these directories are read; any other is refused (E0001),
     /// so nothing a file names can make heatcap read elsewhere.
     pub confine: Option<std::sync::Arc<[PathBuf]>>,
+    /// Files already parsed, kept across workspaces (`heatcap serve`):
+    /// a file on disk is read and parsed again only when its size or
+    /// modification time changed.
+    pub cache: Option<LoadCache>,
+}
+
+/// What identifies a file's content without reading it: its length,
+/// modification time and inode.
+type Stamp = (u64, Option<std::time::SystemTime>, u64);
+
+/// (path, how it is shown, prefilter) → the stamp it was read at, and
+/// what was loaded.
+type CacheMap = HashMap<(PathBuf, String, Option<&'static str>), (Stamp, Loaded)>;
+
+/// Loaded files by (path, how it is shown, prefilter), with the stamp
+/// they were read at. Shared by clones.
+#[derive(Debug, Clone, Default)]
+pub struct LoadCache(std::sync::Arc<std::sync::Mutex<CacheMap>>);
+
+impl LoadCache {
+    /// How many files it holds.
+    pub fn len(&self) -> usize {
+        self.lock().len()
+    }
+
+    /// Whether it holds none.
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    fn lock(&self) -> std::sync::MutexGuard<'_, CacheMap> {
+        self.0
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+    }
+}
+
+fn stamp(path: &Path) -> Option<Stamp> {
+    let m = std::fs::metadata(path).ok()?;
+    #[cfg(unix)]
+    let inode = std::os::unix::fs::MetadataExt::ino(&m);
+    #[cfg(not(unix))]
+    let inode = 0;
+    Some((m.len(), m.modified().ok(), inode))
 }
 
 impl Default for LoadOptions {
@@ -80,6 +125,7 @@ impl Default for LoadOptions {
             stdin: None,
             memory: None,
             confine: None,
+            cache: None,
         }
     }
 }
@@ -135,8 +181,29 @@ where
     sources.par_iter().map(|s| f(load_one(s, opts))).collect()
 }
 
-/// Reads, parses and classifies one file.
+/// Reads, parses and classifies one file (from the cache when it has the
+/// file as it is now on disk).
 pub(crate) fn load_one(source: &Source, opts: &LoadOptions) -> Loaded {
+    let cacheable = opts.memory.is_none() && !crate::walk::is_stdin(&source.path);
+    let (Some(cache), true) = (&opts.cache, cacheable) else {
+        return load_fresh(source, opts);
+    };
+    let Some(now) = stamp(&source.path) else {
+        return load_fresh(source, opts);
+    };
+    let key = (source.path.clone(), source.display.clone(), opts.prefilter);
+    if let Some((then, loaded)) = cache.lock().get(&key) {
+        if *then == now && loaded.source == *source {
+            return loaded.clone();
+        }
+    }
+    let loaded = load_fresh(source, opts);
+    cache.lock().insert(key, (now, loaded.clone()));
+    loaded
+}
+
+/// Reads, parses and classifies one file.
+fn load_fresh(source: &Source, opts: &LoadOptions) -> Loaded {
     let mut loaded = Loaded {
         source: source.clone(),
         status: Status::Error,

@@ -79,6 +79,9 @@ pub(crate) struct Shared {
     pub(crate) config: Arc<Config>,
     permits: Arc<Semaphore>,
     pub(crate) roots: Arc<own::Roots>,
+    /// Files parsed once and kept; a change on disk is seen by the next
+    /// request (size, modification time or inode differ).
+    pub(crate) cache: crate::load::LoadCache,
 }
 
 impl Shared {
@@ -225,6 +228,7 @@ async fn serve(config: Config, ready: impl FnOnce(SocketAddr)) -> std::io::Resul
     let shared = Shared {
         permits: Arc::new(Semaphore::new(config.concurrency.max(1))),
         roots: Arc::new(own::Roots::new(&config.roots)),
+        cache: crate::load::LoadCache::default(),
         config: Arc::new(config),
     };
     let app = router(shared);

@@ -207,6 +207,7 @@ fn load_options(shared: &Shared) -> LoadOptions {
     }));
     LoadOptions {
         confine: Some(allowed.into()),
+        cache: Some(shared.cache.clone()),
         ..LoadOptions::default()
     }
 }
