@@ -183,8 +183,14 @@ fn add_schema(name: &str, components: &mut Map<String, Value>) {
 
 fn parameter(p: &(&str, bool, bool, &str)) -> Value {
     let (name, required, repeated, description) = *p;
+    // What the handler refuses with a 400 before reading anything.
+    let item = match name {
+        "c" => json!({"type": "string", "pattern": "^\\s*[^=\\s][^=]*="}),
+        "choose" => json!({"type": "string", "pattern": "^[^=]+=.+$"}),
+        _ => json!({"type": "string"}),
+    };
     let schema = if repeated {
-        json!({"type": "array", "items": {"type": "string"}})
+        json!({"type": "array", "items": item})
     } else if matches!(name, "recursive" | "all") {
         json!({"type": "string", "enum": ["true", "false"]})
     } else {
