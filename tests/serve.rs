@@ -671,3 +671,19 @@ fn a_change_on_disk_is_seen_by_the_next_request() {
     assert!(second["parameters"].get("A").is_none(), "{second}");
     assert!(second["parameters"].get("B").is_some(), "{second}");
 }
+
+/// The per-request time limit: a body that stops arriving is answered
+/// with Heat's 500 fault once `--request-timeout` has passed, and the
+/// server goes on serving.
+#[test]
+fn request_time_limit() {
+    let s = Server::start(&["--request-timeout", "1"]);
+    let mut c = s.connect();
+    c.write_all(b"POST /v1/demo/validate HTTP/1.1\r\nHost: t\r\nConnection: close\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{\"template\":")
+        .unwrap();
+    let started = Instant::now();
+    let a = read_answer(&mut c);
+    a.fault(500, "Timeout");
+    assert!(started.elapsed() < Duration::from_secs(10));
+    assert_eq!(s.get("/v1/demo/build_info").status, 200);
+}
