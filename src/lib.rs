@@ -87,7 +87,9 @@ pub(crate) mod workspace;
 
 pub use diag::{Code, CodeInfo, Diagnostic, Pos, Related, Severity, Span};
 pub use error::{Error, Exit};
-pub use load::{parse_text, FileKind, LoadCache, LoadOptions, ParseOptions, Parsed, Status};
+pub use load::{
+    parse_text, FileKind, LoadCache, LoadOptions, ParseOptions, Parsed, Status, Touched,
+};
 pub use model::capability::{CapValue, Scalar};
 pub use model::environment::Environment;
 pub use model::package::ModuleKind;

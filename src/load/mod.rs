@@ -77,16 +77,55 @@ pub struct LoadOptions {
 
 /// What identifies a file's content without reading it: its length,
 /// modification time and inode.
-type Stamp = (u64, Option<std::time::SystemTime>, u64);
+pub(crate) type Stamp = (u64, Option<std::time::SystemTime>, u64);
 
 /// (path, how it is shown, prefilter) → the stamp it was read at, and
 /// what was loaded.
 type CacheMap = HashMap<(PathBuf, String, Option<&'static str>), (Stamp, Loaded)>;
 
 /// Loaded files by (path, how it is shown, prefilter), with the stamp
-/// they were read at. Shared by clones.
+/// they were read at. Shared by clones; a clone made by
+/// [`LoadCache::tracking`] also notes every file it is asked for.
 #[derive(Debug, Clone, Default)]
-pub struct LoadCache(std::sync::Arc<std::sync::Mutex<CacheMap>>);
+pub struct LoadCache {
+    files: std::sync::Arc<std::sync::Mutex<CacheMap>>,
+    touched: Option<Touched>,
+}
+
+/// The files one computation asked for (read, or found missing), each
+/// with its stamp then: an answer computed from them is still the answer
+/// while [`Touched::unchanged`] holds.
+#[derive(Debug, Clone, Default)]
+pub struct Touched(std::sync::Arc<std::sync::Mutex<Noted>>);
+
+/// Each file asked for, with its stamp then (`None`: missing).
+type Noted = Vec<(PathBuf, Option<Stamp>)>;
+
+impl Touched {
+    /// True when every file noted has the stamp it had (a missing one is
+    /// still missing).
+    pub fn unchanged(&self) -> bool {
+        let noted = self
+            .0
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+            .clone();
+        noted.iter().all(|(p, then)| stamp(p) == *then)
+    }
+
+    /// How many files were noted.
+    pub fn len(&self) -> usize {
+        self.0
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+            .len()
+    }
+
+    /// Whether none was.
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+}
 
 impl LoadCache {
     /// How many files it holds.
@@ -99,8 +138,31 @@ impl LoadCache {
         self.len() == 0
     }
 
+    /// The same cache, noting the files asked for through it.
+    pub fn tracking(&self) -> (LoadCache, Touched) {
+        let touched = Touched::default();
+        (
+            LoadCache {
+                files: self.files.clone(),
+                touched: Some(touched.clone()),
+            },
+            touched,
+        )
+    }
+
+    /// Notes that the file at `path` was asked for, as it is now.
+    pub(crate) fn note(&self, path: &Path) -> Option<Stamp> {
+        let now = stamp(path);
+        if let Some(t) = &self.touched {
+            t.0.lock()
+                .unwrap_or_else(std::sync::PoisonError::into_inner)
+                .push((path.to_path_buf(), now));
+        }
+        now
+    }
+
     fn lock(&self) -> std::sync::MutexGuard<'_, CacheMap> {
-        self.0
+        self.files
             .lock()
             .unwrap_or_else(std::sync::PoisonError::into_inner)
     }
@@ -188,7 +250,7 @@ pub(crate) fn load_one(source: &Source, opts: &LoadOptions) -> Loaded {
     let (Some(cache), true) = (&opts.cache, cacheable) else {
         return load_fresh(source, opts);
     };
-    let Some(now) = stamp(&source.path) else {
+    let Some(now) = cache.note(&source.path) else {
         return load_fresh(source, opts);
     };
     let key = (source.path.clone(), source.display.clone(), opts.prefilter);

@@ -82,6 +82,8 @@ pub(crate) struct Shared {
     /// Files parsed once and kept; a change on disk is seen by the next
     /// request (size, modification time or inode differ).
     pub(crate) cache: crate::load::LoadCache,
+    /// Whole answers, kept while their files are unchanged.
+    pub(crate) answers: Arc<own::Answers>,
 }
 
 impl Shared {
@@ -229,6 +231,7 @@ async fn serve(config: Config, ready: impl FnOnce(SocketAddr)) -> std::io::Resul
         permits: Arc::new(Semaphore::new(config.concurrency.max(1))),
         roots: Arc::new(own::Roots::new(&config.roots)),
         cache: crate::load::LoadCache::default(),
+        answers: Arc::new(own::Answers::default()),
         config: Arc::new(config),
     };
     let app = router(shared);

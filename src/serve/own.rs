@@ -212,13 +212,62 @@ fn load_options(shared: &Shared) -> LoadOptions {
     }
 }
 
-/// A renderer's bytes as a 200 JSON answer.
-fn rendered(f: impl FnOnce(&mut Vec<u8>) -> std::io::Result<()>) -> Result<Response, Fault> {
+/// A renderer's bytes as text.
+fn text(f: impl FnOnce(&mut Vec<u8>) -> std::io::Result<()>) -> Result<String, Fault> {
     let mut out = Vec::new();
     f(&mut out).map_err(|e| Fault::internal("IOError", e.to_string()))?;
-    let text =
-        String::from_utf8(out).map_err(|e| Fault::internal("UnicodeError", e.to_string()))?;
-    Ok(json_response(StatusCode::OK, text))
+    String::from_utf8(out).map_err(|e| Fault::internal("UnicodeError", e.to_string()))
+}
+
+/// A renderer's bytes as a 200 JSON answer.
+fn rendered(f: impl FnOnce(&mut Vec<u8>) -> std::io::Result<()>) -> Result<Response, Fault> {
+    text(f).map(|t| json_response(StatusCode::OK, t))
+}
+
+/// One kept answer: the files it was computed from, and its body.
+type Kept = (crate::load::Touched, String);
+
+/// Answers kept while every file they were computed from is unchanged on
+/// disk (the routes that walk no directory: a new file in a directory is
+/// seen only by a walk).
+#[derive(Default)]
+pub(crate) struct Answers(std::sync::Mutex<std::collections::HashMap<String, Kept>>);
+
+/// Most answers kept; past it the store starts again.
+const MAX_ANSWERS: usize = 256;
+
+impl Answers {
+    fn lock(&self) -> std::sync::MutexGuard<'_, std::collections::HashMap<String, Kept>> {
+        self.0
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+    }
+}
+
+/// The answer to `key` (the request's path and query): the kept one when
+/// no file it was computed from changed, else computed by `f` with a load
+/// that notes the files it reads, and kept.
+async fn kept<F>(shared: &Shared, key: String, f: F) -> Answer
+where
+    F: FnOnce(LoadOptions) -> Result<String, Fault> + Send + 'static,
+{
+    let found = shared.answers.lock().get(&key).cloned();
+    if let Some((touched, body)) = found {
+        let still = shared.blocking(move || touched.unchanged()).await?;
+        if still {
+            return Ok(json_response(StatusCode::OK, body));
+        }
+    }
+    let (cache, touched) = shared.cache.tracking();
+    let mut load = load_options(shared);
+    load.cache = Some(cache);
+    let body = shared.blocking(move || f(load)).await??;
+    let mut answers = shared.answers.lock();
+    if answers.len() >= MAX_ANSWERS {
+        answers.clear();
+    }
+    answers.insert(key, (touched, body.clone()));
+    Ok(json_response(StatusCode::OK, body))
 }
 
 type Answer = Result<Response, Fault>;
@@ -333,22 +382,18 @@ async fn resolve(State(shared): State<Shared>, RawQuery(q): RawQuery) -> Answer 
     let resource = asked.one("resource").map(str::to_owned);
     let show_all = asked.flag("all")? || type_name.is_some();
     let depth = shared.config.max_nested_depth;
-    let load = load_options(&shared);
-    shared
-        .clone()
-        .blocking(move || {
-            let ws = Workspace::builder()
-                .load_options(load)
-                .environments(&envs)
-                .roots(root.as_slice())
-                .max_nested_depth(depth)
-                .open();
-            let resolved = ws.resolve(root.as_deref(), type_name.as_deref(), resource.as_deref());
-            rendered(|out| {
-                report::render_resolve(out, &resolved, Format::Json, show_all, Look::default())
-            })
-        })
-        .await?
+    let key = format!("resolve?{}", q.as_deref().unwrap_or_default());
+    kept(&shared, key, move |load| {
+        let ws = Workspace::builder()
+            .load_options(load)
+            .environments(&envs)
+            .roots(root.as_slice())
+            .max_nested_depth(depth)
+            .open();
+        let resolved = ws.resolve(root.as_deref(), type_name.as_deref(), resource.as_deref());
+        text(|out| report::render_resolve(out, &resolved, Format::Json, show_all, Look::default()))
+    })
+    .await
 }
 
 /// `parameters -t TEMPLATE -e ENV... [--choose TYPE=PATH]... [--format
@@ -375,27 +420,23 @@ async fn parameters(State(shared): State<Shared>, RawQuery(q): RawQuery) -> Answ
         }
     };
     let depth = shared.config.max_nested_depth;
-    let load = load_options(&shared);
-    shared
-        .clone()
-        .blocking(move || {
-            let ws = Workspace::builder()
-                .load_options(load)
-                .environments(&envs)
-                .roots(&[&root])
-                .choices(choices)
-                .max_nested_depth(depth)
-                .open();
-            let (described, doc) = ws.parameters(&root);
-            if heat {
-                rendered(|out| report::json::write_line(out, &doc))
-            } else {
-                rendered(|out| {
-                    report::render_parameters(out, &described, Format::Json, Look::default())
-                })
-            }
-        })
-        .await?
+    let key = format!("parameters?{}", q.as_deref().unwrap_or_default());
+    kept(&shared, key, move |load| {
+        let ws = Workspace::builder()
+            .load_options(load)
+            .environments(&envs)
+            .roots(&[&root])
+            .choices(choices)
+            .max_nested_depth(depth)
+            .open();
+        let (described, doc) = ws.parameters(&root);
+        if heat {
+            text(|out| report::json::write_line(out, &doc))
+        } else {
+            text(|out| report::render_parameters(out, &described, Format::Json, Look::default()))
+        }
+    })
+    .await
 }
 
 /// `validate [PATH]... [-e ENV]... [-r] [--format json|sarif]`.

@@ -28,6 +28,8 @@ pub struct FsCatalog {
     memory: Option<MemoryFiles>,
     /// Directories reads are confined to (`LoadOptions::confine`).
     confine: Option<std::sync::Arc<[PathBuf]>>,
+    /// Notes the files `get_file` reads (`LoadOptions::cache`).
+    cache: Option<load::LoadCache>,
 }
 
 /// Where `target` points from the file `from` (as the user gave it; `""`
@@ -126,6 +128,7 @@ impl FsCatalog {
             remap: opts.remap.clone(),
             memory: opts.memory.clone(),
             confine: opts.confine.clone(),
+            cache: opts.cache.clone(),
             ..FsCatalog::default()
         };
         let mem = opts.memory.as_ref();
@@ -254,6 +257,9 @@ impl Catalog for FsCatalog {
 
     fn file(&self, from: &str, target: &str) -> Option<String> {
         let (path, shown) = self.locate(from, target)?;
+        if let (Some(c), None) = (&self.cache, &self.memory) {
+            c.note(&path);
+        }
         let bytes = match &self.memory {
             Some(memory) => memory.get(&path)?.to_vec(),
             None if load::outside(&path, self.confine.as_deref()).is_some() => return None,
@@ -292,6 +298,9 @@ impl Catalog for FsCatalog {
         }
         if let Some(problem) = load::outside(&path, self.confine.as_deref()) {
             return Some(problem);
+        }
+        if let Some(c) = &self.cache {
+            c.note(&path);
         }
         match std::fs::metadata(&path) {
             Ok(m) if m.is_file() => None,
