@@ -80,13 +80,16 @@ pub(crate) mod product;
 pub(crate) mod query;
 pub(crate) mod report;
 pub(crate) mod resolve;
+pub(crate) mod serve;
 pub(crate) mod validate;
 pub(crate) mod walk;
 pub(crate) mod workspace;
 
 pub use diag::{Code, CodeInfo, Diagnostic, Pos, Related, Severity, Span};
 pub use error::{Error, Exit};
-pub use load::{parse_text, FileKind, LoadOptions, ParseOptions, Parsed, Status};
+pub use load::{
+    parse_text, FileKind, LoadCache, LoadOptions, ParseOptions, Parsed, Status, Touched,
+};
 pub use model::capability::{CapValue, Scalar};
 pub use model::catalogue::{Catalogue, CatalogueEnvironment, CatalogueGroup, CatalogueTopic};
 pub use model::environment::Environment;
@@ -113,7 +116,7 @@ pub use resolve::{
     Unresolved,
 };
 pub use validate::{Profile, Selection as RuleSelection};
-pub use walk::WalkOptions;
+pub use walk::{MemoryFiles, WalkOptions};
 pub use workspace::{
     validate, Export, ExportFile, ValidateOptions, Validated, Workspace, WorkspaceBuilder,
 };

@@ -170,10 +170,48 @@ pub enum Command {
     /// Heat 27's resource types, offline: list them, or show one's
     /// properties and attributes (`openstack orchestration resource type`).
     ResourceType(ResourceTypeArgs),
+    /// Answer Heat's template API and heatcap's questions over HTTP
+    /// (loopback, Heat's port 8004, unless told otherwise).
+    Serve(ServeArgs),
     /// Print the shell completion script for SHELL.
     Completions(CompletionsArgs),
     /// Print the manual page (roff) of heatcap, or of one command.
     Man(ManArgs),
+}
+
+#[derive(Debug, Args)]
+pub struct ServeArgs {
+    /// Address and port to listen on (port 0: any free port, printed on
+    /// stderr). An address other than loopback needs --allow-remote.
+    #[arg(long, value_name = "ADDR:PORT", default_value = "127.0.0.1:8004")]
+    pub listen: std::net::SocketAddr,
+    /// Listen on an address other than loopback: anyone who can reach it
+    /// can read the served roots.
+    #[arg(long)]
+    pub allow_remote: bool,
+    /// A directory heatcap's own answers (/heatcap/v1/...) read; paths in
+    /// requests are relative to one (repeatable; named by its last part).
+    #[arg(long = "root", value_name = "DIR")]
+    pub roots: Vec<PathBuf>,
+    /// An environment file every heatcap answer starts from, before the
+    /// request's own (repeatable, merged in order).
+    #[arg(short = 'e', long = "environment", value_name = "ENV")]
+    pub environments: Vec<PathBuf>,
+    /// Heat's max_nested_stack_depth for the compositions answered.
+    #[arg(long, value_name = "N", default_value_t = 5)]
+    pub max_nested_depth: usize,
+    /// Longest time one request may take, in seconds (then Heat's 500
+    /// fault document).
+    #[arg(long, value_name = "SECS", default_value_t = 60)]
+    pub request_timeout: u64,
+    /// Longest time a client may take to send a request's headers, in
+    /// seconds (then the connection is closed).
+    #[arg(long, value_name = "SECS", default_value_t = 30)]
+    pub header_timeout: u64,
+    /// Most requests computed at once (others wait); the number of cores
+    /// when absent.
+    #[arg(long, value_name = "N")]
+    pub concurrency: Option<usize>,
 }
 
 #[derive(Debug, Args)]

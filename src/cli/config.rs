@@ -133,6 +133,9 @@ pub fn sized_load_options(max_size: usize) -> Result<LoadOptions, Error> {
         prefilter: None,
         remap: crate::walk::Remap::default(),
         stdin: None,
+        memory: None,
+        confine: None,
+        cache: None,
     })
 }
 

@@ -14,6 +14,7 @@ mod progress;
 mod resolve_cmd;
 mod resource_type_cmd;
 mod rules_cmd;
+mod serve_cmd;
 mod shell_cmd;
 pub mod terminal;
 mod validate_cmd;
@@ -72,6 +73,7 @@ pub fn run_on(
         Command::Rules(a) => rules_cmd::rules(&a, &ui, out),
         Command::Schema(a) => rules_cmd::schema(&a, out),
         Command::ResourceType(a) => resource_type_cmd::resource_type(&a, &ui, out, err),
+        Command::Serve(a) => serve_cmd::serve(&a, err),
         Command::Completions(a) => shell_cmd::completions(&a, out),
         Command::Man(a) => shell_cmd::man(&a, out),
     }?;
@@ -195,6 +197,10 @@ fn remap_paths(command: &mut Command, remap: &Remap) {
         }
         Command::Catalogue(a) => {
             a.tree = remap.apply_path(&a.tree);
+            all(&mut a.environments);
+        }
+        Command::Serve(a) => {
+            all(&mut a.roots);
             all(&mut a.environments);
         }
         Command::Rules(_)

@@ -36,6 +36,7 @@
 pub(crate) const MAX_RESOURCES_PER_STACK: usize = 1000;
 
 pub(crate) mod api;
+pub(crate) mod versions;
 
 use std::collections::BTreeMap;
 use std::fmt;

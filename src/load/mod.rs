@@ -10,8 +10,10 @@ pub(crate) mod suppress;
 pub(crate) mod tree;
 mod yaml;
 
+use std::collections::HashMap;
 use std::fs::File;
 use std::io::Read;
+use std::path::{Path, PathBuf};
 
 use rayon::prelude::*;
 use serde::Serialize;
@@ -61,6 +63,119 @@ pub struct LoadOptions {
     /// The bytes the path `-` stands for: the command line's standard
     /// input, read once. Without them, reading `-` is a read error (E0001).
     pub stdin: Option<&'static [u8]>,
+    /// Files given in memory (a request's `files`): when set, every path
+    /// is read from them and nothing from disk.
+    pub memory: Option<crate::walk::MemoryFiles>,
+    /// When set, only files whose real path (links resolved) lies under
+    /// one of these directories are read; any other is refused (E0001),
+    /// so nothing a file names can make heatcap read elsewhere.
+    pub confine: Option<std::sync::Arc<[PathBuf]>>,
+    /// Files already parsed, kept across workspaces (`heatcap serve`):
+    /// a file on disk is read and parsed again only when its size or
+    /// modification time changed.
+    pub cache: Option<LoadCache>,
+}
+
+/// What identifies a file's content without reading it: its length,
+/// modification time and inode.
+pub(crate) type Stamp = (u64, Option<std::time::SystemTime>, u64);
+
+/// (path, how it is shown, prefilter) → the stamp it was read at, and
+/// what was loaded.
+type CacheMap = HashMap<(PathBuf, String, Option<&'static str>), (Stamp, Loaded)>;
+
+/// Loaded files by (path, how it is shown, prefilter), with the stamp
+/// they were read at. Shared by clones; a clone made by
+/// [`LoadCache::tracking`] also notes every file it is asked for.
+#[derive(Debug, Clone, Default)]
+pub struct LoadCache {
+    files: std::sync::Arc<std::sync::Mutex<CacheMap>>,
+    touched: Option<Touched>,
+}
+
+/// The files one computation asked for (read, or found missing), each
+/// with its stamp then: an answer computed from them is still the answer
+/// while [`Touched::unchanged`] holds.
+#[derive(Debug, Clone, Default)]
+pub struct Touched(std::sync::Arc<std::sync::Mutex<Noted>>);
+
+/// Each file asked for, with its stamp then (`None`: missing).
+type Noted = Vec<(PathBuf, Option<Stamp>)>;
+
+impl Touched {
+    /// True when every file noted has the stamp it had (a missing one is
+    /// still missing).
+    pub fn unchanged(&self) -> bool {
+        let noted = self
+            .0
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+            .clone();
+        noted.iter().all(|(p, then)| stamp(p) == *then)
+    }
+
+    /// How many files were noted.
+    pub fn len(&self) -> usize {
+        self.0
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+            .len()
+    }
+
+    /// Whether none was.
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+}
+
+impl LoadCache {
+    /// How many files it holds.
+    pub fn len(&self) -> usize {
+        self.lock().len()
+    }
+
+    /// Whether it holds none.
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// The same cache, noting the files asked for through it.
+    pub fn tracking(&self) -> (LoadCache, Touched) {
+        let touched = Touched::default();
+        (
+            LoadCache {
+                files: self.files.clone(),
+                touched: Some(touched.clone()),
+            },
+            touched,
+        )
+    }
+
+    /// Notes that the file at `path` was asked for, as it is now.
+    pub(crate) fn note(&self, path: &Path) -> Option<Stamp> {
+        let now = stamp(path);
+        if let Some(t) = &self.touched {
+            t.0.lock()
+                .unwrap_or_else(std::sync::PoisonError::into_inner)
+                .push((path.to_path_buf(), now));
+        }
+        now
+    }
+
+    fn lock(&self) -> std::sync::MutexGuard<'_, CacheMap> {
+        self.files
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+    }
+}
+
+fn stamp(path: &Path) -> Option<Stamp> {
+    let m = std::fs::metadata(path).ok()?;
+    #[cfg(unix)]
+    let inode = std::os::unix::fs::MetadataExt::ino(&m);
+    #[cfg(not(unix))]
+    let inode = 0;
+    Some((m.len(), m.modified().ok(), inode))
 }
 
 impl Default for LoadOptions {
@@ -71,6 +186,9 @@ impl Default for LoadOptions {
             prefilter: None,
             remap: crate::walk::Remap::default(),
             stdin: None,
+            memory: None,
+            confine: None,
+            cache: None,
         }
     }
 }
@@ -126,8 +244,29 @@ where
     sources.par_iter().map(|s| f(load_one(s, opts))).collect()
 }
 
-/// Reads, parses and classifies one file.
+/// Reads, parses and classifies one file (from the cache when it has the
+/// file as it is now on disk).
 pub(crate) fn load_one(source: &Source, opts: &LoadOptions) -> Loaded {
+    let cacheable = opts.memory.is_none() && !crate::walk::is_stdin(&source.path);
+    let (Some(cache), true) = (&opts.cache, cacheable) else {
+        return load_fresh(source, opts);
+    };
+    let Some(now) = cache.note(&source.path) else {
+        return load_fresh(source, opts);
+    };
+    let key = (source.path.clone(), source.display.clone(), opts.prefilter);
+    if let Some((then, loaded)) = cache.lock().get(&key) {
+        if *then == now && loaded.source == *source {
+            return loaded.clone();
+        }
+    }
+    let loaded = load_fresh(source, opts);
+    cache.lock().insert(key, (now, loaded.clone()));
+    loaded
+}
+
+/// Reads, parses and classifies one file.
+fn load_fresh(source: &Source, opts: &LoadOptions) -> Loaded {
     let mut loaded = Loaded {
         source: source.clone(),
         status: Status::Error,
@@ -161,8 +300,12 @@ pub(crate) fn load_one(source: &Source, opts: &LoadOptions) -> Loaded {
     if let Some((plan_path, part)) = plan_part(&source.path) {
         return load_plan_part(loaded, plan_path, part, opts);
     }
-    let read = if crate::walk::is_stdin(&source.path) {
+    let read = if let Some(memory) = &opts.memory {
+        memory_bytes(source, memory, opts.max_size)
+    } else if crate::walk::is_stdin(&source.path) {
         stdin_bytes(source, opts)
+    } else if let Some(problem) = outside(&source.path, opts.confine.as_deref()) {
+        Err(Box::new(Diagnostic::new(codes::READ_ERROR, file, problem)))
     } else {
         read_limited(source, opts.max_size)
     };
@@ -259,6 +402,33 @@ fn load_plan_part(mut loaded: Loaded, plan_path: &str, part: &str, opts: &LoadOp
     loaded
 }
 
+/// Why `path` may not be read under `confine` (outside every allowed
+/// directory once links are resolved), or `None` when it may.
+pub(crate) fn outside(path: &Path, confine: Option<&[PathBuf]>) -> Option<String> {
+    let allowed = confine?;
+    match std::fs::canonicalize(path) {
+        Ok(real) if allowed.iter().any(|d| real.starts_with(d)) => None,
+        // A missing file is reported as missing by the read itself,
+        // unless its directory already leads elsewhere.
+        Err(_)
+            if path
+                .parent()
+                .and_then(|d| {
+                    std::fs::canonicalize(if d.as_os_str().is_empty() {
+                        Path::new(".")
+                    } else {
+                        d
+                    })
+                    .ok()
+                })
+                .is_none_or(|d| allowed.iter().any(|a| d.starts_with(a))) =>
+        {
+            None
+        }
+        _ => Some("outside the directories heatcap serves: not read".to_owned()),
+    }
+}
+
 fn read_limited(source: &Source, max_chars: usize) -> Result<Vec<u8>, Box<Diagnostic>> {
     let file = source.display.as_str();
     let err = |e: &std::io::Error| {
@@ -294,6 +464,31 @@ fn read_limited(source: &Source, max_chars: usize) -> Result<Vec<u8>, Box<Diagno
         .read_to_end(&mut buf)
         .map_err(|e| err(&e))?;
     Ok(buf)
+}
+
+/// A file given in memory, within the size limit; missing is not found.
+fn memory_bytes(
+    source: &Source,
+    memory: &crate::walk::MemoryFiles,
+    max_chars: usize,
+) -> Result<Vec<u8>, Box<Diagnostic>> {
+    let file = source.display.as_str();
+    let Some(bytes) = memory.get(&source.path) else {
+        return Err(Box::new(Diagnostic::new(
+            codes::NOT_FOUND,
+            file,
+            "not among the files given with the request",
+        )));
+    };
+    let ceiling = (max_chars as u64).saturating_mul(4);
+    if bytes.len() as u64 > ceiling {
+        return Err(Box::new(Diagnostic::new(
+            codes::TOO_LARGE,
+            file,
+            format!("the file is {} bytes, so more than {max_chars} characters (a character is at most 4 bytes), the limit", bytes.len()),
+        )));
+    }
+    Ok(bytes.to_vec())
 }
 
 /// Standard input's bytes, within the size limit.

@@ -345,3 +345,34 @@ mod files {
         );
     }
 }
+
+/// The cache answers a file unchanged on disk without reading it, and
+/// reads it again once it changed (size, time or inode).
+#[test]
+fn cache_sees_changes_on_disk() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("t.yaml");
+    std::fs::write(&path, "heat_template_version: 2016-10-14\n").unwrap();
+    let cache = LoadCache::default();
+    let opts = LoadOptions {
+        cache: Some(cache.clone()),
+        ..LoadOptions::default()
+    };
+    let src = crate::walk::Source::new(path.clone(), "t.yaml".into(), true);
+    let first = load_one(&src, &opts);
+    assert_eq!(first.status, Status::Ok);
+    assert_eq!(cache.len(), 1);
+    // A hit: the same tree, and no second entry.
+    let again = load_one(&src, &opts);
+    assert_eq!(again.root, first.root);
+    assert_eq!(cache.len(), 1);
+    std::fs::write(
+        &path,
+        "heat_template_version: 2016-10-14\ndescription: changed\n",
+    )
+    .unwrap();
+    let changed = load_one(&src, &opts);
+    assert_ne!(changed.root, first.root);
+    let text = format!("{:?}", changed.root);
+    assert!(text.contains("changed"), "{text}");
+}

@@ -10,7 +10,7 @@ use crate::model::registry::{is_template_path, RegistryEntry};
 use crate::model::{Environment, FileRecord};
 use crate::resolve::merge::Merged;
 use crate::resolve::{Catalog, TemplateRef};
-use crate::walk::{is_stdin, normalize, path_of, Remap, Source, STDIN, STDIN_PATH};
+use crate::walk::{is_stdin, normalize, path_of, MemoryFiles, Remap, Source, STDIN, STDIN_PATH};
 
 /// Where a (from, target) pair points: the real path key and the display.
 type Located = Option<(PathBuf, String)>;
@@ -24,6 +24,12 @@ pub struct FsCatalog {
     located: std::sync::Mutex<HashMap<(String, String), Located>>,
     /// Path prefixes read from elsewhere.
     remap: Remap,
+    /// Files given in memory: read from them only, never from disk.
+    memory: Option<MemoryFiles>,
+    /// Directories reads are confined to (`LoadOptions::confine`).
+    confine: Option<std::sync::Arc<[PathBuf]>>,
+    /// Notes the files `get_file` reads (`LoadOptions::cache`).
+    cache: Option<load::LoadCache>,
 }
 
 /// Where `target` points from the file `from` (as the user gave it; `""`
@@ -33,12 +39,33 @@ pub(crate) fn locate(from: &str, target: &str, remap: &Remap) -> Option<(PathBuf
     Locator::new(from, remap).locate(target)
 }
 
+/// The real path of `path`: symlinks resolved on disk, or, for files
+/// given in memory, the path without `.` and `..`.
+fn real(path: &Path, memory: Option<&MemoryFiles>) -> Option<PathBuf> {
+    match memory {
+        Some(_) => Some(PathBuf::from(normalize(path))),
+        None => std::fs::canonicalize(path).ok(),
+    }
+}
+
+/// [`locate`], among files given in memory when `memory` is set (paths
+/// are then taken as written: there are no links to follow).
+fn locate_in(
+    from: &str,
+    target: &str,
+    remap: &Remap,
+    memory: Option<&MemoryFiles>,
+) -> Option<(PathBuf, String)> {
+    Locator::new_in(from, remap, memory).locate(target)
+}
+
 /// [`locate`] for many targets named by one file: the file's real
 /// directory (two file-system calls) is found once, on the first target
 /// that needs it.
 pub(crate) struct Locator<'a> {
     from: &'a str,
     remap: &'a Remap,
+    memory: Option<&'a MemoryFiles>,
     base: Option<Base>,
 }
 
@@ -51,21 +78,22 @@ struct Base {
 
 impl Base {
     /// The base of the file `from` (not empty, not standard input).
-    fn of(from: &str) -> Base {
+    fn of(from: &str, memory: Option<&MemoryFiles>) -> Base {
         let from_path = &path_of(from);
         let shown_dir = from_path.parent().unwrap_or(Path::new(""));
-        let real_dir = std::fs::canonicalize(from_path)
-            .ok()
+        let real_dir = real(from_path, memory)
             .and_then(|p| p.parent().map(Path::to_path_buf))
             .unwrap_or_else(|| shown_dir.to_path_buf());
         // A linked file elsewhere: show where the target really is, since
         // that is where it is read from and how other paths reach it.
-        let linked_away = std::fs::canonicalize(if shown_dir.as_os_str().is_empty() {
-            Path::new(".")
-        } else {
-            shown_dir
-        })
-        .is_ok_and(|d| d != real_dir);
+        // Files in memory have no links.
+        let linked_away = memory.is_none()
+            && std::fs::canonicalize(if shown_dir.as_os_str().is_empty() {
+                Path::new(".")
+            } else {
+                shown_dir
+            })
+            .is_ok_and(|d| d != real_dir);
         Base {
             real_dir,
             linked_away,
@@ -76,9 +104,15 @@ impl Base {
 impl<'a> Locator<'a> {
     /// References of the file `from`, with the `remap` prefixes.
     pub(crate) fn new(from: &'a str, remap: &'a Remap) -> Locator<'a> {
+        Locator::new_in(from, remap, None)
+    }
+
+    /// [`Locator::new`], among files given in memory when `memory` is set.
+    fn new_in(from: &'a str, remap: &'a Remap, memory: Option<&'a MemoryFiles>) -> Locator<'a> {
         Locator {
             from,
             remap,
+            memory,
             base: None,
         }
     }
@@ -107,10 +141,11 @@ impl<'a> Locator<'a> {
         // working directory, as those given on the command line are.
         let from_stdin = is_stdin(from_path);
         let shown_dir = from_path.parent().unwrap_or(Path::new(""));
+        let memory = self.memory;
         let (real_dir, linked_away) = if from.is_empty() || from_stdin {
             (Path::new(""), false)
         } else {
-            let base = self.base.get_or_insert_with(|| Base::of(from));
+            let base = self.base.get_or_insert_with(|| Base::of(from, memory));
             (base.real_dir.as_path(), base.linked_away)
         };
         let target = &path_of(target);
@@ -124,8 +159,8 @@ impl<'a> Locator<'a> {
     }
 }
 
-fn key(path: &Path) -> PathBuf {
-    std::fs::canonicalize(path).unwrap_or_else(|_| PathBuf::from(normalize(path)))
+fn key(path: &Path, memory: Option<&MemoryFiles>) -> PathBuf {
+    real(path, memory).unwrap_or_else(|| PathBuf::from(normalize(path)))
 }
 
 impl FsCatalog {
@@ -140,8 +175,12 @@ impl FsCatalog {
     ) -> FsCatalog {
         let mut cat = FsCatalog {
             remap: opts.remap.clone(),
+            memory: opts.memory.clone(),
+            confine: opts.confine.clone(),
+            cache: opts.cache.clone(),
             ..FsCatalog::default()
         };
+        let mem = opts.memory.as_ref();
         let mut frontier: Vec<(PathBuf, String)> = Vec::new();
         for r in roots {
             frontier.push((path_of(r), (*r).to_owned()));
@@ -153,7 +192,7 @@ impl FsCatalog {
         for e in entries {
             let from = &envs[e.origin.env].path;
             for target in e.value.template_names() {
-                frontier.extend(locate(from, target, &opts.remap));
+                frontier.extend(locate_in(from, target, &opts.remap, mem));
             }
             // Entries for a nested stack's resources, at any depth.
             let mut nested: Vec<RegistryEntry> = Vec::new();
@@ -169,7 +208,7 @@ impl FsCatalog {
             }
             while let Some(n) = nested.pop() {
                 for (target, _) in n.templates() {
-                    frontier.extend(locate(from, target, &opts.remap));
+                    frontier.extend(locate_in(from, target, &opts.remap, mem));
                 }
                 nested.extend(n.nested());
             }
@@ -178,7 +217,7 @@ impl FsCatalog {
             let mut sources: Vec<(PathBuf, Source)> = Vec::new();
             let mut pending: HashSet<PathBuf> = HashSet::new();
             for (path, shown) in frontier.drain(..) {
-                let k = key(&path);
+                let k = key(&path, mem);
                 if cat.files.contains_key(&k) || !pending.insert(k.clone()) {
                     continue;
                 }
@@ -191,7 +230,7 @@ impl FsCatalog {
                     for r in &t.resources {
                         for ty in std::iter::once(&r.type_name).chain(&r.members) {
                             if is_template_path(ty) {
-                                frontier.extend(locate(&record.path, ty, &opts.remap));
+                                frontier.extend(locate_in(&record.path, ty, &opts.remap, mem));
                             }
                         }
                     }
@@ -200,6 +239,20 @@ impl FsCatalog {
             }
         }
         cat
+    }
+
+    /// Whether a file exists at `path` (among the files given in memory,
+    /// when there are).
+    pub(crate) fn exists(&self, path: &Path) -> bool {
+        match &self.memory {
+            Some(m) => m.contains(path),
+            None => path.exists(),
+        }
+    }
+
+    /// [`locate`], among the files in memory when there are.
+    fn locate(&self, from: &str, target: &str) -> Option<(PathBuf, String)> {
+        locate_in(from, target, &self.remap, self.memory.as_ref())
     }
 
     /// Every loaded file, for reporting their diagnostics.
@@ -218,7 +271,10 @@ impl FsCatalog {
             .unwrap_or_else(std::sync::PoisonError::into_inner);
         cache
             .entry(k)
-            .or_insert_with(|| locate(from, target, &self.remap).map(|(p, shown)| (key(&p), shown)))
+            .or_insert_with(|| {
+                self.locate(from, target)
+                    .map(|(p, shown)| (key(&p, self.memory.as_ref()), shown))
+            })
             .clone()
     }
 }
@@ -234,14 +290,30 @@ impl Catalog for FsCatalog {
         if plain.starts_with('/') && self.remap.apply(plain) != plain {
             return Some(format!("file://{plain}"));
         }
-        let (path, _) = locate(from, target, &self.remap)?;
+        let (path, _) = self.locate(from, target)?;
+        if let Some(memory) = &self.memory {
+            // The key the client sent, which is what Heat looks up.
+            return Some(
+                memory
+                    .key_of(&path)
+                    .map_or_else(|| format!("file://{}", normalize(&path)), str::to_owned),
+            );
+        }
         let real = std::fs::canonicalize(path).ok()?;
         Some(format!("file://{}", crate::walk::display(&real)))
     }
 
     fn file(&self, from: &str, target: &str) -> Option<String> {
-        let (path, shown) = locate(from, target, &self.remap)?;
-        let text = String::from_utf8(crate::walk::read_regular(&path).ok()?).ok()?;
+        let (path, shown) = self.locate(from, target)?;
+        if let (Some(c), None) = (&self.cache, &self.memory) {
+            c.note(&path);
+        }
+        let bytes = match &self.memory {
+            Some(memory) => memory.get(&path)?.to_vec(),
+            None if load::outside(&path, self.confine.as_deref()).is_some() => return None,
+            None => crate::walk::read_regular(&path).ok()?,
+        };
+        let text = String::from_utf8(bytes).ok()?;
         // python-heatclient uploads a file that parses as a template as
         // that template's JSON (heat-semantics §2.12).
         let parsed = load::parse_text(&text, &shown, &load::ParseOptions::default());
@@ -265,9 +337,19 @@ impl Catalog for FsCatalog {
     }
 
     fn file_problem(&self, from: &str, target: &str) -> Option<String> {
-        let Some((path, _)) = locate(from, target, &self.remap) else {
+        let Some((path, _)) = self.locate(from, target) else {
             return Some("remote URLs are not fetched".to_owned());
         };
+        if let Some(memory) = &self.memory {
+            return (!memory.contains(&path))
+                .then(|| "not among the files given with the request".to_owned());
+        }
+        if let Some(problem) = load::outside(&path, self.confine.as_deref()) {
+            return Some(problem);
+        }
+        if let Some(c) = &self.cache {
+            c.note(&path);
+        }
         match std::fs::metadata(&path) {
             Ok(m) if m.is_file() => None,
             Ok(_) => Some("it is not a file".to_owned()),
@@ -295,7 +377,7 @@ impl Catalog for FsCatalog {
                     _ => record.not_template_reason(),
                 }),
             },
-            None if path.exists() => TemplateRef {
+            None if self.exists(&path) => TemplateRef {
                 display: shown,
                 template: None,
                 problem: Some("it was not loaded".to_owned()),

@@ -14,6 +14,7 @@ pub(crate) mod catalogue;
 mod compose_check;
 mod env_values;
 mod export;
+mod heat_request;
 mod interface;
 mod packages;
 mod references;
@@ -28,6 +29,7 @@ pub(crate) use catalog::FsCatalog;
 pub(crate) use catalogue::{catalogue, open_plan, plan_requirements};
 pub(crate) use export::heat_api_schema;
 pub use export::{Export, ExportFile};
+pub(crate) use heat_request::{error_class, validate_request, HeatRequest};
 pub use validate::{validate, ValidateOptions, Validated};
 
 use crate::diag::{codes, Diagnostic, Severity};
@@ -267,7 +269,7 @@ impl Workspace {
         for f in loaded {
             let missing = |d: &&Diagnostic| {
                 matches!(d.code, codes::READ_ERROR | codes::NOT_FOUND)
-                    && !crate::walk::path_of(&f.path).exists()
+                    && !self.catalog.exists(&crate::walk::path_of(&f.path))
             };
             out.extend(f.diagnostics.iter().filter(|d| !missing(d)).cloned());
         }
