@@ -53,8 +53,9 @@ pub struct LoadOptions {
     pub max_size: usize,
     /// How text becomes a tree.
     pub parse: ParseOptions,
-    /// Skip (without parsing) files whose bytes do not contain this text.
-    pub prefilter: Option<&'static str>,
+    /// Skip (without parsing) files whose bytes contain none of these
+    /// words (empty: parse every file).
+    pub prefilter: Vec<&'static str>,
     /// Path prefixes read from elsewhere (`--templates-root`).
     pub remap: crate::walk::Remap,
     /// The bytes the path `-` stands for: the command line's standard
@@ -67,7 +68,7 @@ impl Default for LoadOptions {
         LoadOptions {
             max_size: DEFAULT_MAX_SIZE,
             parse: ParseOptions::default(),
-            prefilter: None,
+            prefilter: Vec::new(),
             remap: crate::walk::Remap::default(),
             stdin: None,
         }
@@ -170,12 +171,16 @@ pub(crate) fn load_one(source: &Source, opts: &LoadOptions) -> Loaded {
         }
     };
     loaded.bytes = bytes.len() as u64;
-    if let Some(needle) = opts.prefilter {
-        if memchr::memmem::find(&bytes, needle.as_bytes()).is_none() {
-            loaded.status = Status::Skipped;
-            loaded.reason = Some("no `capabilities` text, so it cannot match");
-            return loaded;
-        }
+    if !opts.prefilter.is_empty()
+        && !opts
+            .prefilter
+            .iter()
+            .any(|w| memchr::memmem::find(&bytes, w.as_bytes()).is_some())
+    {
+        loaded.status = Status::Skipped;
+        loaded.reason =
+            Some("none of the words the query needs is in the text, so it cannot match");
+        return loaded;
     }
     let text = match decode(bytes, file) {
         Ok(t) => t,

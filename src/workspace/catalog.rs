@@ -26,10 +26,47 @@ pub struct FsCatalog {
     remap: Remap,
 }
 
+/// Where the file `from` really is (the file-system calls of [`locate`],
+/// the same for every target it names): its real directory, and whether
+/// that differs from the directory it is shown in (a linked file).
+#[derive(Debug, Clone)]
+pub(crate) struct FromDir {
+    real_dir: PathBuf,
+    linked_away: bool,
+}
+
+fn from_dir(from_path: &Path, shown_dir: &Path) -> FromDir {
+    let real_dir = std::fs::canonicalize(from_path)
+        .ok()
+        .and_then(|p| p.parent().map(Path::to_path_buf))
+        .unwrap_or_else(|| shown_dir.to_path_buf());
+    let linked_away = std::fs::canonicalize(if shown_dir.as_os_str().is_empty() {
+        Path::new(".")
+    } else {
+        shown_dir
+    })
+    .is_ok_and(|d| d != real_dir);
+    FromDir {
+        real_dir,
+        linked_away,
+    }
+}
+
 /// Where `target` points from the file `from` (as the user gave it; `""`
 /// for the working directory): the real path to read and the path to show.
 /// Heat's client resolves against the real (symlink-free) directory.
 pub(crate) fn locate(from: &str, target: &str, remap: &Remap) -> Option<(PathBuf, String)> {
+    locate_cached(from, target, remap, &mut HashMap::new())
+}
+
+/// [`locate`], keeping what it learns of each `from` file in `dirs`, for
+/// callers that locate many targets of the same files.
+pub(crate) fn locate_cached(
+    from: &str,
+    target: &str,
+    remap: &Remap,
+    dirs: &mut HashMap<String, FromDir>,
+) -> Option<(PathBuf, String)> {
     let target = match target.split_once("://") {
         Some(("file", rest)) => rest,
         Some(_) => return None,
@@ -52,26 +89,18 @@ pub(crate) fn locate(from: &str, target: &str, remap: &Remap) -> Option<(PathBuf
     // working directory, as those given on the command line are.
     let from_stdin = is_stdin(from_path);
     let shown_dir = from_path.parent().unwrap_or(Path::new(""));
-    let real_dir = if from.is_empty() || from_stdin {
-        PathBuf::new()
+    let (real_dir, linked_away) = if from.is_empty() || from_stdin {
+        (PathBuf::new(), false)
     } else {
-        std::fs::canonicalize(from_path)
-            .ok()
-            .and_then(|p| p.parent().map(Path::to_path_buf))
-            .unwrap_or_else(|| shown_dir.to_path_buf())
+        let d = dirs
+            .entry(from.to_owned())
+            .or_insert_with(|| from_dir(from_path, shown_dir));
+        (d.real_dir.clone(), d.linked_away)
     };
     let target = &path_of(target);
     let read = real_dir.join(target);
     // A linked file elsewhere: show where the target really is, since
     // that is where it is read from and how other paths reach it.
-    let linked_away = !from.is_empty()
-        && !from_stdin
-        && std::fs::canonicalize(if shown_dir.as_os_str().is_empty() {
-            Path::new(".")
-        } else {
-            shown_dir
-        })
-        .is_ok_and(|d| d != real_dir);
     let shown_base = if linked_away {
         real_dir.as_path()
     } else {

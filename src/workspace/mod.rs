@@ -13,6 +13,7 @@ pub(crate) mod catalog;
 mod compose_check;
 mod env_values;
 mod export;
+mod inferred;
 mod interface;
 mod packages;
 mod references;
@@ -29,12 +30,14 @@ pub use export::{Export, ExportFile};
 pub use validate::{validate, ValidateOptions, Validated};
 
 use crate::diag::{codes, Diagnostic, Severity};
-use crate::index::Index;
+use std::collections::HashMap;
+
+use crate::index::{Index, Inferred};
 use crate::load::{self, LoadOptions, Status};
 use crate::model::{Corpus, Environment, FileRecord, Template};
 use crate::product::options::{Annotated, OptionsReport};
 use crate::product::parameters::{ChoiceDiff, ParametersReport};
-use crate::query::{self, Condition, IndexDocument, Match};
+use crate::query::{self, Condition, IndexDocument, Match, TypeImplementation};
 use crate::resolve::compose::{compose, Composition};
 use crate::resolve::merge::{merge, Merged};
 use crate::resolve::registry::Registry;
@@ -47,6 +50,7 @@ pub struct WorkspaceBuilder {
     load: LoadOptions,
     walk: Option<WalkOptions>,
     prefilter: Option<&'static str>,
+    infer: bool,
     environments: Vec<PathBuf>,
     registry_templates: bool,
     roots: Vec<String>,
@@ -84,6 +88,19 @@ impl WorkspaceBuilder {
     #[must_use]
     pub fn prefilter(mut self, word: &'static str) -> Self {
         self.prefilter = Some(word);
+        self
+    }
+
+    /// Count as a candidate implementation of a type every walked template
+    /// that an environment (walked, or given) maps the type to, as if it
+    /// declared it in `capabilities.resource_type` (issue 17: the choices
+    /// a tree already offers). [`Workspace::find`], [`Workspace::by_type`]
+    /// and [`Workspace::index`] then include them, saying where each came
+    /// from. Without it, only declarations count (capabilities.md's strict
+    /// answer).
+    #[must_use]
+    pub fn infer_candidates(mut self) -> Self {
+        self.infer = true;
         self
     }
 
@@ -138,17 +155,32 @@ impl WorkspaceBuilder {
             .filter_map(|f| f.environment().cloned())
             .collect();
         let merged = merge(&environments);
-        let (mut corpus, walked) = match &self.walk {
+        let (mut corpus, mut walked) = match &self.walk {
             Some(w) => {
                 let mut opts = self.load.clone();
-                opts.prefilter = self.prefilter;
+                opts.prefilter = self.prefilter.into_iter().collect();
+                if self.infer && !opts.prefilter.is_empty() {
+                    // The environments that map types to templates.
+                    opts.prefilter.push("resource_registry");
+                }
                 load_corpus(walk::walk(w), &opts)
             }
             None => (Corpus::default(), Walked::default()),
         };
         if self.registry_templates {
-            add_registry_templates(&mut corpus, walked, &env_files, &self.load);
+            add_registry_templates(&mut corpus, &mut walked, &env_files, &self.load);
         }
+        let inferred = if self.infer {
+            let root = self
+                .walk
+                .iter()
+                .flat_map(|w| &w.roots)
+                .find(|r| r.is_dir())
+                .map(PathBuf::as_path);
+            infer(&mut corpus, &walked, &env_files, &self.load, root)
+        } else {
+            HashMap::new()
+        };
         let mut roots: Vec<&str> = self.roots.iter().map(String::as_str).collect();
         roots.extend(self.choices.values().map(String::as_str));
         let catalog = FsCatalog::preload(&roots, &environments, &merged, &self.load);
@@ -164,6 +196,7 @@ impl WorkspaceBuilder {
         Workspace {
             load: self.load,
             corpus,
+            inferred,
             env_files,
             environments,
             merged,
@@ -191,6 +224,8 @@ impl WorkspaceBuilder {
 pub struct Workspace {
     load: LoadOptions,
     corpus: Corpus,
+    /// Per corpus file: the types it implements by inference.
+    inferred: HashMap<usize, Inferred>,
     env_files: Vec<FileRecord>,
     environments: Vec<Environment>,
     merged: Merged,
@@ -274,7 +309,7 @@ impl Workspace {
 
     /// The capabilities index of the corpus.
     pub fn capability_index(&self) -> Index<'_> {
-        Index::build(&self.corpus)
+        Index::build(&self.corpus, &self.inferred)
     }
 
     /// `capabilities-find`: the templates whose capabilities meet every
@@ -289,14 +324,15 @@ impl Workspace {
     }
 
     /// `template-capabilities --by-type`: each type and the templates whose
-    /// `resource_type` names it.
-    pub fn by_type(&self) -> IndexMap<String, Vec<&str>> {
+    /// `resource_type` names it (or that implement it by inference, with
+    /// [`WorkspaceBuilder::infer_candidates`]).
+    pub fn by_type(&self) -> IndexMap<String, Vec<TypeImplementation>> {
         query::by_type(&self.capability_index())
     }
 
     /// `index`: every walked file.
     pub fn index(&self) -> IndexDocument<'_> {
-        query::index_document(&self.corpus)
+        query::index_document(&self.corpus, &self.inferred)
     }
 
     /// The composition of `root` (as the user gave its path).
@@ -635,7 +671,7 @@ fn load_corpus(walked: Walked, opts: &LoadOptions) -> (Corpus, Walked) {
 /// files. A template named twice, or also walked, is loaded once.
 fn add_registry_templates(
     corpus: &mut Corpus,
-    mut walked: Walked,
+    walked: &mut Walked,
     env_files: &[FileRecord],
     opts: &LoadOptions,
 ) {
@@ -654,5 +690,43 @@ fn add_registry_templates(
         FileRecord::from_loaded(l, false)
     });
     corpus.files.extend(named);
-    corpus.walk_diagnostics = walked.diagnostics;
+    corpus.walk_diagnostics.clone_from(&walked.diagnostics);
+}
+
+/// The types environments map to walked templates ([`inferred::infer`]):
+/// the given environments not walked, then the walked ones. A target the
+/// prefilter skipped is loaded whole, since it is now a candidate.
+fn infer(
+    corpus: &mut Corpus,
+    walked: &Walked,
+    env_files: &[FileRecord],
+    opts: &LoadOptions,
+    root: Option<&std::path::Path>,
+) -> HashMap<usize, Inferred> {
+    let by_path = walked.by_path();
+    let given = env_files.iter().filter(|f| {
+        walked
+            .position(&crate::walk::path_of(&f.path), &by_path)
+            .is_none()
+    });
+    let envs: Vec<&FileRecord> = given.chain(corpus.files.iter()).collect();
+    let remap = inferred::remap_for(&opts.remap, root);
+    let found = inferred::infer(&envs, walked, &remap);
+    let skipped: Vec<usize> = found
+        .keys()
+        .copied()
+        .filter(|&i| corpus.files[i].status == Status::Skipped && !walked.sources[i].jinja)
+        .collect();
+    if !skipped.is_empty() {
+        let mut whole = opts.clone();
+        whole.prefilter = Vec::new();
+        let sources: Vec<Source> = skipped.iter().map(|&i| walked.sources[i].clone()).collect();
+        let loaded = load::load_all(&sources, &whole, |l| {
+            FileRecord::from_loaded(l, false).slimmed()
+        });
+        for (i, record) in skipped.into_iter().zip(loaded) {
+            corpus.files[i] = record;
+        }
+    }
+    found
 }
