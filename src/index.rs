@@ -4,8 +4,6 @@
 //! in first-seen order.
 
 use indexmap::IndexMap;
-use schemars::JsonSchema;
-use serde::Serialize;
 
 use crate::model::{Corpus, Template};
 
@@ -18,24 +16,7 @@ pub struct ValueEntry {
     pub templates: Vec<usize>,
 }
 
-/// An environment's registry entry that maps a type to a template: the
-/// template is then a candidate implementation of the type, as if it
-/// declared `capabilities: {resource_type: [TYPE]}` (an inferred one).
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, JsonSchema)]
-#[schemars(deny_unknown_fields)]
-#[non_exhaustive]
-pub struct Site {
-    /// The environment file, as the user gave its path.
-    pub environment: String,
-    /// The line of the entry (of the candidate, in a list).
-    pub line: u32,
-}
-
-impl std::fmt::Display for Site {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "{}:{}", self.environment, self.line)
-    }
-}
+pub use crate::model::registry::Site;
 
 /// Types a template implements by inference: type → the entries mapping
 /// it there, in the order found.

@@ -7,6 +7,7 @@ use schemars::JsonSchema;
 use serde::Serialize;
 
 use crate::diag::Span;
+use crate::model::registry::Site;
 use crate::model::registry::{is_template_path, EntryValue};
 use crate::model::{Environment, Template};
 use crate::resolve::choose::{candidate, decide, locate, selectors, Requires};
@@ -40,6 +41,128 @@ pub struct Choice {
     #[serde(skip_serializing_if = "Option::is_none")]
     #[schemars(schema_with = "problem_schema")]
     pub problem: Option<&'static str>,
+    /// Pairs of environments that map the type to different candidates:
+    /// enabling both lets the later one win silently (absent when none).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub conflicts: Vec<Conflict>,
+}
+
+/// Two environments mapping one type to different candidates.
+#[derive(Debug, Clone, Serialize, JsonSchema)]
+#[schemars(deny_unknown_fields)]
+#[non_exhaustive]
+pub struct Conflict {
+    /// The two environments, in the order they are (or would be) given:
+    /// the second wins.
+    pub environments: [String; 2],
+    /// What each maps the type to (a template path as shown, or a type).
+    pub targets: [String; 2],
+    /// The environment whose mapping wins (the second).
+    pub wins: String,
+    /// `given`: both are among the `-e` environments, and the `-e` order
+    /// decides. `assumed`: at least one is not given; environments not
+    /// given are taken as given after the `-e` ones, in walk order.
+    #[schemars(schema_with = "order_schema")]
+    pub order: &'static str,
+    /// Whether the tree's environment catalogue declares the two mutually
+    /// exclusive. Absent while no catalogue is read: the hook for TripleO's
+    /// `capabilities-map.yaml` (issue 17.3), which fills it.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub mutually_exclusive: Option<bool>,
+}
+
+/// `order` is one of two texts.
+fn order_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
+    schemars::json_schema!({
+        "description": "`given`: the `-e` order decides; `assumed`: environments not given are taken as given after the `-e` ones, in walk order.",
+        "enum": ["given", "assumed"]
+    })
+}
+
+/// What one environment maps one type to (for [`Offers`]).
+#[derive(Debug, Clone)]
+pub(crate) struct Mapping {
+    /// The environment, as shown.
+    pub environment: String,
+    /// Its place in the order environments are (or would be) given.
+    pub position: usize,
+    /// Given with `-e`.
+    pub given: bool,
+    /// The target's key in [`TypeOffers::offers`].
+    pub target: String,
+}
+
+/// One candidate environments offer for a type.
+#[derive(Debug, Clone)]
+pub(crate) struct Offer<'a> {
+    /// As first written.
+    pub name: String,
+    /// The template path as shown (absent for a type).
+    pub path: Option<String>,
+    pub template: Option<&'a Template>,
+    /// The file is missing or not a template.
+    pub problem: Option<String>,
+    /// The entries that map the type to it.
+    pub sites: Vec<Site>,
+}
+
+/// Everything environments map one type to.
+#[derive(Debug, Clone, Default)]
+pub(crate) struct TypeOffers<'a> {
+    /// Target key (a real path, or `type:NAME`) → the offer.
+    pub offers: IndexMap<String, Offer<'a>>,
+    /// Each environment's mapping of the type, in the order found.
+    pub mappings: Vec<Mapping>,
+}
+
+/// Per type: what the environments (given and walked) map it to.
+pub(crate) type Offers<'a> = IndexMap<String, TypeOffers<'a>>;
+
+impl TypeOffers<'_> {
+    /// Every pair of environments mapping the type to different targets,
+    /// earlier one first.
+    fn conflicts(&self) -> Vec<Conflict> {
+        let mut ms: Vec<&Mapping> = self.mappings.iter().collect();
+        ms.sort_by_key(|m| m.position);
+        let shown = |m: &Mapping| {
+            self.offers.get(&m.target).map_or_else(
+                || m.target.clone(),
+                |o| o.path.clone().unwrap_or_else(|| o.name.clone()),
+            )
+        };
+        let mut out = Vec::new();
+        for (i, a) in ms.iter().enumerate() {
+            for b in &ms[i + 1..] {
+                if a.target == b.target {
+                    continue;
+                }
+                out.push(Conflict {
+                    environments: [a.environment.clone(), b.environment.clone()],
+                    targets: [shown(a), shown(b)],
+                    wins: b.environment.clone(),
+                    order: if a.given && b.given {
+                        "given"
+                    } else {
+                        "assumed"
+                    },
+                    mutually_exclusive: None,
+                });
+            }
+        }
+        out
+    }
+
+    /// The offers as candidates of `t`, each with the entries that map it.
+    fn candidates(&self, t: &str) -> Vec<Candidate> {
+        self.offers
+            .values()
+            .map(|o| {
+                let mut c = candidate(t, &o.name, o.path.clone(), o.template, o.problem.clone());
+                c.mapped_by.clone_from(&o.sites);
+                c
+            })
+            .collect()
+    }
 }
 
 /// `problem` is one of the two texts `list_choice` sets.
@@ -58,12 +181,14 @@ fn same_path(a: &str, b: &str) -> bool {
 }
 
 /// Every choice: list-valued entries (top level, then per resource), then
-/// types that only annotated templates offer more than one implementation of.
+/// types that annotated templates and environments' entries (`offers`)
+/// together offer more than one implementation of.
 pub(crate) fn options(
     envs: &[Environment],
     merged: &Merged,
     catalog: &dyn Catalog,
     annotated: &Annotated<'_>,
+    offers: &Offers<'_>,
 ) -> Vec<Choice> {
     let mut out = Vec::new();
     let requires: &Requires = &merged.requires;
@@ -97,6 +222,27 @@ pub(crate) fn options(
                 c
             })
             .collect();
+        let mut extras = extras;
+        if resource.is_none() {
+            if let Some(o) = offers.get(t) {
+                for mut c in o.candidates(t) {
+                    let same = |x: &Candidate| match (&x.path, &c.path) {
+                        (Some(p), Some(q)) => same_path(p, q),
+                        (None, None) => x.name == c.name,
+                        _ => false,
+                    };
+                    if let Some(l) = listed.iter().position(&same) {
+                        let _ = l;
+                        continue;
+                    }
+                    if extras.iter().any(same) {
+                        continue;
+                    }
+                    c.unlisted = true;
+                    extras.push(c);
+                }
+            }
+        }
         covered.push(t.clone());
         out.push(list_choice(
             t,
@@ -108,8 +254,10 @@ pub(crate) fn options(
             requires,
         ));
     }
-    for (t, templates) in annotated {
-        if covered.contains(t) {
+    let types = annotated.keys().chain(offers.keys());
+    let mut seen: std::collections::HashSet<&str> = std::collections::HashSet::new();
+    for t in types {
+        if covered.contains(t) || !seen.insert(t.as_str()) {
             continue;
         }
         let mapped_to = merged.entries.get(t).and_then(|e| {
@@ -120,32 +268,49 @@ pub(crate) fn options(
                 v.to_owned()
             })
         });
-        let mut candidates: Vec<_> = templates
-            .iter()
-            .map(|(display, template)| {
-                candidate(t, display, Some(display.clone()), Some(template), None)
-            })
-            .collect();
-        if let Some(m) = &mapped_to {
-            if !candidates
-                .iter()
-                .any(|c| c.path.as_deref().is_some_and(|p| same_path(p, m)))
+        let offered = offers.get(t);
+        let mut candidates: Vec<Candidate> = offered.map(|o| o.candidates(t)).unwrap_or_default();
+        for (display, template) in annotated.get(t).into_iter().flatten() {
+            match candidates
+                .iter_mut()
+                .find(|c| c.path.as_deref().is_some_and(|p| same_path(p, display)))
             {
-                let found = catalog.template("", m);
-                candidates.push(candidate(
+                // Declared and mapped: one candidate, its capabilities read.
+                Some(c) => c.capabilities.clone_from(&template.capabilities),
+                None => candidates.push(candidate(
                     t,
-                    m,
-                    Some(found.display),
-                    found.template,
-                    found.problem,
-                ));
+                    display,
+                    Some(display.clone()),
+                    Some(template),
+                    None,
+                )),
+            }
+        }
+        if let Some(m) = &mapped_to {
+            if !candidates.iter().any(|c| is_pick(c, m)) {
+                let found = catalog.template("", m);
+                candidates.push(if is_template_path(m) {
+                    candidate(t, m, Some(found.display), found.template, found.problem)
+                } else {
+                    candidate(t, m, None, None, None)
+                });
             }
         }
         if candidates.len() > 1 {
-            out.push(mapped_choice(t, mapped_to, candidates));
+            let mut choice = mapped_choice(t, mapped_to, candidates);
+            choice.conflicts = offered.map(TypeOffers::conflicts).unwrap_or_default();
+            out.push(choice);
         }
     }
     out
+}
+
+/// The candidate that is the current mapping `m` (a path as shown, or a type).
+fn is_pick(c: &Candidate, m: &str) -> bool {
+    match &c.path {
+        Some(p) => same_path(p, m),
+        None => c.name == m,
+    }
 }
 
 /// A list-valued entry: the entry's own candidates decide (as `resolve`
@@ -184,6 +349,7 @@ fn list_choice(
         mapped_to: None,
         selection,
         problem,
+        conflicts: Vec::new(),
     }
 }
 
@@ -194,13 +360,14 @@ fn mapped_choice(t: &str, mapped_to: Option<String>, candidates: Vec<Candidate>)
     let mut selection = decide(candidates, std::iter::empty());
     for c in &mut selection.candidates {
         c.matches = false;
-        c.unlisted = true;
+        // A template only a directory offers; an environment maps the others.
+        c.unlisted = c.mapped_by.is_empty();
     }
     selection.chosen = mapped_to.as_ref().and_then(|m| {
         selection
             .candidates
             .iter()
-            .find(|c| c.path.as_deref().is_some_and(|p| same_path(p, m)))
+            .find(|c| is_pick(c, m))
             .map(|c| c.name.clone())
     });
     selectors(&mut selection.candidates);
@@ -212,6 +379,7 @@ fn mapped_choice(t: &str, mapped_to: Option<String>, candidates: Vec<Candidate>)
         mapped_to,
         selection,
         problem: None,
+        conflicts: Vec::new(),
     }
 }
 

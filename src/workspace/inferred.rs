@@ -9,8 +9,9 @@ use std::path::{Path, PathBuf};
 
 use super::catalog;
 use crate::index::{Inferred, Site};
-use crate::model::registry::is_template_path;
+use crate::model::registry::{is_template_path, EntryValue};
 use crate::model::FileRecord;
+use crate::product::options::{Mapping, Offer, Offers};
 use crate::walk::{Remap, Walked};
 
 /// Where TripleO installs its templates, and where its environments name
@@ -74,6 +75,123 @@ pub(crate) fn infer(
                     sites.push(site);
                 }
             }
+        }
+    }
+    out
+}
+
+/// What every environment maps each type to, for `options`: the given
+/// environments (`-e`, in order) first, then those found in the walked
+/// directories that are not given, in walk order, which is the order
+/// [`Conflict`](crate::product::options::Conflict) assumes for them. A
+/// template target is looked up among the walked files, then in the
+/// catalog (what the given environments reach).
+pub(crate) fn offers<'a>(
+    given: &'a [FileRecord],
+    walked: &Walked,
+    dir_files: &'a [FileRecord],
+    catalog: &'a dyn crate::resolve::Catalog,
+    remap: &Remap,
+) -> Offers<'a> {
+    let by_path = walked.by_path();
+    let given_at: Vec<Option<usize>> = given
+        .iter()
+        .map(|f| walked.position(&crate::walk::path_of(&f.path), &by_path))
+        .collect();
+    let mut envs: Vec<(&FileRecord, bool)> = given.iter().map(|f| (f, true)).collect();
+    envs.extend(
+        dir_files
+            .iter()
+            .enumerate()
+            .filter(|(i, _)| !given_at.contains(&Some(*i)))
+            .map(|(_, f)| (f, false)),
+    );
+    let mut dirs = HashMap::new();
+    let mut out = Offers::new();
+    for (position, (f, is_given)) in envs.into_iter().enumerate() {
+        let Some(env) = f.environment() else {
+            continue;
+        };
+        for e in env.top() {
+            if is_template_path(&e.key) || e.key.ends_with('*') {
+                continue;
+            }
+            let names: Vec<(&str, crate::diag::Span)> = match &e.value {
+                EntryValue::Template(p) => vec![(p.as_str(), e.value_span())],
+                EntryValue::Alias(a) => vec![(a.as_str(), e.value_span())],
+                EntryValue::Candidates(cs) => {
+                    cs.iter().map(|c| (c.name.as_str(), c.span)).collect()
+                }
+                _ => continue,
+            };
+            let type_offers = out.entry(e.key.clone()).or_default();
+            let mut keys = Vec::new();
+            for (name, span) in names {
+                let (key, offer) = if is_template_path(name) {
+                    let Some((read, shown)) =
+                        catalog::locate_cached(&f.path, name, remap, &mut dirs)
+                    else {
+                        continue;
+                    };
+                    let key = std::fs::canonicalize(&read).map_or_else(
+                        |_| crate::walk::normalize(&read),
+                        |p| crate::walk::display(&p),
+                    );
+                    let (template, problem) = match walked.position(&read, &by_path) {
+                        Some(i) => (
+                            dir_files[i].template(),
+                            dir_files[i]
+                                .template()
+                                .is_none()
+                                .then(|| dir_files[i].not_template_reason()),
+                        ),
+                        None => {
+                            let found = catalog.template(&f.path, name);
+                            let problem = match found.problem.as_deref() {
+                                Some("it was not loaded") => None,
+                                _ => found.problem,
+                            };
+                            (found.template, problem)
+                        }
+                    };
+                    (
+                        key,
+                        Offer {
+                            name: name.to_owned(),
+                            path: Some(shown),
+                            template,
+                            problem,
+                            sites: Vec::new(),
+                        },
+                    )
+                } else {
+                    (
+                        format!("type:{name}"),
+                        Offer {
+                            name: name.to_owned(),
+                            path: None,
+                            template: None,
+                            problem: None,
+                            sites: Vec::new(),
+                        },
+                    )
+                };
+                let site = Site {
+                    environment: f.path.clone(),
+                    line: span.start.line,
+                };
+                let o = type_offers.offers.entry(key.clone()).or_insert(offer);
+                if !o.sites.contains(&site) {
+                    o.sites.push(site);
+                }
+                keys.push(key);
+            }
+            type_offers.mappings.push(Mapping {
+                environment: f.path.clone(),
+                position,
+                given: is_given,
+                target: keys.join("\n"),
+            });
         }
     }
     out

@@ -197,6 +197,7 @@ impl WorkspaceBuilder {
             load: self.load,
             corpus,
             inferred,
+            infer: self.infer,
             env_files,
             environments,
             merged,
@@ -226,6 +227,8 @@ pub struct Workspace {
     corpus: Corpus,
     /// Per corpus file: the types it implements by inference.
     inferred: HashMap<usize, Inferred>,
+    /// [`WorkspaceBuilder::infer_candidates`] was asked for.
+    infer: bool,
     env_files: Vec<FileRecord>,
     environments: Vec<Environment>,
     merged: Merged,
@@ -426,11 +429,24 @@ impl Workspace {
                 }
             }
         }
+        let offers = if self.infer {
+            let remap = inferred::remap_for(
+                &self.load.remap,
+                directories
+                    .iter()
+                    .find(|d| d.is_dir())
+                    .map(PathBuf::as_path),
+            );
+            inferred::offers(&self.env_files, &walked, &dir_files, &self.catalog, &remap)
+        } else {
+            crate::product::options::Offers::new()
+        };
         let choices = crate::product::options::options(
             &self.environments,
             &self.merged,
             &self.catalog,
             &annotated,
+            &offers,
         );
         OptionsReport {
             environments: self.environment_paths(),
