@@ -206,7 +206,7 @@ pub(crate) fn options(
         let names: Vec<String> = cs.iter().map(|c| c.name.clone()).collect();
         let t = &entry.key;
         let from = envs[entry.origin.env].path.as_str();
-        let listed = locate(t, &names, from, catalog);
+        let mut listed = locate(t, &names, from, catalog);
         let extras: Vec<_> = annotated
             .get(t)
             .into_iter()
@@ -231,8 +231,8 @@ pub(crate) fn options(
                         (None, None) => x.name == c.name,
                         _ => false,
                     };
-                    if let Some(l) = listed.iter().position(&same) {
-                        let _ = l;
+                    if let Some(l) = listed.iter_mut().find(|x| same(x)) {
+                        l.mapped_by.clone_from(&c.mapped_by);
                         continue;
                     }
                     if extras.iter().any(same) {
@@ -269,21 +269,23 @@ pub(crate) fn options(
             })
         });
         let offered = offers.get(t);
-        let mut candidates: Vec<Candidate> = offered.map(|o| o.candidates(t)).unwrap_or_default();
-        for (display, template) in annotated.get(t).into_iter().flatten() {
-            match candidates
-                .iter_mut()
-                .find(|c| c.path.as_deref().is_some_and(|p| same_path(p, display)))
-            {
-                // Declared and mapped: one candidate, its capabilities read.
-                Some(c) => c.capabilities.clone_from(&template.capabilities),
-                None => candidates.push(candidate(
-                    t,
-                    display,
-                    Some(display.clone()),
-                    Some(template),
-                    None,
-                )),
+        // Declared ones first (walk order), then what environments map.
+        let mut candidates: Vec<Candidate> = annotated
+            .get(t)
+            .into_iter()
+            .flatten()
+            .map(|(display, template)| {
+                candidate(t, display, Some(display.clone()), Some(template), None)
+            })
+            .collect();
+        for c in offered.map(|o| o.candidates(t)).unwrap_or_default() {
+            match candidates.iter_mut().find(|d| match (&d.path, &c.path) {
+                (Some(p), Some(q)) => same_path(p, q),
+                _ => false,
+            }) {
+                // Declared and mapped: one candidate.
+                Some(d) => d.mapped_by = c.mapped_by,
+                None => candidates.push(c),
             }
         }
         if let Some(m) = &mapped_to {

@@ -167,17 +167,29 @@ impl WorkspaceBuilder {
             }
             None => (Corpus::default(), Walked::default()),
         };
+        // With inference, TripleO's install prefix is read in the walked tree.
+        let root = self
+            .walk
+            .iter()
+            .flat_map(|w| &w.roots)
+            .find(|r| r.is_dir())
+            .map(PathBuf::as_path);
+        let named_remap = if self.infer {
+            inferred::remap_for(&self.load.remap, root)
+        } else {
+            self.load.remap.clone()
+        };
         if self.registry_templates {
-            add_registry_templates(&mut corpus, &mut walked, &env_files, &self.load);
+            add_registry_templates(
+                &mut corpus,
+                &mut walked,
+                &env_files,
+                &self.load,
+                &named_remap,
+            );
         }
         let inferred = if self.infer {
-            let root = self
-                .walk
-                .iter()
-                .flat_map(|w| &w.roots)
-                .find(|r| r.is_dir())
-                .map(PathBuf::as_path);
-            infer(&mut corpus, &walked, &env_files, &self.load, root)
+            infer(&mut corpus, &walked, &env_files, &self.load, &named_remap)
         } else {
             HashMap::new()
         };
@@ -690,6 +702,7 @@ fn add_registry_templates(
     walked: &mut Walked,
     env_files: &[FileRecord],
     opts: &LoadOptions,
+    remap: &walk::Remap,
 ) {
     let given = walked.sources.len();
     for env_file in env_files.iter().chain(corpus.files.iter()) {
@@ -697,7 +710,7 @@ fn add_registry_templates(
             continue;
         };
         for (target, at) in env.entries.iter().flat_map(|e| e.templates()) {
-            if let Some((path, shown)) = catalog::locate(&env_file.path, target, &opts.remap) {
+            if let Some((path, shown)) = catalog::locate(&env_file.path, target, remap) {
                 walked.add_named_file(path, shown, &env_file.path, at);
             }
         }
@@ -717,7 +730,7 @@ fn infer(
     walked: &Walked,
     env_files: &[FileRecord],
     opts: &LoadOptions,
-    root: Option<&std::path::Path>,
+    remap: &walk::Remap,
 ) -> HashMap<usize, Inferred> {
     let by_path = walked.by_path();
     let given = env_files.iter().filter(|f| {
@@ -726,8 +739,7 @@ fn infer(
             .is_none()
     });
     let envs: Vec<&FileRecord> = given.chain(corpus.files.iter()).collect();
-    let remap = inferred::remap_for(&opts.remap, root);
-    let found = inferred::infer(&envs, walked, &remap);
+    let found = inferred::infer(&envs, walked, remap);
     let skipped: Vec<usize> = found
         .keys()
         .copied()
