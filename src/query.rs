@@ -322,7 +322,8 @@ mod tests {
             serde_json::to_string(&summary(&ix)).unwrap(),
             r#"{"deployment":["puppet","docker"]}"#
         );
-        let paths: Vec<_> = by_type(&ix)["OS::TripleO::Controller"]
+        let types = by_type(&ix);
+        let paths: Vec<_> = types["OS::TripleO::Controller"]
             .iter()
             .map(|i| (i.template.as_str(), i.declared))
             .collect();
@@ -350,6 +351,56 @@ mod tests {
             serde_json::to_string(&summary(&ix)).unwrap(),
             r#"{"api":[2],"tls":[true,false],"services":["nova","neutron"],"extra":[{"nested":"x"}]}"#
         );
+    }
+
+    #[test]
+    fn inferred_types_match_resource_type_conditions_only() {
+        let declared = template("d.yaml", "{deployment: puppet, resource_type: OS::A}");
+        let plain = {
+            let parsed = crate::load::parse_text(
+                "heat_template_version: 2015-10-15\n",
+                "p.yaml",
+                &crate::load::ParseOptions::default(),
+            );
+            let mut out = Vec::new();
+            Template::from_node(
+                "p.yaml",
+                Format::Hot,
+                parsed.root.unwrap().as_map().unwrap(),
+                &mut out,
+            )
+        };
+        let site = Site {
+            environment: "env.yaml".into(),
+            line: 3,
+        };
+        let mut inferred = Inferred::new();
+        inferred.insert("OS::A".into(), vec![site.clone()]);
+        inferred.insert("OS::B".into(), vec![site.clone()]);
+        let ix = Index::from_parts([(&declared, Inferred::new()), (&plain, inferred)]);
+        let c = |s: &str| Condition::parse(s).unwrap();
+        let found = find(&ix, &[c("resource_type=OS::A")]);
+        let paths: Vec<_> = found.iter().map(|m| m.path).collect();
+        assert_eq!(paths, ["d.yaml", "p.yaml"]);
+        // Only the type asked for is reported, with where it came from.
+        assert_eq!(found[1].inferred.keys().collect::<Vec<_>>(), ["OS::A"]);
+        assert_eq!(found[1].inferred["OS::A"], [site]);
+        assert!(found[1].capabilities.is_empty());
+        assert!(found[0].inferred.is_empty());
+        // Other keys read declarations only.
+        let paths: Vec<_> = find(&ix, &[c("deployment=puppet")])
+            .iter()
+            .map(|m| m.path)
+            .collect();
+        assert_eq!(paths, ["d.yaml"]);
+        assert!(find(&ix, &[c("resource_type=OS::B"), c("deployment=puppet")]).is_empty());
+        let types = by_type(&ix);
+        let a: Vec<_> = types["OS::A"]
+            .iter()
+            .map(|i| (i.template.as_str(), i.declared, i.inferred_from.len()))
+            .collect();
+        assert_eq!(a, [("d.yaml", true, 0), ("p.yaml", false, 1)]);
+        assert_eq!(types.keys().collect::<Vec<_>>(), ["OS::A", "OS::B"]);
     }
 
     #[test]

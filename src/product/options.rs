@@ -399,3 +399,60 @@ pub struct OptionsReport {
     /// Problems found on the way.
     pub diagnostics: Vec<crate::diag::Diagnostic>,
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn offers(mappings: &[(&str, usize, bool, &str)]) -> TypeOffers<'static> {
+        let mut t = TypeOffers::default();
+        for (env, position, given, target) in mappings {
+            t.offers.entry((*target).to_owned()).or_insert(Offer {
+                name: (*target).to_owned(),
+                path: None,
+                template: None,
+                problem: None,
+                sites: Vec::new(),
+            });
+            t.mappings.push(Mapping {
+                environment: (*env).to_owned(),
+                position: *position,
+                given: *given,
+                target: (*target).to_owned(),
+            });
+        }
+        t
+    }
+
+    #[test]
+    fn conflicts_are_pairs_of_different_targets_the_later_winning() {
+        // Found in walk order; `b` and `c` were given, `c` first.
+        let t = offers(&[
+            ("a.yaml", 2, false, "x.yaml"),
+            ("b.yaml", 1, true, "y.yaml"),
+            ("c.yaml", 0, true, "x.yaml"),
+        ]);
+        let got: Vec<_> = t
+            .conflicts()
+            .into_iter()
+            .map(|c| (c.environments, c.wins, c.order, c.mutually_exclusive))
+            .collect();
+        assert_eq!(
+            got,
+            [
+                (
+                    ["c.yaml".to_owned(), "b.yaml".to_owned()],
+                    "b.yaml".to_owned(),
+                    "given",
+                    None
+                ),
+                (
+                    ["b.yaml".to_owned(), "a.yaml".to_owned()],
+                    "a.yaml".to_owned(),
+                    "assumed",
+                    None
+                ),
+            ]
+        );
+    }
+}
