@@ -88,8 +88,11 @@ pub(crate) struct Mapping {
     pub position: usize,
     /// Given with `-e`.
     pub given: bool,
-    /// The target's key in [`TypeOffers::offers`].
+    /// The target's key in [`TypeOffers::offers`] (for a list, the keys
+    /// of its candidates, one a line).
     pub target: String,
+    /// The target as shown (a list as `[A, B]`).
+    pub shown: String,
 }
 
 /// One candidate environments offer for a type.
@@ -124,12 +127,6 @@ impl TypeOffers<'_> {
     fn conflicts(&self) -> Vec<Conflict> {
         let mut ms: Vec<&Mapping> = self.mappings.iter().collect();
         ms.sort_by_key(|m| m.position);
-        let shown = |m: &Mapping| {
-            self.offers.get(&m.target).map_or_else(
-                || m.target.clone(),
-                |o| o.path.clone().unwrap_or_else(|| o.name.clone()),
-            )
-        };
         let mut out = Vec::new();
         for (i, a) in ms.iter().enumerate() {
             for b in &ms[i + 1..] {
@@ -138,7 +135,7 @@ impl TypeOffers<'_> {
                 }
                 out.push(Conflict {
                     environments: [a.environment.clone(), b.environment.clone()],
-                    targets: [shown(a), shown(b)],
+                    targets: [a.shown.clone(), b.shown.clone()],
                     wins: b.environment.clone(),
                     order: if a.given && b.given {
                         "given"
@@ -225,26 +222,11 @@ pub(crate) fn options(
         let mut extras = extras;
         if resource.is_none() {
             if let Some(o) = offers.get(t) {
-                for mut c in o.candidates(t) {
-                    let same = |x: &Candidate| match (&x.path, &c.path) {
-                        (Some(p), Some(q)) => same_path(p, q),
-                        (None, None) => x.name == c.name,
-                        _ => false,
-                    };
-                    if let Some(l) = listed.iter_mut().find(|x| same(x)) {
-                        l.mapped_by.clone_from(&c.mapped_by);
-                        continue;
-                    }
-                    if extras.iter().any(same) {
-                        continue;
-                    }
-                    c.unlisted = true;
-                    extras.push(c);
-                }
+                add_offered(t, o, &mut listed, &mut extras);
             }
         }
         covered.push(t.clone());
-        out.push(list_choice(
+        let mut choice = list_choice(
             t,
             resource,
             from,
@@ -252,7 +234,11 @@ pub(crate) fn options(
             listed,
             extras,
             requires,
-        ));
+        );
+        if choice.resource.is_none() {
+            choice.conflicts = offers.get(t).map(TypeOffers::conflicts).unwrap_or_default();
+        }
+        out.push(choice);
     }
     let types = annotated.keys().chain(offers.keys());
     let mut seen: std::collections::HashSet<&str> = std::collections::HashSet::new();
@@ -260,51 +246,106 @@ pub(crate) fn options(
         if covered.contains(t) || !seen.insert(t.as_str()) {
             continue;
         }
-        let mapped_to = merged.entries.get(t).and_then(|e| {
-            let v = e.node.value.as_str()?;
-            Some(if is_template_path(v) {
-                catalog.template(&envs[e.origin.env].path, v).display
-            } else {
-                v.to_owned()
-            })
-        });
-        let offered = offers.get(t);
-        // Declared ones first (walk order), then what environments map.
-        let mut candidates: Vec<Candidate> = annotated
-            .get(t)
-            .into_iter()
-            .flatten()
-            .map(|(display, template)| {
-                candidate(t, display, Some(display.clone()), Some(template), None)
-            })
-            .collect();
-        for c in offered.map(|o| o.candidates(t)).unwrap_or_default() {
-            match candidates.iter_mut().find(|d| match (&d.path, &c.path) {
-                (Some(p), Some(q)) => same_path(p, q),
-                _ => false,
-            }) {
-                // Declared and mapped: one candidate.
-                Some(d) => d.mapped_by = c.mapped_by,
-                None => candidates.push(c),
-            }
-        }
-        if let Some(m) = &mapped_to {
-            if !candidates.iter().any(|c| is_pick(c, m)) {
-                let found = catalog.template("", m);
-                candidates.push(if is_template_path(m) {
-                    candidate(t, m, Some(found.display), found.template, found.problem)
-                } else {
-                    candidate(t, m, None, None, None)
-                });
-            }
-        }
-        if candidates.len() > 1 {
-            let mut choice = mapped_choice(t, mapped_to, candidates);
-            choice.conflicts = offered.map(TypeOffers::conflicts).unwrap_or_default();
-            out.push(choice);
-        }
+        out.extend(offered_choice(t, envs, merged, catalog, annotated, offers));
     }
     out
+}
+
+/// What environments offer for a type a list-valued entry decides: the
+/// entry's own candidates learn which entries map them; the others join
+/// as `unlisted` extras.
+fn add_offered(
+    t: &str,
+    offered: &TypeOffers<'_>,
+    listed: &mut [Candidate],
+    extras: &mut Vec<Candidate>,
+) {
+    for mut c in offered.candidates(t) {
+        let same = |x: &Candidate| match (&x.path, &c.path) {
+            (Some(p), Some(q)) => same_path(p, q),
+            (None, None) => x.name == c.name,
+            _ => false,
+        };
+        if let Some(l) = listed.iter_mut().find(|x| same(x)) {
+            l.mapped_by.clone_from(&c.mapped_by);
+            continue;
+        }
+        if extras.iter().any(same) {
+            continue;
+        }
+        c.unlisted = true;
+        extras.push(c);
+    }
+}
+
+/// A type no list-valued entry decides: the templates annotated for it
+/// (walk order), then what environments map it to, and the current
+/// mapping; a choice when that makes two or more.
+fn offered_choice(
+    t: &str,
+    envs: &[Environment],
+    merged: &Merged,
+    catalog: &dyn Catalog,
+    annotated: &Annotated<'_>,
+    offers: &Offers<'_>,
+) -> Option<Choice> {
+    let mut mapped_to = merged.entries.get(t).and_then(|e| {
+        let v = e.node.value.as_str()?;
+        Some(if is_template_path(v) {
+            catalog.template(&envs[e.origin.env].path, v).display
+        } else {
+            v.to_owned()
+        })
+    });
+    let offered = offers.get(t);
+    let mut candidates: Vec<Candidate> = annotated
+        .get(t)
+        .into_iter()
+        .flatten()
+        .map(|(display, template)| {
+            candidate(t, display, Some(display.clone()), Some(template), None)
+        })
+        .collect();
+    for c in offered.map(|o| o.candidates(t)).unwrap_or_default() {
+        match candidates.iter_mut().find(|d| match (&d.path, &c.path) {
+            (Some(p), Some(q)) => same_path(p, q),
+            _ => false,
+        }) {
+            // Declared and mapped: one candidate.
+            Some(d) => d.mapped_by = c.mapped_by,
+            None => candidates.push(c),
+        }
+    }
+    // A pick the catalog shows otherwise (a TripleO install path read in
+    // the tree): the candidate the same environment wrote the same way.
+    if let (Some(m), Some(e)) = (&mapped_to, merged.entries.get(t)) {
+        let from = &envs[e.origin.env].path;
+        let written = e.node.value.as_str();
+        let same_entry = |c: &&Candidate| {
+            Some(c.name.as_str()) == written && c.mapped_by.iter().any(|s| &s.environment == from)
+        };
+        if !candidates.iter().any(|c| is_pick(c, m)) {
+            if let Some(c) = candidates.iter().find(same_entry) {
+                mapped_to = Some(c.path.clone().unwrap_or_else(|| c.name.clone()));
+            }
+        }
+    }
+    if let Some(m) = &mapped_to {
+        if !candidates.iter().any(|c| is_pick(c, m)) {
+            let found = catalog.template("", m);
+            candidates.push(if is_template_path(m) {
+                candidate(t, m, Some(found.display), found.template, found.problem)
+            } else {
+                candidate(t, m, None, None, None)
+            });
+        }
+    }
+    if candidates.len() < 2 {
+        return None;
+    }
+    let mut choice = mapped_choice(t, mapped_to, candidates);
+    choice.conflicts = offered.map(TypeOffers::conflicts).unwrap_or_default();
+    Some(choice)
 }
 
 /// The candidate that is the current mapping `m` (a path as shown, or a type).
@@ -419,6 +460,7 @@ mod tests {
                 position: *position,
                 given: *given,
                 target: (*target).to_owned(),
+                shown: (*target).to_owned(),
             });
         }
         t

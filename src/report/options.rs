@@ -59,6 +59,40 @@ fn selector(c: &Candidate) -> String {
     }
 }
 
+/// The conflicts of every choice, as a second table (none: nothing
+/// printed); their number.
+fn conflicts_table(out: &mut dyn Write, report: &OptionsReport, look: Look) -> io::Result<usize> {
+    let conflicts: usize = report.choices.iter().map(|c| c.conflicts.len()).sum();
+    if conflicts == 0 {
+        return Ok(0);
+    }
+    let mut t = table(
+        look,
+        &[
+            ("Type", WRAP),
+            ("Environments (the later wins)", WRAP),
+            ("Maps it to", WRAP),
+            ("Order", KEEP),
+        ],
+    );
+    for ch in &report.choices {
+        for (i, c) in ch.conflicts.iter().enumerate() {
+            t.add_row(vec![
+                if i == 0 {
+                    ch.type_name.clone()
+                } else {
+                    String::new()
+                },
+                c.environments.join("\n"),
+                c.targets.join("\n"),
+                c.order.to_owned(),
+            ]);
+        }
+    }
+    writeln!(out, "{t}")?;
+    Ok(conflicts)
+}
+
 /// `options`: one table row per candidate, grouped by choice.
 pub(crate) fn render_options(
     out: &mut dyn Write,
@@ -137,33 +171,7 @@ pub(crate) fn render_options(
                 }
             }
             writeln!(out, "{t}")?;
-            let conflicts: usize = report.choices.iter().map(|c| c.conflicts.len()).sum();
-            if conflicts > 0 {
-                let mut t = table(
-                    look,
-                    &[
-                        ("Type", WRAP),
-                        ("Environments (the later wins)", WRAP),
-                        ("Maps it to", WRAP),
-                        ("Order", KEEP),
-                    ],
-                );
-                for ch in &report.choices {
-                    for (i, c) in ch.conflicts.iter().enumerate() {
-                        t.add_row(vec![
-                            if i == 0 {
-                                ch.type_name.clone()
-                            } else {
-                                String::new()
-                            },
-                            c.environments.join("\n"),
-                            c.targets.join("\n"),
-                            c.order.to_owned(),
-                        ]);
-                    }
-                }
-                writeln!(out, "{t}")?;
-            }
+            let conflicts = conflicts_table(out, report, look)?;
             let undecided = report
                 .choices
                 .iter()

@@ -106,7 +106,14 @@ pub(crate) fn offers<'a>(
             .filter(|(i, _)| !given_at.contains(&Some(*i)))
             .map(|(_, f)| (f, false)),
     );
-    let mut dirs = HashMap::new();
+    let mut targets = Targets {
+        walked,
+        by_path: &by_path,
+        dir_files,
+        catalog,
+        remap,
+        dirs: HashMap::new(),
+    };
     let mut out = Offers::new();
     for (position, (f, is_given)) in envs.into_iter().enumerate() {
         let Some(env) = f.environment() else {
@@ -126,60 +133,16 @@ pub(crate) fn offers<'a>(
             };
             let type_offers = out.entry(e.key.clone()).or_default();
             let mut keys = Vec::new();
+            let mut shown = Vec::new();
             for (name, span) in names {
-                let (key, offer) = if is_template_path(name) {
-                    let Some((read, shown)) =
-                        catalog::locate_cached(&f.path, name, remap, &mut dirs)
-                    else {
-                        continue;
-                    };
-                    let key = std::fs::canonicalize(&read).map_or_else(
-                        |_| crate::walk::normalize(&read),
-                        |p| crate::walk::display(&p),
-                    );
-                    let (template, problem) = match walked.position(&read, &by_path) {
-                        Some(i) => (
-                            dir_files[i].template(),
-                            dir_files[i]
-                                .template()
-                                .is_none()
-                                .then(|| dir_files[i].not_template_reason()),
-                        ),
-                        None => {
-                            let found = catalog.template(&f.path, name);
-                            let problem = match found.problem.as_deref() {
-                                Some("it was not loaded") => None,
-                                _ => found.problem,
-                            };
-                            (found.template, problem)
-                        }
-                    };
-                    (
-                        key,
-                        Offer {
-                            name: name.to_owned(),
-                            path: Some(shown),
-                            template,
-                            problem,
-                            sites: Vec::new(),
-                        },
-                    )
-                } else {
-                    (
-                        format!("type:{name}"),
-                        Offer {
-                            name: name.to_owned(),
-                            path: None,
-                            template: None,
-                            problem: None,
-                            sites: Vec::new(),
-                        },
-                    )
+                let Some((key, offer)) = targets.offer(&f.path, name) else {
+                    continue;
                 };
                 let site = Site {
                     environment: f.path.clone(),
                     line: span.start.line,
                 };
+                shown.push(offer.path.clone().unwrap_or_else(|| name.to_owned()));
                 let o = type_offers.offers.entry(key.clone()).or_insert(offer);
                 if !o.sites.contains(&site) {
                     o.sites.push(site);
@@ -191,8 +154,57 @@ pub(crate) fn offers<'a>(
                 position,
                 given: is_given,
                 target: keys.join("\n"),
+                shown: if matches!(e.value, EntryValue::Candidates(_)) {
+                    format!("[{}]", shown.join(", "))
+                } else {
+                    shown.join("")
+                },
             });
         }
     }
     out
+}
+
+/// Locates and identifies what environments map types to (for [`offers`]).
+struct Targets<'w, 'a> {
+    walked: &'w Walked,
+    by_path: &'w HashMap<&'w Path, usize>,
+    dir_files: &'a [FileRecord],
+    catalog: &'a dyn crate::resolve::Catalog,
+    remap: &'w Remap,
+    dirs: HashMap<String, catalog::FromDir>,
+}
+
+impl<'a> Targets<'_, 'a> {
+    /// The offer for `name` as written in `from`, and its key (the real
+    /// path of a template, `type:NAME` for a type); `None` for a remote URL.
+    fn offer(&mut self, from: &str, name: &str) -> Option<(String, Offer<'a>)> {
+        let mut offer = Offer {
+            name: name.to_owned(),
+            path: None,
+            template: None,
+            problem: None,
+            sites: Vec::new(),
+        };
+        if !is_template_path(name) {
+            return Some((format!("type:{name}"), offer));
+        }
+        let (read, shown) = catalog::locate_cached(from, name, self.remap, &mut self.dirs)?;
+        let key = std::fs::canonicalize(&read).map_or_else(
+            |_| crate::walk::normalize(&read),
+            |p| crate::walk::display(&p),
+        );
+        offer.path = Some(shown);
+        if let Some(i) = self.walked.position(&read, self.by_path) {
+            let f = &self.dir_files[i];
+            offer.template = f.template();
+            offer.problem = f.template().is_none().then(|| f.not_template_reason());
+        } else {
+            let found = self.catalog.template(from, name);
+            offer.template = found.template;
+            // A file outside the directories, not loaded: offered as it is.
+            offer.problem = found.problem.filter(|p| p != "it was not loaded");
+        }
+        Some((key, offer))
+    }
 }
