@@ -24,7 +24,9 @@ pub(super) fn find(
     let load = config::with_stdin(config::load_options(&a.walk)?, &a.paths)?;
     let progress = ui.progress(a.output.quiet, "searching");
     let mut ws = Workspace::builder();
-    if !a.declared_only {
+    // Inference adds only `resource_type`: without such a condition it
+    // cannot change the answer, and the environments need not be read.
+    if !a.declared_only && conditions.iter().any(|c| c.key == "resource_type") {
         ws = ws.infer_candidates();
     }
     let ws = ws

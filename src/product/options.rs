@@ -441,6 +441,23 @@ pub struct OptionsReport {
     pub diagnostics: Vec<crate::diag::Diagnostic>,
 }
 
+impl OptionsReport {
+    /// The hook for an environment catalogue (TripleO's
+    /// `capabilities-map.yaml`, issue 17.3): `exclusive(a, b)` says whether
+    /// the catalogue declares environments `a` and `b` (paths as shown in
+    /// the conflict) mutually exclusive, `None` when it does not know them;
+    /// each conflict's `mutually_exclusive` takes the answer.
+    pub fn set_mutually_exclusive(&mut self, exclusive: impl Fn(&str, &str) -> Option<bool>) {
+        for c in self
+            .choices
+            .iter_mut()
+            .flat_map(|ch| ch.conflicts.iter_mut())
+        {
+            c.mutually_exclusive = exclusive(&c.environments[0], &c.environments[1]);
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -496,5 +513,27 @@ mod tests {
                 ),
             ]
         );
+        let mut report = OptionsReport {
+            environments: Vec::new(),
+            requires: IndexMap::new(),
+            choices: vec![Choice {
+                type_name: "OS::A".into(),
+                resource: None,
+                environment: None,
+                span: None,
+                mapped_to: None,
+                selection: decide(Vec::new(), std::iter::empty()),
+                problem: None,
+                conflicts: t.conflicts(),
+            }],
+            diagnostics: Vec::new(),
+        };
+        report.set_mutually_exclusive(|a, b| (a == "c.yaml").then_some(b == "b.yaml"));
+        let marks: Vec<_> = report.choices[0]
+            .conflicts
+            .iter()
+            .map(|c| c.mutually_exclusive)
+            .collect();
+        assert_eq!(marks, [Some(true), None]);
     }
 }

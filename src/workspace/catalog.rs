@@ -67,6 +67,29 @@ pub(crate) fn locate_cached(
     remap: &Remap,
     dirs: &mut HashMap<String, FromDir>,
 ) -> Option<(PathBuf, String)> {
+    locate_in(from, target, remap, dirs, true)
+}
+
+/// [`locate_cached`]'s real path only (no display computed), with the
+/// target's leading `..` taken off the real directory (exact: its
+/// components are real), so targets written from different directories
+/// that reach one file give one path.
+pub(crate) fn locate_read(
+    from: &str,
+    target: &str,
+    remap: &Remap,
+    dirs: &mut HashMap<String, FromDir>,
+) -> Option<PathBuf> {
+    locate_in(from, target, remap, dirs, false).map(|(p, _)| p)
+}
+
+fn locate_in(
+    from: &str,
+    target: &str,
+    remap: &Remap,
+    dirs: &mut HashMap<String, FromDir>,
+    show: bool,
+) -> Option<(PathBuf, String)> {
     let target = match target.split_once("://") {
         Some(("file", rest)) => rest,
         Some(_) => return None,
@@ -92,12 +115,29 @@ pub(crate) fn locate_cached(
     let (real_dir, linked_away) = if from.is_empty() || from_stdin {
         (PathBuf::new(), false)
     } else {
-        let d = dirs
-            .entry(from.to_owned())
-            .or_insert_with(|| from_dir(from_path, shown_dir));
+        if !dirs.contains_key(from) {
+            dirs.insert(from.to_owned(), from_dir(from_path, shown_dir));
+        }
+        let d = &dirs[from];
         (d.real_dir.clone(), d.linked_away)
     };
     let target = &path_of(target);
+    if !show {
+        let mut read = real_dir;
+        let mut rest = target.components().peekable();
+        while let Some(c) = rest.peek() {
+            match c {
+                std::path::Component::ParentDir if read.parent().is_some() => {
+                    read.pop();
+                }
+                std::path::Component::CurDir => {}
+                _ => break,
+            }
+            rest.next();
+        }
+        read.extend(rest);
+        return Some((read, String::new()));
+    }
     let read = real_dir.join(target);
     // A linked file elsewhere: show where the target really is, since
     // that is where it is read from and how other paths reach it.

@@ -56,8 +56,7 @@ pub(crate) fn infer(
                 continue;
             }
             for (target, span) in e.templates() {
-                let Some((read, _)) = catalog::locate_cached(&f.path, target, remap, &mut dirs)
-                else {
+                let Some(read) = catalog::locate_read(&f.path, target, remap, &mut dirs) else {
                     continue;
                 };
                 let pos = *at
