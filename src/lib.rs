@@ -87,6 +87,7 @@ pub(crate) mod workspace;
 
 pub use diag::{Code, CodeInfo, Diagnostic, Pos, Related, Severity, Span};
 pub use error::{Error, Exit};
+pub use index::{Inferred, Site};
 pub use load::{
     parse_text, FileKind, LoadCache, LoadOptions, ParseOptions, Parsed, Status, Touched,
 };
@@ -108,7 +109,7 @@ pub use product::parameters::{
     ChoiceDiff, ParameterInfo, ParametersReport, Source as ValueSource, StackNode, Supplied,
     UnevaluatedValue,
 };
-pub use query::{Condition, FileEntry, IndexDocument, IndexSummary, Match};
+pub use query::{Condition, FileEntry, IndexDocument, IndexSummary, Match, TypeImplementation};
 pub use report::Format;
 pub use resolve::compose::{Composition, TreeNode};
 pub use resolve::{

@@ -6,7 +6,7 @@ use schemars::JsonSchema;
 use serde::Serialize;
 
 use crate::diag::Diagnostic;
-use crate::index::Index;
+use crate::index::{Index, Inferred, Site};
 use crate::load::{FileKind, Status};
 use crate::model::capability::{CapValue, Requirement};
 use crate::model::Template;
@@ -46,6 +46,15 @@ impl Condition {
             .and_then(|c| c.get(&self.key))
             .is_some_and(|v: &CapValue| v.meets(&self.requirement))
     }
+
+    /// A `resource_type` condition met by a type the template implements
+    /// by inference.
+    fn met_by_inferred(&self, inferred: &Inferred) -> bool {
+        self.key == "resource_type"
+            && inferred
+                .keys()
+                .any(|ty| self.requirement.any_of.iter().any(|v| v == ty))
+    }
 }
 
 /// A template that matched every condition.
@@ -55,20 +64,51 @@ impl Condition {
 pub struct Match<'a> {
     /// The template, as the user gave its path.
     pub path: &'a str,
-    /// Its capabilities.
+    /// Its declared capabilities (`{}` when it declares none and matched
+    /// by inference).
     pub capabilities: &'a IndexMap<String, CapValue>,
+    /// The types asked for (`-c resource_type=T`) that environments map to
+    /// this template, with the entries that do: each makes the template a
+    /// candidate as if it declared the type (absent when none).
+    #[serde(skip_serializing_if = "IndexMap::is_empty")]
+    pub inferred: Inferred,
 }
 
-/// `capabilities-find`: templates whose capabilities meet every condition, in order.
+fn no_capabilities() -> &'static IndexMap<String, CapValue> {
+    static EMPTY: std::sync::OnceLock<IndexMap<String, CapValue>> = std::sync::OnceLock::new();
+    EMPTY.get_or_init(IndexMap::new)
+}
+
+/// `capabilities-find`: templates whose capabilities meet every condition,
+/// in order. A `resource_type` condition is also met by a type the
+/// template implements by inference (the index's `inferred`).
 pub(crate) fn find<'a>(index: &Index<'a>, conditions: &[Condition]) -> Vec<Match<'a>> {
+    let none = Inferred::new();
     index
         .templates
         .iter()
-        .filter(|t| conditions.iter().all(|c| c.matches(t)))
-        .filter_map(|t| {
-            t.capabilities.as_ref().map(|caps| Match {
+        .enumerate()
+        .filter_map(|(i, t)| {
+            let inferred = index.inferred.get(i).unwrap_or(&none);
+            let all = conditions
+                .iter()
+                .all(|c| c.matches(t) || c.met_by_inferred(inferred));
+            if !all || (t.capabilities.is_none() && inferred.is_empty()) {
+                return None;
+            }
+            let asked: Inferred = inferred
+                .iter()
+                .filter(|(ty, _)| {
+                    conditions.iter().any(|c| {
+                        c.key == "resource_type" && c.requirement.any_of.iter().any(|v| v == *ty)
+                    })
+                })
+                .map(|(ty, sites)| (ty.clone(), sites.clone()))
+                .collect();
+            Some(Match {
                 path: &t.path,
-                capabilities: caps,
+                capabilities: t.capabilities.as_ref().unwrap_or_else(|| no_capabilities()),
+                inferred: asked,
             })
         })
         .collect()
@@ -89,8 +129,24 @@ pub(crate) fn summary(index: &Index<'_>) -> IndexMap<String, Vec<serde_json::Val
         .collect()
 }
 
-/// `template-capabilities --by-type`: type → templates declaring it.
-pub(crate) fn by_type<'a>(index: &Index<'a>) -> IndexMap<String, Vec<&'a str>> {
+/// One template implementing a type, and why.
+#[derive(Debug, Clone, Serialize, JsonSchema)]
+#[schemars(deny_unknown_fields)]
+#[non_exhaustive]
+pub struct TypeImplementation {
+    /// The template, as the user gave its path.
+    pub template: String,
+    /// Its `capabilities.resource_type` names the type.
+    pub declared: bool,
+    /// The environments' entries that map the type to it (empty when
+    /// none: then it is declared).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub inferred_from: Vec<Site>,
+}
+
+/// `template-capabilities --by-type`: type → templates declaring it or
+/// implementing it by inference.
+pub(crate) fn by_type(index: &Index<'_>) -> IndexMap<String, Vec<TypeImplementation>> {
     index
         .by_type
         .iter()
@@ -98,7 +154,19 @@ pub(crate) fn by_type<'a>(index: &Index<'a>) -> IndexMap<String, Vec<&'a str>> {
             (
                 ty.clone(),
                 ts.iter()
-                    .map(|&i| index.templates[i].path.as_str())
+                    .map(|&i| {
+                        let t = index.templates[i];
+                        TypeImplementation {
+                            template: t.path.clone(),
+                            declared: t.implements(ty),
+                            inferred_from: index
+                                .inferred
+                                .get(i)
+                                .and_then(|m| m.get(ty))
+                                .cloned()
+                                .unwrap_or_default(),
+                        }
+                    })
                     .collect(),
             )
         })
@@ -159,6 +227,11 @@ pub struct FileEntry<'a> {
     #[schemars(schema_with = "content_schema")]
     /// Its typed view.
     pub content: &'a Content,
+    /// A template's types that environments of the index map to it (type →
+    /// the entries): it implements them by inference, as if it declared
+    /// them in `capabilities.resource_type` (absent when none).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub inferred_resource_type: Option<&'a Inferred>,
     /// Its problems.
     pub diagnostics: &'a [Diagnostic],
 }
@@ -179,13 +252,18 @@ fn content_schema(generator: &mut schemars::SchemaGenerator) -> schemars::Schema
     })
 }
 
-/// Builds the `index` document from a corpus.
-pub(crate) fn index_document(corpus: &Corpus) -> IndexDocument<'_> {
+/// Builds the `index` document from a corpus; `inferred` holds, per file
+/// index, the types the file implements by inference.
+pub(crate) fn index_document<'a>(
+    corpus: &'a Corpus,
+    inferred: &'a std::collections::HashMap<usize, Inferred>,
+) -> IndexDocument<'a> {
     let mut summary = IndexSummary::default();
     let files = corpus
         .files
         .iter()
-        .map(|f| {
+        .enumerate()
+        .map(|(i, f)| {
             summary.files += 1;
             match (f.status, f.kind) {
                 (Status::Error, _) => summary.errors += 1,
@@ -200,6 +278,7 @@ pub(crate) fn index_document(corpus: &Corpus) -> IndexDocument<'_> {
                 kind: f.kind,
                 reason: f.reason,
                 content: &f.content,
+                inferred_resource_type: inferred.get(&i).filter(|m| !m.is_empty()),
                 diagnostics: &f.diagnostics,
             }
         })
@@ -243,9 +322,17 @@ mod tests {
             serde_json::to_string(&summary(&ix)).unwrap(),
             r#"{"deployment":["puppet","docker"]}"#
         );
+        let types = by_type(&ix);
+        let paths: Vec<_> = types["OS::TripleO::Controller"]
+            .iter()
+            .map(|i| (i.template.as_str(), i.declared))
+            .collect();
         assert_eq!(
-            serde_json::to_string(&by_type(&ix)).unwrap(),
-            r#"{"OS::TripleO::Controller":["puppet/controller.yaml","docker/controller.yaml"]}"#
+            paths,
+            [
+                ("puppet/controller.yaml", true),
+                ("docker/controller.yaml", true)
+            ]
         );
     }
 
@@ -264,6 +351,56 @@ mod tests {
             serde_json::to_string(&summary(&ix)).unwrap(),
             r#"{"api":[2],"tls":[true,false],"services":["nova","neutron"],"extra":[{"nested":"x"}]}"#
         );
+    }
+
+    #[test]
+    fn inferred_types_match_resource_type_conditions_only() {
+        let declared = template("d.yaml", "{deployment: puppet, resource_type: OS::A}");
+        let plain = {
+            let parsed = crate::load::parse_text(
+                "heat_template_version: 2015-10-15\n",
+                "p.yaml",
+                &crate::load::ParseOptions::default(),
+            );
+            let mut out = Vec::new();
+            Template::from_node(
+                "p.yaml",
+                Format::Hot,
+                parsed.root.unwrap().as_map().unwrap(),
+                &mut out,
+            )
+        };
+        let site = Site {
+            environment: "env.yaml".into(),
+            line: 3,
+        };
+        let mut inferred = Inferred::new();
+        inferred.insert("OS::A".into(), vec![site.clone()]);
+        inferred.insert("OS::B".into(), vec![site.clone()]);
+        let ix = Index::from_parts([(&declared, Inferred::new()), (&plain, inferred)]);
+        let c = |s: &str| Condition::parse(s).unwrap();
+        let found = find(&ix, &[c("resource_type=OS::A")]);
+        let paths: Vec<_> = found.iter().map(|m| m.path).collect();
+        assert_eq!(paths, ["d.yaml", "p.yaml"]);
+        // Only the type asked for is reported, with where it came from.
+        assert_eq!(found[1].inferred.keys().collect::<Vec<_>>(), ["OS::A"]);
+        assert_eq!(found[1].inferred["OS::A"], [site]);
+        assert!(found[1].capabilities.is_empty());
+        assert!(found[0].inferred.is_empty());
+        // Other keys read declarations only.
+        let paths: Vec<_> = find(&ix, &[c("deployment=puppet")])
+            .iter()
+            .map(|m| m.path)
+            .collect();
+        assert_eq!(paths, ["d.yaml"]);
+        assert!(find(&ix, &[c("resource_type=OS::B"), c("deployment=puppet")]).is_empty());
+        let types = by_type(&ix);
+        let a: Vec<_> = types["OS::A"]
+            .iter()
+            .map(|i| (i.template.as_str(), i.declared, i.inferred_from.len()))
+            .collect();
+        assert_eq!(a, [("d.yaml", true, 0), ("p.yaml", false, 1)]);
+        assert_eq!(types.keys().collect::<Vec<_>>(), ["OS::A", "OS::B"]);
     }
 
     #[test]

@@ -274,6 +274,34 @@ impl Walked {
     }
 }
 
+impl Walked {
+    /// Which listed file `path` is (the same file, by device and inode, as
+    /// the walk tells files apart), as an index into `sources`. `by_path`
+    /// is [`Walked::by_path`], built once by the caller.
+    pub(crate) fn position(
+        &self,
+        path: &Path,
+        by_path: &std::collections::HashMap<&Path, usize>,
+    ) -> Option<usize> {
+        let meta = std::fs::metadata(path).ok()?;
+        if !meta.is_file() {
+            return None;
+        }
+        self.seen
+            .listed(path, &meta)
+            .and_then(|p| by_path.get(p.as_path()).copied())
+    }
+
+    /// Each listed file's path, to its index in `sources`.
+    pub(crate) fn by_path(&self) -> std::collections::HashMap<&Path, usize> {
+        self.sources
+            .iter()
+            .enumerate()
+            .map(|(i, s)| (s.path.as_path(), i))
+            .collect()
+    }
+}
+
 /// Walks the roots in the order given; each directory in sorted order.
 pub(crate) fn walk(opts: &WalkOptions) -> Walked {
     let mut out = Walked::default();
@@ -688,8 +716,9 @@ fn link_loops(path: &Path) -> bool {
 struct Dedup {
     #[cfg(unix)]
     by_ino: std::collections::HashMap<u64, Vec<PathBuf>>,
+    /// Real path → the path it was listed under.
     #[cfg(not(unix))]
-    by_path: HashSet<PathBuf>,
+    by_path: std::collections::HashMap<PathBuf, PathBuf>,
 }
 
 impl Dedup {
@@ -709,10 +738,37 @@ impl Dedup {
         true
     }
 
+    /// The listed path of the file `meta` describes, if any.
+    #[cfg(unix)]
+    fn listed(&self, _path: &Path, meta: &std::fs::Metadata) -> Option<&PathBuf> {
+        use std::os::unix::fs::MetadataExt;
+        let paths = self.by_ino.get(&meta.ino())?;
+        if let [only] = paths.as_slice() {
+            // One file with this inode: the same file unless on another device.
+            let dev = std::fs::metadata(only).ok()?.dev();
+            return (dev == meta.dev()).then_some(only);
+        }
+        paths
+            .iter()
+            .find(|p| std::fs::metadata(p).is_ok_and(|m| m.dev() == meta.dev()))
+    }
+
+    #[cfg(not(unix))]
+    fn listed(&self, path: &Path, _meta: &std::fs::Metadata) -> Option<&PathBuf> {
+        let real = std::fs::canonicalize(path).ok()?;
+        self.by_path.get(&real)
+    }
+
     #[cfg(not(unix))]
     fn first(&mut self, path: &Path, _ino: u64) -> bool {
-        self.by_path
-            .insert(std::fs::canonicalize(path).unwrap_or_else(|_| path.to_path_buf()))
+        let real = std::fs::canonicalize(path).unwrap_or_else(|_| path.to_path_buf());
+        match self.by_path.entry(real) {
+            std::collections::hash_map::Entry::Occupied(_) => false,
+            std::collections::hash_map::Entry::Vacant(v) => {
+                v.insert(path.to_path_buf());
+                true
+            }
+        }
     }
 }
 

@@ -392,6 +392,12 @@ pub struct FindArgs {
     /// Files and directories to search (`-`: standard input).
     #[arg(value_name = "PATH", required = true)]
     pub paths: Vec<PathBuf>,
+    /// Count only templates that declare a type in
+    /// `capabilities.resource_type` (the specification's strict answer);
+    /// by default a template an environment maps a type to is a candidate
+    /// too, as if it declared it.
+    #[arg(long)]
+    pub declared_only: bool,
     #[command(flatten)]
     pub walk: WalkArgs,
     #[command(flatten)]
@@ -417,6 +423,12 @@ pub struct SummaryArgs {
     /// Map each resource type to the templates whose resource_type names it.
     #[arg(long)]
     pub by_type: bool,
+    /// Count only templates that declare a type in
+    /// `capabilities.resource_type` (the specification's strict answer);
+    /// by default a template an environment maps a type to is a candidate
+    /// too, as if it declared it.
+    #[arg(long)]
+    pub declared_only: bool,
     #[command(flatten)]
     pub walk: WalkArgs,
     #[command(flatten)]
@@ -430,6 +442,12 @@ pub struct IndexArgs {
     /// Files and directories to index (`-`: standard input).
     #[arg(value_name = "PATH", required = true)]
     pub paths: Vec<PathBuf>,
+    /// Count only templates that declare a type in
+    /// `capabilities.resource_type` (the specification's strict answer);
+    /// by default a template an environment maps a type to is a candidate
+    /// too, as if it declared it.
+    #[arg(long)]
+    pub declared_only: bool,
     #[command(flatten)]
     pub walk: WalkArgs,
     #[command(flatten)]
@@ -503,6 +521,12 @@ pub struct OptionsArgs {
     /// `resource_type` annotation (walked recursively; repeatable).
     #[arg(short = 'r', long = "templates", value_name = "DIR")]
     pub directories: Vec<PathBuf>,
+    /// Count only templates that declare a type in
+    /// `capabilities.resource_type` (the specification's strict answer);
+    /// by default a template an environment maps a type to is a candidate
+    /// too, as if it declared it.
+    #[arg(long)]
+    pub declared_only: bool,
     /// Largest file read, in characters (Heat's max_template_size).
     #[arg(long, value_name = "CHARS", default_value_t = crate::load::DEFAULT_MAX_SIZE)]
     pub max_size: usize,

@@ -130,7 +130,7 @@ pub fn sized_load_options(max_size: usize) -> Result<LoadOptions, Error> {
     Ok(LoadOptions {
         max_size,
         parse: ParseOptions::default(),
-        prefilter: None,
+        prefilter: Vec::new(),
         remap: crate::walk::Remap::default(),
         stdin: None,
         memory: None,

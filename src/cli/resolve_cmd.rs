@@ -65,7 +65,11 @@ pub(super) fn options(
     config::no_stdin(&a.directories, "options --templates")?;
     let load = config::with_stdin(config::sized_load_options(a.max_size)?, &a.environments)?;
     let progress = ui.progress(a.output.quiet, "reading");
-    let ws = Workspace::builder()
+    let mut ws = Workspace::builder();
+    if !a.declared_only {
+        ws = ws.infer_candidates();
+    }
+    let ws = ws
         .load_options(load)
         .environments(&a.environments)
         .remap(remap.clone())

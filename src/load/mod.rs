@@ -56,8 +56,9 @@ pub struct LoadOptions {
     pub max_size: usize,
     /// How text becomes a tree.
     pub parse: ParseOptions,
-    /// Skip (without parsing) files whose bytes do not contain this text.
-    pub prefilter: Option<&'static str>,
+    /// Skip (without parsing) files whose bytes contain none of these
+    /// words (empty: parse every file).
+    pub prefilter: Vec<&'static str>,
     /// Path prefixes read from elsewhere (`--templates-root`).
     pub remap: crate::walk::Remap,
     /// The bytes the path `-` stands for: the command line's standard
@@ -82,7 +83,7 @@ pub(crate) type Stamp = (u64, Option<std::time::SystemTime>, u64);
 
 /// (path, how it is shown, prefilter) → the stamp it was read at, and
 /// what was loaded.
-type CacheMap = HashMap<(PathBuf, String, Option<&'static str>), (Stamp, Loaded)>;
+type CacheMap = HashMap<(PathBuf, String, Vec<&'static str>), (Stamp, Loaded)>;
 
 /// Loaded files by (path, how it is shown, prefilter), with the stamp
 /// they were read at. Shared by clones; a clone made by
@@ -183,7 +184,7 @@ impl Default for LoadOptions {
         LoadOptions {
             max_size: DEFAULT_MAX_SIZE,
             parse: ParseOptions::default(),
-            prefilter: None,
+            prefilter: Vec::new(),
             remap: crate::walk::Remap::default(),
             stdin: None,
             memory: None,
@@ -254,7 +255,11 @@ pub(crate) fn load_one(source: &Source, opts: &LoadOptions) -> Loaded {
     let Some(now) = cache.note(&source.path) else {
         return load_fresh(source, opts);
     };
-    let key = (source.path.clone(), source.display.clone(), opts.prefilter);
+    let key = (
+        source.path.clone(),
+        source.display.clone(),
+        opts.prefilter.clone(),
+    );
     if let Some((then, loaded)) = cache.lock().get(&key) {
         if *then == now && loaded.source == *source {
             return loaded.clone();
@@ -317,12 +322,16 @@ fn load_fresh(source: &Source, opts: &LoadOptions) -> Loaded {
         }
     };
     loaded.bytes = bytes.len() as u64;
-    if let Some(needle) = opts.prefilter {
-        if memchr::memmem::find(&bytes, needle.as_bytes()).is_none() {
-            loaded.status = Status::Skipped;
-            loaded.reason = Some("no `capabilities` text, so it cannot match");
-            return loaded;
-        }
+    if !opts.prefilter.is_empty()
+        && !opts
+            .prefilter
+            .iter()
+            .any(|w| memchr::memmem::find(&bytes, w.as_bytes()).is_some())
+    {
+        loaded.status = Status::Skipped;
+        loaded.reason =
+            Some("none of the words the query needs is in the text, so it cannot match");
+        return loaded;
     }
     let text = match decode(bytes, file) {
         Ok(t) => t,

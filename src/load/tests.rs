@@ -301,7 +301,7 @@ mod files {
     fn prefilter_skips_files_without_the_word() {
         let dir = tempfile::tempdir().unwrap();
         let opts = LoadOptions {
-            prefilter: Some("capabilities"),
+            prefilter: vec!["capabilities"],
             ..LoadOptions::default()
         };
         let l = load_one(&source(dir.path(), "a.yaml", b"broken: [\n"), &opts);

@@ -18,6 +18,9 @@
 //! uploads every registry value without `::`, whatever its extension
 //! ([`RegistryEntry::client_files`]).
 
+use schemars::JsonSchema;
+use serde::Serialize;
+
 use crate::diag::Span;
 use crate::node::{Node, Value};
 
@@ -33,6 +36,25 @@ pub(crate) fn is_template_path(s: &str) -> bool {
 /// Registry keys that hold data, not type mappings.
 pub(crate) fn is_data_key(key: &str) -> bool {
     matches!(key, "hooks" | "restricted_actions" | "base_url")
+}
+
+/// An environment's registry entry that maps a type to a template: the
+/// template is then a candidate implementation of the type, as if it
+/// declared `capabilities: {resource_type: [TYPE]}` (an inferred one).
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, JsonSchema)]
+#[schemars(deny_unknown_fields)]
+#[non_exhaustive]
+pub struct Site {
+    /// The environment file, as the user gave its path.
+    pub environment: String,
+    /// The line of the entry (of the candidate, in a list).
+    pub line: u32,
+}
+
+impl std::fmt::Display for Site {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}:{}", self.environment, self.line)
+    }
 }
 
 /// Where an entry sits.

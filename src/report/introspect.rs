@@ -5,9 +5,10 @@ use std::io::{self, Write};
 use indexmap::IndexMap;
 
 use super::{json, table, wrap, write_data, Format, Look, KEEP, WRAP};
+use crate::index::Inferred;
 use crate::model::capability::CapValue;
 use crate::model::Content;
-use crate::query::{IndexDocument, Match};
+use crate::query::{IndexDocument, Match, TypeImplementation};
 
 fn cap_text(v: &serde_json::Value) -> String {
     match v {
@@ -31,6 +32,33 @@ fn caps_inline(caps: &IndexMap<String, CapValue>) -> String {
         .join("; ")
 }
 
+/// Types implemented by inference, each with where it came from:
+/// `resource_type=T (inferred from env.yaml:12, other.yaml:3)`.
+fn inferred_inline(inferred: &Inferred) -> String {
+    inferred
+        .iter()
+        .map(|(ty, sites)| {
+            let from: Vec<String> = sites.iter().map(ToString::to_string).collect();
+            format!("resource_type={ty} (inferred from {})", from.join(", "))
+        })
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+/// One implementation with its origin, for tables: `path (declared)`,
+/// `path (inferred from env.yaml:12)`.
+fn implementation_text(i: &TypeImplementation) -> String {
+    let mut from: Vec<String> = Vec::new();
+    if i.declared {
+        from.push("declared".to_owned());
+    }
+    if !i.inferred_from.is_empty() {
+        let sites: Vec<String> = i.inferred_from.iter().map(ToString::to_string).collect();
+        from.push(format!("inferred from {}", sites.join(", ")));
+    }
+    format!("{} ({})", i.template, from.join("; "))
+}
+
 /// `capabilities-find`: plain prints one path per line.
 pub(crate) fn render_find(
     out: &mut dyn Write,
@@ -48,7 +76,15 @@ pub(crate) fn render_find(
         Format::Table => {
             let mut t = table(look, &[("Template", WRAP), ("Capabilities", WRAP)]);
             for m in matches {
-                t.add_row(vec![m.path.to_owned(), caps_inline(m.capabilities)]);
+                let mut caps = caps_inline(m.capabilities);
+                let inferred = inferred_inline(&m.inferred);
+                if !inferred.is_empty() {
+                    if !caps.is_empty() {
+                        caps.push('\n');
+                    }
+                    caps.push_str(&inferred);
+                }
+                t.add_row(vec![m.path.to_owned(), caps]);
             }
             writeln!(out, "{t}")
         }
@@ -101,39 +137,62 @@ pub(crate) struct TypeRecord<'a> {
     /// The resource type.
     #[serde(rename = "type")]
     pub type_name: &'a str,
-    /// The templates whose `capabilities.resource_type` names it.
-    pub templates: &'a [&'a str],
+    /// The templates whose `capabilities.resource_type` names it, or that
+    /// an environment maps it to.
+    pub templates: Vec<&'a str>,
+    /// The same templates, each with where it came from.
+    pub implementations: &'a [TypeImplementation],
 }
 
-/// `template-capabilities --by-type`.
+/// `template-capabilities --by-type`: JSON and YAML are capabilities.md
+/// §3's map (type → templates); `jsonl` and `table` also say where each
+/// template came from.
 pub(crate) fn render_by_type(
     out: &mut dyn Write,
-    by_type: &IndexMap<String, Vec<&str>>,
+    by_type: &IndexMap<String, Vec<TypeImplementation>>,
     format: Format,
     look: Look,
 ) -> io::Result<()> {
+    let paths = |vs: &[TypeImplementation]| -> Vec<String> {
+        vs.iter().map(|i| i.template.clone()).collect()
+    };
     if format == Format::Jsonl {
         return super::write_lines(
             out,
             by_type.iter().map(|(k, vs)| TypeRecord {
                 type_name: k,
-                templates: vs,
+                templates: vs.iter().map(|i| i.template.as_str()).collect(),
+                implementations: vs,
             }),
         );
     }
-    let rows = by_type.iter().map(|(k, vs)| {
-        (
-            k.clone(),
-            vs.iter().map(|s| (*s).to_owned()).collect::<Vec<_>>(),
-        )
-    });
+    if format == Format::Table {
+        let rows = by_type
+            .iter()
+            .map(|(k, vs)| (k.clone(), vs.iter().map(implementation_text).collect()));
+        return render_map(
+            out,
+            rows,
+            ["Resource type", "Templates"],
+            format,
+            look,
+            || unreachable!("tables are not data"),
+        );
+    }
+    let rows = by_type.iter().map(|(k, vs)| (k.clone(), paths(vs)));
     render_map(
         out,
         rows,
         ["Resource type", "Templates"],
         format,
         look,
-        || serde_json::to_value(by_type).map_err(io::Error::other),
+        || {
+            let map: IndexMap<&str, Vec<String>> = by_type
+                .iter()
+                .map(|(k, vs)| (k.as_str(), paths(vs)))
+                .collect();
+            serde_json::to_value(map).map_err(io::Error::other)
+        },
     )
 }
 
@@ -172,7 +231,16 @@ pub(crate) fn render_index(
 ) -> io::Result<()> {
     let kind = |f: &crate::query::FileEntry<'_>| f.kind.map_or("-", |k| k.as_str());
     let detail = |f: &crate::query::FileEntry<'_>| match f.content {
-        Content::Template(t) => t.capabilities.as_ref().map(caps_inline).unwrap_or_default(),
+        Content::Template(t) => {
+            let mut d = t.capabilities.as_ref().map(caps_inline).unwrap_or_default();
+            if let Some(inferred) = f.inferred_resource_type {
+                if !d.is_empty() {
+                    d.push('\n');
+                }
+                d.push_str(&inferred_inline(inferred));
+            }
+            d
+        }
         Content::Environment(e) => {
             let entries = e.entries.len();
             let plural = |n: usize, one: &str, many: &str| {

@@ -59,6 +59,40 @@ fn selector(c: &Candidate) -> String {
     }
 }
 
+/// The conflicts of every choice, as a second table (none: nothing
+/// printed); their number.
+fn conflicts_table(out: &mut dyn Write, report: &OptionsReport, look: Look) -> io::Result<usize> {
+    let conflicts: usize = report.choices.iter().map(|c| c.conflicts.len()).sum();
+    if conflicts == 0 {
+        return Ok(0);
+    }
+    let mut t = table(
+        look,
+        &[
+            ("Type", WRAP),
+            ("Environments (the later wins)", WRAP),
+            ("Maps it to", WRAP),
+            ("Order", KEEP),
+        ],
+    );
+    for ch in &report.choices {
+        for (i, c) in ch.conflicts.iter().enumerate() {
+            t.add_row(vec![
+                if i == 0 {
+                    ch.type_name.clone()
+                } else {
+                    String::new()
+                },
+                c.environments.join("\n"),
+                c.targets.join("\n"),
+                c.order.to_owned(),
+            ]);
+        }
+    }
+    writeln!(out, "{t}")?;
+    Ok(conflicts)
+}
+
 /// `options`: one table row per candidate, grouped by choice.
 pub(crate) fn render_options(
     out: &mut dyn Write,
@@ -89,16 +123,24 @@ pub(crate) fn render_options(
             Ok(())
         }
         Format::Table => {
-            let mut t = table(
-                look,
-                &[
-                    ("Type", WRAP),
-                    ("Candidate", WRAP),
-                    ("Capabilities", WRAP),
-                    ("Now", KEEP),
-                    ("Select with", WRAP),
-                ],
-            );
+            // The environments column only when some environment maps a
+            // candidate (the choices a tree offers, issue 17.2).
+            let mapped = report
+                .choices
+                .iter()
+                .flat_map(|c| &c.selection.candidates)
+                .any(|c| !c.mapped_by.is_empty());
+            let mut columns = vec![
+                ("Type", WRAP),
+                ("Candidate", WRAP),
+                ("Capabilities", WRAP),
+                ("Now", KEEP),
+                ("Select with", WRAP),
+            ];
+            if mapped {
+                columns.push(("Mapped by", WRAP));
+            }
+            let mut t = table(look, &columns);
             for ch in &report.choices {
                 let mut label = ch.type_name.clone();
                 if let Some(r) = &ch.resource {
@@ -109,16 +151,27 @@ pub(crate) fn render_options(
                 }
                 let chosen = ch.selection.chosen.as_deref();
                 for (i, c) in ch.selection.candidates.iter().enumerate() {
-                    t.add_row(vec![
+                    let mut row = vec![
                         if i == 0 { label.clone() } else { String::new() },
                         c.path.clone().unwrap_or_else(|| c.name.clone()),
                         caps(c),
                         status(c, chosen, ch.mapped_to.is_some()).to_owned(),
                         selector(c),
-                    ]);
+                    ];
+                    if mapped {
+                        let sites: Vec<String> =
+                            c.mapped_by.iter().map(ToString::to_string).collect();
+                        row.push(if sites.is_empty() {
+                            "-".to_owned()
+                        } else {
+                            sites.join("\n")
+                        });
+                    }
+                    t.add_row(row);
                 }
             }
             writeln!(out, "{t}")?;
+            let conflicts = conflicts_table(out, report, look)?;
             let undecided = report
                 .choices
                 .iter()
@@ -126,7 +179,18 @@ pub(crate) fn render_options(
                 .count();
             let n = report.choices.len();
             let noun = if n == 1 { "choice" } else { "choices" };
-            let line = format!("{n} {noun}, {undecided} undecided by the current requires");
+            let mut line = format!("{n} {noun}, {undecided} undecided by the current requires");
+            if conflicts > 0 {
+                let _ = write!(
+                    line,
+                    ", {}",
+                    super::counted(
+                        conflicts,
+                        "conflicting pair of environments",
+                        "conflicting pairs of environments"
+                    )
+                );
+            }
             writeln!(out, "{}", wrap(&line, look.width))
         }
         Format::Jsonl => super::write_lines(out, &report.choices),

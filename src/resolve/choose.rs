@@ -83,6 +83,7 @@ pub(crate) fn candidate(
         problem,
         unlisted: false,
         selected_by: None,
+        mapped_by: Vec::new(),
     }
 }
 

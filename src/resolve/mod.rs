@@ -144,6 +144,11 @@ pub struct Candidate {
     /// its own (`{}`: none needed; absent: no `requires` can).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub selected_by: Option<IndexMap<String, serde_json::Value>>,
+    /// `options` only: the environments' entries that map the type to this
+    /// candidate (given with `-e`, or found under the scanned directories;
+    /// absent when none).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub mapped_by: Vec<crate::model::registry::Site>,
 }
 
 /// How a list-valued entry was decided.

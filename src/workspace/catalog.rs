@@ -39,6 +39,58 @@ pub(crate) fn locate(from: &str, target: &str, remap: &Remap) -> Option<(PathBuf
     Locator::new(from, remap).locate(target)
 }
 
+/// What [`locate`] learns of a file it resolves from (its real directory),
+/// kept by callers that locate many targets of many files.
+pub(crate) type FromDir = Base;
+
+/// [`locate`], keeping what it learns of each `from` file in `dirs`.
+pub(crate) fn locate_cached(
+    from: &str,
+    target: &str,
+    remap: &Remap,
+    dirs: &mut HashMap<String, FromDir>,
+) -> Option<(PathBuf, String)> {
+    let mut locator = Locator::new(from, remap);
+    locator.base = dirs.get(from).cloned();
+    let found = locator.locate(target);
+    if let Some(base) = locator.base {
+        dirs.entry(from.to_owned()).or_insert(base);
+    }
+    found
+}
+
+/// [`locate_cached`]'s real path only, with the target's leading `..`
+/// taken off the real directory (exact: its components are real), so
+/// targets written from different directories that reach one file give
+/// one path.
+pub(crate) fn locate_read(
+    from: &str,
+    target: &str,
+    remap: &Remap,
+    dirs: &mut HashMap<String, FromDir>,
+) -> Option<PathBuf> {
+    let (joined, _) = locate_cached(from, target, remap, dirs)?;
+    let Some((mut read, rest)) = dirs
+        .get(from)
+        .and_then(|b| Some((b.real_dir.clone(), joined.strip_prefix(&b.real_dir).ok()?)))
+    else {
+        return Some(joined);
+    };
+    let mut rest = rest.components().peekable();
+    while let Some(c) = rest.peek() {
+        match c {
+            std::path::Component::ParentDir if read.parent().is_some() => {
+                read.pop();
+            }
+            std::path::Component::CurDir => {}
+            _ => break,
+        }
+        rest.next();
+    }
+    read.extend(rest);
+    Some(read)
+}
+
 /// The real path of `path`: symlinks resolved on disk, or, for files
 /// given in memory, the path without `.` and `..`.
 fn real(path: &Path, memory: Option<&MemoryFiles>) -> Option<PathBuf> {
@@ -71,7 +123,8 @@ pub(crate) struct Locator<'a> {
 
 /// Where a file's references are resolved: its real directory, and whether
 /// the directory it is shown in is a link elsewhere.
-struct Base {
+#[derive(Debug, Clone)]
+pub(crate) struct Base {
     real_dir: PathBuf,
     linked_away: bool,
 }

@@ -15,6 +15,7 @@ mod compose_check;
 mod env_values;
 mod export;
 mod heat_request;
+mod inferred;
 mod interface;
 mod packages;
 mod references;
@@ -33,12 +34,14 @@ pub(crate) use heat_request::{error_class, validate_request, HeatRequest};
 pub use validate::{validate, ValidateOptions, Validated};
 
 use crate::diag::{codes, Diagnostic, Severity};
-use crate::index::Index;
+use std::collections::HashMap;
+
+use crate::index::{Index, Inferred};
 use crate::load::{self, LoadOptions, Status};
 use crate::model::{Corpus, Environment, FileRecord, Template};
 use crate::product::options::{Annotated, OptionsReport};
 use crate::product::parameters::{ChoiceDiff, ParametersReport};
-use crate::query::{self, Condition, IndexDocument, Match};
+use crate::query::{self, Condition, IndexDocument, Match, TypeImplementation};
 use crate::resolve::compose::{compose, Composition};
 use crate::resolve::merge::{merge, Merged};
 use crate::resolve::registry::Registry;
@@ -51,6 +54,7 @@ pub struct WorkspaceBuilder {
     load: LoadOptions,
     walk: Option<WalkOptions>,
     prefilter: Option<&'static str>,
+    infer: bool,
     environments: Vec<PathBuf>,
     registry_templates: bool,
     roots: Vec<String>,
@@ -88,6 +92,19 @@ impl WorkspaceBuilder {
     #[must_use]
     pub fn prefilter(mut self, word: &'static str) -> Self {
         self.prefilter = Some(word);
+        self
+    }
+
+    /// Count as a candidate implementation of a type every walked template
+    /// that an environment (walked, or given) maps the type to, as if it
+    /// declared it in `capabilities.resource_type` (issue 17: the choices
+    /// a tree already offers). [`Workspace::find`], [`Workspace::by_type`]
+    /// and [`Workspace::index`] then include them, saying where each came
+    /// from. Without it, only declarations count (capabilities.md's strict
+    /// answer).
+    #[must_use]
+    pub fn infer_candidates(mut self) -> Self {
+        self.infer = true;
         self
     }
 
@@ -142,17 +159,44 @@ impl WorkspaceBuilder {
             .filter_map(|f| f.environment().cloned())
             .collect();
         let merged = merge(&environments);
-        let (mut corpus, walked) = match &self.walk {
+        let (mut corpus, mut walked) = match &self.walk {
             Some(w) => {
                 let mut opts = self.load.clone();
-                opts.prefilter = self.prefilter;
+                opts.prefilter = self.prefilter.into_iter().collect();
+                if self.infer && !opts.prefilter.is_empty() {
+                    // The environments that map types to templates.
+                    opts.prefilter.push("resource_registry");
+                }
                 load_corpus(walk::walk(w), &opts)
             }
             None => (Corpus::default(), Walked::default()),
         };
+        // With inference, TripleO's install prefix is read in the walked tree.
+        let root = self
+            .walk
+            .iter()
+            .flat_map(|w| &w.roots)
+            .find(|r| r.is_dir())
+            .map(PathBuf::as_path);
+        let named_remap = if self.infer {
+            inferred::remap_for(&self.load.remap, root)
+        } else {
+            self.load.remap.clone()
+        };
         if self.registry_templates {
-            add_registry_templates(&mut corpus, walked, &env_files, &self.load);
+            add_registry_templates(
+                &mut corpus,
+                &mut walked,
+                &env_files,
+                &self.load,
+                &named_remap,
+            );
         }
+        let inferred = if self.infer {
+            infer(&mut corpus, &walked, &env_files, &self.load, &named_remap)
+        } else {
+            HashMap::new()
+        };
         let mut roots: Vec<&str> = self.roots.iter().map(String::as_str).collect();
         roots.extend(self.choices.values().map(String::as_str));
         let catalog = FsCatalog::preload(&roots, &environments, &merged, &self.load);
@@ -168,6 +212,8 @@ impl WorkspaceBuilder {
         Workspace {
             load: self.load,
             corpus,
+            inferred,
+            infer: self.infer,
             env_files,
             environments,
             merged,
@@ -195,6 +241,10 @@ impl WorkspaceBuilder {
 pub struct Workspace {
     load: LoadOptions,
     corpus: Corpus,
+    /// Per corpus file: the types it implements by inference.
+    inferred: HashMap<usize, Inferred>,
+    /// [`WorkspaceBuilder::infer_candidates`] was asked for.
+    infer: bool,
     env_files: Vec<FileRecord>,
     environments: Vec<Environment>,
     merged: Merged,
@@ -278,7 +328,7 @@ impl Workspace {
 
     /// The capabilities index of the corpus.
     pub fn capability_index(&self) -> Index<'_> {
-        Index::build(&self.corpus)
+        Index::build(&self.corpus, &self.inferred)
     }
 
     /// `capabilities-find`: the templates whose capabilities meet every
@@ -293,14 +343,15 @@ impl Workspace {
     }
 
     /// `template-capabilities --by-type`: each type and the templates whose
-    /// `resource_type` names it.
-    pub fn by_type(&self) -> IndexMap<String, Vec<&str>> {
+    /// `resource_type` names it (or that implement it by inference, with
+    /// [`WorkspaceBuilder::infer_candidates`]).
+    pub fn by_type(&self) -> IndexMap<String, Vec<TypeImplementation>> {
         query::by_type(&self.capability_index())
     }
 
     /// `index`: every walked file.
     pub fn index(&self) -> IndexDocument<'_> {
-        query::index_document(&self.corpus)
+        query::index_document(&self.corpus, &self.inferred)
     }
 
     /// The composition of `root` (as the user gave its path).
@@ -394,11 +445,24 @@ impl Workspace {
                 }
             }
         }
+        let offers = if self.infer {
+            let remap = inferred::remap_for(
+                &self.load.remap,
+                directories
+                    .iter()
+                    .find(|d| d.is_dir())
+                    .map(PathBuf::as_path),
+            );
+            inferred::offers(&self.env_files, &walked, &dir_files, &self.catalog, &remap)
+        } else {
+            crate::product::options::Offers::new()
+        };
         let choices = crate::product::options::options(
             &self.environments,
             &self.merged,
             &self.catalog,
             &annotated,
+            &offers,
         );
         OptionsReport {
             environments: self.environment_paths(),
@@ -641,9 +705,10 @@ fn load_corpus(walked: Walked, opts: &LoadOptions) -> (Corpus, Walked) {
 /// files. A template named twice, or also walked, is loaded once.
 fn add_registry_templates(
     corpus: &mut Corpus,
-    mut walked: Walked,
+    walked: &mut Walked,
     env_files: &[FileRecord],
     opts: &LoadOptions,
+    remap: &walk::Remap,
 ) {
     let given = walked.sources.len();
     for env_file in env_files.iter().chain(corpus.files.iter()) {
@@ -651,7 +716,7 @@ fn add_registry_templates(
             continue;
         };
         for (target, at) in env.entries.iter().flat_map(|e| e.templates()) {
-            if let Some((path, shown)) = catalog::locate(&env_file.path, target, &opts.remap) {
+            if let Some((path, shown)) = catalog::locate(&env_file.path, target, remap) {
                 walked.add_named_file(path, shown, &env_file.path, at);
             }
         }
@@ -660,5 +725,42 @@ fn add_registry_templates(
         FileRecord::from_loaded(l, false)
     });
     corpus.files.extend(named);
-    corpus.walk_diagnostics = walked.diagnostics;
+    corpus.walk_diagnostics.clone_from(&walked.diagnostics);
+}
+
+/// The types environments map to walked templates ([`inferred::infer`]):
+/// the given environments not walked, then the walked ones. A target the
+/// prefilter skipped is loaded whole, since it is now a candidate.
+fn infer(
+    corpus: &mut Corpus,
+    walked: &Walked,
+    env_files: &[FileRecord],
+    opts: &LoadOptions,
+    remap: &walk::Remap,
+) -> HashMap<usize, Inferred> {
+    let by_path = walked.by_path();
+    let given = env_files.iter().filter(|f| {
+        walked
+            .position(&crate::walk::path_of(&f.path), &by_path)
+            .is_none()
+    });
+    let envs: Vec<&FileRecord> = given.chain(corpus.files.iter()).collect();
+    let found = inferred::infer(&envs, walked, remap);
+    let skipped: Vec<usize> = found
+        .keys()
+        .copied()
+        .filter(|&i| corpus.files[i].status == Status::Skipped && !walked.sources[i].jinja)
+        .collect();
+    if !skipped.is_empty() {
+        let mut whole = opts.clone();
+        whole.prefilter = Vec::new();
+        let sources: Vec<Source> = skipped.iter().map(|&i| walked.sources[i].clone()).collect();
+        let loaded = load::load_all(&sources, &whole, |l| {
+            FileRecord::from_loaded(l, false).slimmed()
+        });
+        for (i, record) in skipped.into_iter().zip(loaded) {
+            corpus.files[i] = record;
+        }
+    }
+    found
 }
