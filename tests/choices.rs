@@ -174,3 +174,52 @@ fn rendered_trees_equal_their_recordings() {
         check_options(&tree, &name);
     }
 }
+
+/// Issue 17: `options` says of each conflicting pair whether the tree's
+/// catalogue (capabilities-map.yaml) declares the two environments
+/// mutually exclusive; a pair the map does not list both of is unknown.
+/// The 2016 map never writes `mutually_exclusive`, so a group of several
+/// environments is exclusive (its header says so).
+#[test]
+fn options_on_the_2016_tree_says_what_the_catalogue_excludes() {
+    let root = tht_2016().display().to_string();
+    let (_, out) = cli(&["options", "-q", "-r", &root, "--format", "json"]);
+    let report: J = serde_json::from_str(&out).unwrap();
+    let mut said: BTreeMap<(String, String), J> = BTreeMap::new();
+    for c in report["choices"].as_array().unwrap() {
+        for conflict in c["conflicts"].as_array().into_iter().flatten() {
+            let envs = conflict["environments"].as_array().unwrap();
+            let a = relative(&root, envs[0].as_str().unwrap());
+            let b = relative(&root, envs[1].as_str().unwrap());
+            let key = if a < b { (a, b) } else { (b, a) };
+            said.insert(key, conflict["mutually_exclusive"].clone());
+        }
+    }
+    let pair = |a: &str, b: &str| said[&(a.to_owned(), b.to_owned())].clone();
+    // One group ("Network Interface Configuration"): exclusive.
+    assert_eq!(
+        pair(
+            "environments/net-bond-with-vlans.yaml",
+            "environments/net-single-nic-with-vlans.yaml"
+        ),
+        J::Bool(true)
+    );
+    // Both in the map, in different groups: not exclusive.
+    assert_eq!(
+        pair(
+            "environments/cinder-netapp-config.yaml",
+            "environments/neutron-ml2-bigswitch.yaml"
+        ),
+        J::Bool(false)
+    );
+    // network-environment.yaml is in no topic: unknown, so absent.
+    assert_eq!(
+        pair(
+            "environments/net-bond-with-vlans.yaml",
+            "environments/network-environment.yaml"
+        ),
+        J::Null
+    );
+    let exclusive = said.values().filter(|v| **v == J::Bool(true)).count();
+    assert_eq!(exclusive, 2);
+}

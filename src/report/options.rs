@@ -66,18 +66,26 @@ fn conflicts_table(out: &mut dyn Write, report: &OptionsReport, look: Look) -> i
     if conflicts == 0 {
         return Ok(0);
     }
-    let mut t = table(
-        look,
-        &[
-            ("Type", WRAP),
-            ("Environments (the later wins)", WRAP),
-            ("Maps it to", WRAP),
-            ("Order", KEEP),
-        ],
-    );
+    // A catalogue was read (`options` on a TripleO tree): whether it
+    // declares each pair mutually exclusive.
+    let catalogued = report
+        .choices
+        .iter()
+        .flat_map(|c| &c.conflicts)
+        .any(|c| c.mutually_exclusive.is_some());
+    let mut columns = vec![
+        ("Type", WRAP),
+        ("Environments (the later wins)", WRAP),
+        ("Maps it to", WRAP),
+        ("Order", KEEP),
+    ];
+    if catalogued {
+        columns.push(("Exclusive in catalogue", KEEP));
+    }
+    let mut t = table(look, &columns);
     for ch in &report.choices {
         for (i, c) in ch.conflicts.iter().enumerate() {
-            t.add_row(vec![
+            let mut row = vec![
                 if i == 0 {
                     ch.type_name.clone()
                 } else {
@@ -86,7 +94,18 @@ fn conflicts_table(out: &mut dyn Write, report: &OptionsReport, look: Look) -> i
                 c.environments.join("\n"),
                 c.targets.join("\n"),
                 c.order.to_owned(),
-            ]);
+            ];
+            if catalogued {
+                row.push(
+                    match c.mutually_exclusive {
+                        Some(true) => "yes",
+                        Some(false) => "no",
+                        None => "-",
+                    }
+                    .to_owned(),
+                );
+            }
+            t.add_row(row);
         }
     }
     writeln!(out, "{t}")?;

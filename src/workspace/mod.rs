@@ -464,12 +464,27 @@ impl Workspace {
             &annotated,
             &offers,
         );
-        OptionsReport {
+        let mut report = OptionsReport {
             environments: self.environment_paths(),
             requires: self.requires(),
             choices,
             diagnostics: crate::diag::dedup(diagnostics),
+        };
+        // The tree's environment catalogue (TripleO's capabilities map, in
+        // the first directory walked) says which conflicts it declares
+        // mutually exclusive; a pair it does not list both of is unknown.
+        if let Some(map) = directories
+            .iter()
+            .map(|d| d.join(catalogue::CAPABILITIES_MAP))
+            .find(|m| m.is_file())
+        {
+            let cat = catalogue::read_catalogue(&map, &self.load);
+            let known = |p: &str| cat.relative(p).is_some_and(|r| cat.entry(&r).is_some());
+            report.set_mutually_exclusive(|a, b| {
+                (known(a) && known(b)).then(|| cat.mutually_exclusive_paths(a, b))
+            });
         }
+        report
     }
 
     /// `parameters`: every parameter of the composition of `root` (with
