@@ -78,15 +78,17 @@ pub(crate) mod model;
 pub mod node;
 pub(crate) mod product;
 pub(crate) mod query;
+pub(crate) mod render;
 pub(crate) mod report;
 pub(crate) mod resolve;
 pub(crate) mod validate;
+pub(crate) mod vfs;
 pub(crate) mod walk;
 pub(crate) mod workspace;
 
 pub use diag::{Code, CodeInfo, Diagnostic, Pos, Related, Severity, Span};
 pub use error::{Error, Exit};
-pub use load::{parse_text, FileKind, LoadOptions, ParseOptions, Parsed, Status};
+pub use load::{parse_text, FileKind, LoadOptions, ParseOptions, Parsed, RenderOptions, Status};
 pub use model::capability::{CapValue, Scalar};
 pub use model::environment::Environment;
 pub use model::package::ModuleKind;
@@ -110,7 +112,8 @@ pub use resolve::{
 pub use validate::{Profile, Selection as RuleSelection};
 pub use walk::WalkOptions;
 pub use workspace::{
-    validate, Export, ExportFile, ValidateOptions, Validated, Workspace, WorkspaceBuilder,
+    validate, Export, ExportFile, RenderPlan, ValidateOptions, Validated, Workspace,
+    WorkspaceBuilder,
 };
 
 /// The whole catalogue of codes, in code order: what each code means, why

@@ -34,6 +34,8 @@ pub(crate) const JINJA_SKIPPED: Code = Code("I0013");
 pub(crate) const NOT_FOUND: Code = Code("E0014");
 /// A file named explicitly is a Jinja source.
 pub(crate) const JINJA_SOURCE: Code = Code("E0015");
+/// A Jinja source, or the data it is rendered with, could not be rendered.
+pub(crate) const RENDER_ERROR: Code = Code("E0020");
 /// A path that is not a regular file (a FIFO, a device, a socket).
 pub(crate) const NOT_REGULAR: Code = Code("E0017");
 /// A directory given without `-r`.
@@ -220,6 +222,15 @@ pub(crate) static CODES: &[CodeInfo] = &[
         why: "Heat reads YAML, not Jinja: the tree must be rendered first (TripleO's tools/process-templates.py), and the rendered file given instead.",
         example: "`heatcap parameters -t overcloud.j2.yaml -e ...`.",
         source: "heatcap's walker; TripleO's rendering step",
+    },
+    CodeInfo {
+        code: RENDER_ERROR,
+        name: "RenderError",
+        summary: "a Jinja source, or the roles or network data it is rendered with, cannot be rendered",
+        what: "heatcap renders a TripleO tree's `*.j2.yaml` sources as the tree's `tools/process-templates.py` does. A roles or network data file that is not a list of named mappings, a Jinja syntax error, an undefined value used where Jinja2 fails (an attribute of it, arithmetic), a missing include or a failing method call stops that output; the message names the output, the position is in the source.",
+        why: "The script stops at the first such error and writes a half-rendered tree; heatcap renders every other output, so the rest of the tree is still read, and `heatcap render` writes nothing.",
+        example: "`{{ role.name | nosuchfilter }}` in `puppet/role.role.j2.yaml`.",
+        source: "TripleO's tools/process-templates.py; Jinja2's Environment defaults",
     },
     CodeInfo {
         code: DIRECTORY_SKIPPED,

@@ -60,6 +60,19 @@ pub struct LoadOptions {
     /// The bytes the path `-` stands for: the command line's standard
     /// input, read once. Without them, reading `-` is a read error (E0001).
     pub stdin: Option<&'static [u8]>,
+    /// The data TripleO trees' Jinja sources are rendered with.
+    pub render: RenderOptions,
+}
+
+/// Where a TripleO tree's rendering data comes from (`--roles-data`,
+/// `--network-data`); `None` is the tree's script's default, relative to
+/// the tree.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct RenderOptions {
+    /// The roles file.
+    pub roles_data: Option<std::path::PathBuf>,
+    /// The network data file.
+    pub network_data: Option<std::path::PathBuf>,
 }
 
 impl Default for LoadOptions {
@@ -70,6 +83,7 @@ impl Default for LoadOptions {
             prefilter: None,
             remap: crate::walk::Remap::default(),
             stdin: None,
+            render: RenderOptions::default(),
         }
     }
 }
@@ -125,6 +139,32 @@ where
     sources.par_iter().map(|s| f(load_one(s, opts))).collect()
 }
 
+/// The outputs of a rendered source, shown beside it (`a.yaml, b.yaml`;
+/// the first few and a count).
+fn rendered_names(source: &Source, outputs: &[std::path::PathBuf]) -> String {
+    let dir = std::path::Path::new(&source.display)
+        .parent()
+        .map(crate::walk::display)
+        .unwrap_or_default();
+    let names: Vec<String> = outputs
+        .iter()
+        .filter_map(|o| o.file_name())
+        .map(|n| {
+            let n = n.to_string_lossy();
+            if dir.is_empty() {
+                n.into_owned()
+            } else {
+                format!("{dir}/{n}")
+            }
+        })
+        .collect();
+    match names.len() {
+        0 => "nothing (every output failed or is excluded)".to_owned(),
+        1..=3 => names.join(", "),
+        n => format!("{}, ... ({n} files)", names[..3].join(", ")),
+    }
+}
+
 /// Reads, parses and classifies one file.
 pub(crate) fn load_one(source: &Source, opts: &LoadOptions) -> Loaded {
     let mut loaded = Loaded {
@@ -141,19 +181,35 @@ pub(crate) fn load_one(source: &Source, opts: &LoadOptions) -> Loaded {
     if source.jinja {
         loaded.status = Status::Skipped;
         loaded.reason = Some("a Jinja source, rendered before Heat sees it");
-        // Named explicitly, the user meant Heat to read it: that fails.
-        loaded.diagnostics.push(if source.explicit {
-            Diagnostic::new(
+        let rendered = crate::vfs::outputs_of(&source.path);
+        loaded.diagnostics.push(match (rendered, source.explicit) {
+            (Some(outputs), true) => Diagnostic::new(
                 codes::JINJA_SOURCE,
                 file,
-                "a Jinja source, which Heat cannot read: render the tree first (TripleO: tools/process-templates.py) and use the rendered file",
-            )
-        } else {
-            Diagnostic::new(
+                format!(
+                    "a Jinja source, which Heat cannot read; heatcap rendered it: give the rendered file instead ({})",
+                    rendered_names(source, &outputs)
+                ),
+            ),
+            (Some(outputs), false) => {
+                loaded.reason = Some("a Jinja source, rendered in memory: its outputs are read instead");
+                Diagnostic::new(
+                    codes::JINJA_SKIPPED,
+                    file,
+                    format!("jinja template source rendered in memory into {}", rendered_names(source, &outputs)),
+                )
+            }
+            // Named explicitly, the user meant Heat to read it: that fails.
+            (None, true) => Diagnostic::new(
+                codes::JINJA_SOURCE,
+                file,
+                "a Jinja source, which Heat cannot read, in a tree heatcap cannot render (no roles file: give --roles-data): render the tree first (TripleO: tools/process-templates.py) and use the rendered file",
+            ),
+            (None, false) => Diagnostic::new(
                 codes::JINJA_SKIPPED,
                 file,
                 "jinja template source skipped; run heatcap on the rendered output",
-            )
+            ),
         });
         return loaded;
     }
@@ -193,6 +249,7 @@ pub(crate) fn load_one(source: &Source, opts: &LoadOptions) -> Loaded {
     }
     let parsed = parse_text(&text, file, &opts.parse);
     loaded.diagnostics = parsed.diagnostics;
+    crate::vfs::name_origins(&mut loaded.diagnostics);
     loaded.directives = suppress::scan(&text, parsed.root.as_ref());
     if let Some(root) = parsed.root {
         let (kind, reason) = classify::classify(&root);
@@ -218,6 +275,9 @@ fn read_limited(source: &Source, max_chars: usize) -> Result<Vec<u8>, Box<Diagno
             crate::walk::path_io_message(&source.path, e),
         ))
     };
+    if let Some(v) = crate::vfs::get(&source.path) {
+        return Ok(v.text.as_bytes().to_vec());
+    }
     // Never open what is not a regular file: a FIFO blocks in open().
     let meta = std::fs::metadata(&source.path).map_err(|e| err(&e))?;
     if !meta.is_file() {

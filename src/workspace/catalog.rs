@@ -55,7 +55,7 @@ pub(crate) fn locate(from: &str, target: &str, remap: &Remap) -> Option<(PathBuf
     let real_dir = if from.is_empty() || from_stdin {
         PathBuf::new()
     } else {
-        std::fs::canonicalize(from_path)
+        crate::vfs::canonicalize(from_path)
             .ok()
             .and_then(|p| p.parent().map(Path::to_path_buf))
             .unwrap_or_else(|| shown_dir.to_path_buf())
@@ -66,7 +66,7 @@ pub(crate) fn locate(from: &str, target: &str, remap: &Remap) -> Option<(PathBuf
     // that is where it is read from and how other paths reach it.
     let linked_away = !from.is_empty()
         && !from_stdin
-        && std::fs::canonicalize(if shown_dir.as_os_str().is_empty() {
+        && crate::vfs::canonicalize(if shown_dir.as_os_str().is_empty() {
             Path::new(".")
         } else {
             shown_dir
@@ -85,7 +85,7 @@ pub(crate) fn locate(from: &str, target: &str, remap: &Remap) -> Option<(PathBuf
 }
 
 fn key(path: &Path) -> PathBuf {
-    std::fs::canonicalize(path).unwrap_or_else(|_| PathBuf::from(normalize(path)))
+    crate::vfs::canonicalize(path).unwrap_or_else(|_| PathBuf::from(normalize(path)))
 }
 
 impl FsCatalog {
@@ -196,7 +196,7 @@ impl Catalog for FsCatalog {
             return Some(format!("file://{plain}"));
         }
         let (path, _) = locate(from, target, &self.remap)?;
-        let real = std::fs::canonicalize(path).ok()?;
+        let real = crate::vfs::canonicalize(path).ok()?;
         Some(format!("file://{}", crate::walk::display(&real)))
     }
 
@@ -229,6 +229,9 @@ impl Catalog for FsCatalog {
         let Some((path, _)) = locate(from, target, &self.remap) else {
             return Some("remote URLs are not fetched".to_owned());
         };
+        if crate::vfs::get(&path).is_some() {
+            return None;
+        }
         match std::fs::metadata(&path) {
             Ok(m) if m.is_file() => None,
             Ok(_) => Some("it is not a file".to_owned()),
@@ -256,7 +259,7 @@ impl Catalog for FsCatalog {
                     _ => record.not_template_reason(),
                 }),
             },
-            None if path.exists() => TemplateRef {
+            None if crate::vfs::exists(&path) => TemplateRef {
                 display: shown,
                 template: None,
                 problem: Some("it was not loaded".to_owned()),

@@ -105,7 +105,7 @@ pub(super) fn plan(ws: &Workspace, root: &str, allow_outside: bool) -> Export {
     // name once edited (a list's other candidates are not uploaded).
     let mut edited_envs = Vec::new();
     for env in &ws.environments {
-        let Ok(real) = std::fs::canonicalize(crate::walk::path_of(&env.path)) else {
+        let Ok(real) = crate::vfs::canonicalize(crate::walk::path_of(&env.path)) else {
             continue;
         };
         match crate::walk::read_regular(&real).map(|b| String::from_utf8_lossy(&b).into_owned()) {
@@ -131,7 +131,7 @@ pub(super) fn plan(ws: &Workspace, root: &str, allow_outside: bool) -> Export {
     // environments' (real paths; a link out of them is outside).
     let mut allowed: Vec<PathBuf> = Vec::new();
     for p in std::iter::once(root).chain(ws.environments.iter().map(|e| e.path.as_str())) {
-        if let Some(dir) = std::fs::canonicalize(crate::walk::path_of(p))
+        if let Some(dir) = crate::vfs::canonicalize(crate::walk::path_of(p))
             .ok()
             .and_then(|r| r.parent().map(Path::to_path_buf))
         {
@@ -207,7 +207,7 @@ fn client_files(
         let Some((path, shown)) = locate(&from, &target, remap) else {
             continue;
         };
-        let Ok(real) = std::fs::canonicalize(&path) else {
+        let Ok(real) = crate::vfs::canonicalize(&path) else {
             // A missing template or get_file target is reported where it is
             // used (E7001, E7006); anything else the client reads, here.
             let reported = diagnostics
@@ -303,7 +303,7 @@ fn client_location(path: &Path, real: &Path) -> PathBuf {
         Some(p) if !p.as_os_str().is_empty() => p,
         _ => Path::new("."),
     };
-    std::fs::canonicalize(dir)
+    crate::vfs::canonicalize(dir)
         .ok()
         .zip(path.file_name())
         .map_or_else(|| real.to_path_buf(), |(d, name)| d.join(name))
@@ -420,7 +420,7 @@ impl Export {
         };
         let mut body_files = serde_json::Map::new();
         let mut template = serde_json::Value::Null;
-        let root_real = std::fs::canonicalize(crate::walk::path_of(&self.root))
+        let root_real = crate::vfs::canonicalize(crate::walk::path_of(&self.root))
             .unwrap_or_else(|_| crate::walk::path_of(&self.root));
         for (real, (shown, kind, text)) in &self.files {
             match kind {
@@ -460,75 +460,127 @@ impl Export {
     /// followed when writing (one in the way is replaced, not written
     /// through).
     pub fn write_tree(&self, dir: &Path, force: bool) -> Result<Vec<String>, String> {
-        let io = |p: &Path, e: std::io::Error| {
-            format!(
-                "cannot write `{}`: {}",
-                display(p),
-                crate::walk::io_message(&e)
-            )
-        };
-        if std::fs::symlink_metadata(dir).is_ok_and(|m| m.file_type().is_symlink()) {
-            return Err(format!(
-                "`{}` is a symbolic link; give the directory itself",
-                display(dir)
-            ));
-        }
-        let empty = std::fs::read_dir(dir).map_or(true, |mut d| d.next().is_none());
-        if dir.exists() && !empty && !force {
-            return Err(format!(
-                "`{}` is not empty; use --force to write into it",
-                display(dir)
-            ));
-        }
-        let parent = match dir.parent() {
-            Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
-            _ => PathBuf::from("."),
-        };
-        std::fs::create_dir_all(&parent).map_err(|e| io(&parent, e))?;
-        let staging = tempfile::Builder::new()
-            .prefix(".heatcap-export-")
-            .tempdir_in(&parent)
-            .map_err(|e| io(&parent, e))?;
-        let mut written = Vec::new();
-        for (real, (_, kind, text)) in &self.files {
-            let rel = real.strip_prefix(&self.base).unwrap_or(real);
-            let target = staging.path().join(rel);
-            if let Some(p) = target.parent() {
-                std::fs::create_dir_all(p).map_err(|e| io(p, e))?;
-            }
-            match kind {
-                // A file copied unchanged keeps its bytes exactly.
-                ExportFile::Raw => {
-                    std::fs::copy(real, &target).map_err(|e| io(&target, e))?;
-                }
-                _ => std::fs::write(&target, text).map_err(|e| io(&target, e))?,
-            }
-            written.push(display(rel));
-        }
-        if !dir.exists() || empty {
-            if dir.exists() {
-                std::fs::remove_dir(dir).map_err(|e| io(dir, e))?;
-            }
-            let staged = staging.keep();
-            std::fs::rename(&staged, dir).map_err(|e| io(dir, e))?;
-            return Ok(written);
-        }
-        // --force into a directory that holds files: move each file in,
-        // replacing (never following) a link in the way.
-        for rel in &written {
-            let target = dir.join(rel);
-            no_links_between(dir, &target)
-                .map_err(|m| format!("cannot write `{}`: {m}", display(&target)))?;
-            if let Some(p) = target.parent() {
-                std::fs::create_dir_all(p).map_err(|e| io(p, e))?;
-            }
-            if std::fs::symlink_metadata(&target).is_ok_and(|m| m.file_type().is_symlink()) {
-                std::fs::remove_file(&target).map_err(|e| io(&target, e))?;
-            }
-            std::fs::rename(staging.path().join(rel), &target).map_err(|e| io(&target, e))?;
-        }
-        Ok(written)
+        let entries: Vec<(PathBuf, Staged)> = self
+            .files
+            .iter()
+            .map(|(real, (_, kind, text))| {
+                let rel = real.strip_prefix(&self.base).unwrap_or(real).to_path_buf();
+                let content = match kind {
+                    // A file copied unchanged keeps its bytes exactly.
+                    ExportFile::Raw if crate::vfs::get(real).is_none() => {
+                        Staged::Copy(real.clone())
+                    }
+                    _ => Staged::Text(text.clone()),
+                };
+                (rel, content)
+            })
+            .collect();
+        write_staged(dir, force, ".heatcap-export-", &entries)
     }
+}
+
+/// What one file of a staged tree holds.
+#[derive(Debug, Clone)]
+pub(crate) enum Staged {
+    /// The bytes (and permissions) of this file, copied.
+    Copy(PathBuf),
+    /// This text.
+    Text(String),
+    /// An empty directory.
+    Dir,
+}
+
+/// Writes `entries` (paths relative to `dir`) into `dir`, which must be
+/// empty unless `force`; returns the paths written (directories left
+/// out). The tree is written into a fresh directory beside `dir` (named
+/// `prefix`...) and moved into place, so a failed write leaves `dir` as
+/// it was; no symbolic link is ever followed when writing (one in the way
+/// is replaced, not written through).
+pub(crate) fn write_staged(
+    dir: &Path,
+    force: bool,
+    prefix: &str,
+    entries: &[(PathBuf, Staged)],
+) -> Result<Vec<String>, String> {
+    let io = |p: &Path, e: std::io::Error| {
+        format!(
+            "cannot write `{}`: {}",
+            display(p),
+            crate::walk::io_message(&e)
+        )
+    };
+    if std::fs::symlink_metadata(dir).is_ok_and(|m| m.file_type().is_symlink()) {
+        return Err(format!(
+            "`{}` is a symbolic link; give the directory itself",
+            display(dir)
+        ));
+    }
+    let empty = std::fs::read_dir(dir).map_or(true, |mut d| d.next().is_none());
+    if dir.exists() && !empty && !force {
+        return Err(format!(
+            "`{}` is not empty; use --force to write into it",
+            display(dir)
+        ));
+    }
+    let parent = match dir.parent() {
+        Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
+        _ => PathBuf::from("."),
+    };
+    std::fs::create_dir_all(&parent).map_err(|e| io(&parent, e))?;
+    let staging = tempfile::Builder::new()
+        .prefix(prefix)
+        .tempdir_in(&parent)
+        .map_err(|e| io(&parent, e))?;
+    let mut written = Vec::new();
+    for (rel, content) in entries {
+        let target = staging.path().join(rel);
+        if let Staged::Dir = content {
+            std::fs::create_dir_all(&target).map_err(|e| io(&target, e))?;
+            continue;
+        }
+        if let Some(p) = target.parent() {
+            std::fs::create_dir_all(p).map_err(|e| io(p, e))?;
+        }
+        match content {
+            Staged::Copy(real) => {
+                std::fs::copy(real, &target).map_err(|e| io(&target, e))?;
+            }
+            Staged::Text(text) => std::fs::write(&target, text).map_err(|e| io(&target, e))?,
+            Staged::Dir => {}
+        }
+        written.push(display(rel));
+    }
+    if !dir.exists() || empty {
+        if dir.exists() {
+            std::fs::remove_dir(dir).map_err(|e| io(dir, e))?;
+        }
+        let staged = staging.keep();
+        std::fs::rename(&staged, dir).map_err(|e| io(dir, e))?;
+        return Ok(written);
+    }
+    // --force into a directory that holds files: move each file in,
+    // replacing (never following) a link in the way.
+    for rel in &written {
+        let target = dir.join(rel);
+        no_links_between(dir, &target)
+            .map_err(|m| format!("cannot write `{}`: {m}", display(&target)))?;
+        if let Some(p) = target.parent() {
+            std::fs::create_dir_all(p).map_err(|e| io(p, e))?;
+        }
+        if std::fs::symlink_metadata(&target).is_ok_and(|m| m.file_type().is_symlink()) {
+            std::fs::remove_file(&target).map_err(|e| io(&target, e))?;
+        }
+        std::fs::rename(staging.path().join(rel), &target).map_err(|e| io(&target, e))?;
+    }
+    for (rel, content) in entries {
+        if let Staged::Dir = content {
+            let target = dir.join(rel);
+            no_links_between(dir, &target.join("x"))
+                .map_err(|m| format!("cannot write `{}`: {m}", display(&target)))?;
+            std::fs::create_dir_all(&target).map_err(|e| io(&target, e))?;
+        }
+    }
+    Ok(written)
 }
 
 /// Refuses a path below `dir` whose directories (between `dir` and the
@@ -563,7 +615,7 @@ fn client_url(from: &str, target: &str, remap: &Remap) -> Option<String> {
 /// The real path `target` names from `from`, when it exists.
 fn real_of(from: &str, target: &str, remap: &Remap) -> Option<PathBuf> {
     let (p, _) = locate(from, target, remap)?;
-    std::fs::canonicalize(p).ok()
+    crate::vfs::canonicalize(p).ok()
 }
 
 /// The deepest directory containing every file.

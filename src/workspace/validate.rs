@@ -158,7 +158,16 @@ fn mapped_types(envs: &[PathBuf], opts: &LoadOptions) -> MappedTypes {
 
 /// Runs `validate`.
 pub fn validate(opts: &ValidateOptions) -> Validated {
-    let walked = walk::walk(&opts.walk);
+    let rendered = super::rendered::mount_trees(
+        opts.walk
+            .roots
+            .iter()
+            .chain(&opts.environments)
+            .map(PathBuf::as_path),
+        &opts.load.render,
+    );
+    let mut walked = walk::walk(&opts.walk);
+    walked.diagnostics.splice(0..0, rendered);
     let selection = &opts.selection;
     let mapped = mapped_types(&opts.environments, &opts.load);
     let per_file: Vec<Checked> = match opts.profile {
@@ -255,6 +264,7 @@ pub fn validate(opts: &ValidateOptions) -> Validated {
         out.findings.extend(composed);
     }
     out.findings = crate::diag::dedup(out.findings);
+    crate::vfs::name_origins(&mut out.findings);
     if opts.inline_suppressions {
         out.suppressed = suppress::apply(&mut out.findings, directives, opts);
     }
