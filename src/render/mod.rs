@@ -50,8 +50,6 @@ pub(crate) struct RenderedFile {
 /// A tree's rendering.
 #[derive(Debug, Clone)]
 pub(crate) struct RenderedTree {
-    /// The tree's directory.
-    pub root: PathBuf,
     /// The outputs, by path (one per path: a later one replaces an
     /// earlier one, as the script's writes do).
     pub outputs: Vec<RenderedFile>,
@@ -61,16 +59,6 @@ pub(crate) struct RenderedTree {
     pub diagnostics: Vec<Diagnostic>,
     /// The script's rules the tree follows.
     pub rules: ScriptRules,
-}
-
-impl RenderedTree {
-    /// Whether every source rendered.
-    pub(crate) fn complete(&self) -> bool {
-        !self
-            .diagnostics
-            .iter()
-            .any(|d| d.severity == crate::diag::Severity::Error)
-    }
 }
 
 /// The script's rules for the tree at `root`.
@@ -116,7 +104,7 @@ fn has_top_level_source(dir: &Path) -> bool {
 
 /// Shows `rel` (relative to the tree) as the user sees it.
 fn shown(root_display: &str, rel: &str) -> String {
-    if root_display.is_empty() || root_display == "." {
+    if root_display.is_empty() {
         rel.to_owned()
     } else {
         format!("{}/{rel}", root_display.trim_end_matches('/'))
@@ -223,7 +211,6 @@ struct Prepared {
 pub(crate) fn render_tree(root: &Path, root_display: &str, opts: &RenderOptions) -> RenderedTree {
     let rules = rules_of(root);
     let mut tree = RenderedTree {
-        root: root.to_path_buf(),
         outputs: Vec::new(),
         sources: Vec::new(),
         diagnostics: Vec::new(),
@@ -430,34 +417,39 @@ fn prepare(
             shown(root_display, &rules.roles_data),
         ),
     };
-    let roles_node = load_data(&roles_path, &roles_shown)?;
-    let mut roles = match &roles_node {
-        Some(n) => list_of_maps(n, &roles_shown, "role")?,
-        None => {
-            return Err(vec![render_error(
-                &roles_shown,
-                "the roles data is empty; it must be a list of roles",
-            )])
-        }
-    };
-    let mut networks = None;
-    if let Some(default) = &rules.network_data {
-        let (path, net_shown) = match &opts.network_data {
-            Some(p) => (p.clone(), crate::walk::display(p)),
-            None => (root.join(default), shown(root_display, default)),
-        };
-        let list = match load_data(&path, &net_shown)? {
-            Some(n) => list_of_maps(&n, &net_shown, "network")?,
-            None if rules.empty_network_data => Vec::new(),
-            None => {
-                return Err(vec![render_error(
+    // Both files are checked before either error is reported.
+    let roles = load_data(&roles_path, &roles_shown).and_then(|node| match &node {
+        Some(n) => list_of_maps(n, &roles_shown, "role"),
+        None => Err(vec![render_error(
+            &roles_shown,
+            "the roles data is empty; it must be a list of roles",
+        )]),
+    });
+    let networks = match &rules.network_data {
+        None => Ok(None),
+        Some(default) => {
+            let (path, net_shown) = match &opts.network_data {
+                Some(p) => (p.clone(), crate::walk::display(p)),
+                None => (root.join(default), shown(root_display, default)),
+            };
+            load_data(&path, &net_shown).and_then(|node| match node {
+                Some(n) => list_of_maps(&n, &net_shown, "network").map(Some),
+                None if rules.empty_network_data => Ok(Some(Vec::new())),
+                None => Err(vec![render_error(
                     &net_shown,
                     "the network data is empty (this revision's script needs a list)",
-                )])
-            }
-        };
-        networks = Some(list);
-    }
+                )]),
+            })
+        }
+    };
+    let (mut roles, mut networks) = match (roles, networks) {
+        (Ok(r), Ok(n)) => (r, n),
+        (r, n) => {
+            let mut errors = r.err().unwrap_or_default();
+            errors.extend(n.err().unwrap_or_default());
+            return Err(errors);
+        }
+    };
     if let (true, Some(nets)) = (rules.network_idx, networks.as_mut()) {
         for (i, n) in nets.iter_mut().enumerate() {
             n.set("idx", Py::Int(i64::try_from(i).unwrap_or(i64::MAX)));
@@ -722,7 +714,10 @@ impl Ctx<'_> {
                         ctx.insert(Value::from("networks"), n);
                     }
                 }
+                // Only where the role is given by name: the script sets
+                // it in that branch alone.
                 if self.rules.disable_constraints
+                    && !*map
                     && r.get("disable_constraints").is_some_and(Py::truthy)
                 {
                     ctx.insert(Value::from("disable_constraints"), Value::from(true));

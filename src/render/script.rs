@@ -19,7 +19,8 @@ pub(crate) struct ScriptRules {
     pub role_map_test: bool,
     /// Role templates also get `networks` (566a40b14).
     pub role_networks: bool,
-    /// `disable_constraints: True` for roles that set it (until fe266d120).
+    /// `disable_constraints: True` for roles that set it, when the role is
+    /// given by name (until fe266d120).
     pub disable_constraints: bool,
     /// NIC configs (`network/config` in the path) named `<role>.yaml`
     /// (1dec17524)...

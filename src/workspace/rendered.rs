@@ -32,7 +32,9 @@ fn tree_of(path: &Path, opts: &RenderOptions, checked: &mut HashSet<PathBuf>) ->
             return None;
         }
         if dir.is_dir() && render::is_renderable(dir, opts) {
-            return Some(dir.to_path_buf());
+            // As typed (empty for the working directory), so the sources
+            // are shown as the paths beside them are.
+            return Some(p.to_path_buf());
         }
         at = p.parent();
     }
@@ -59,7 +61,12 @@ pub(crate) fn mount_trees<'a>(
     }
     let mut out = Vec::new();
     for tree in trees {
-        let Ok(real) = std::fs::canonicalize(&tree) else {
+        let dir = if tree.as_os_str().is_empty() {
+            Path::new(".")
+        } else {
+            tree.as_path()
+        };
+        let Ok(real) = std::fs::canonicalize(dir) else {
             continue;
         };
         {
@@ -71,7 +78,7 @@ pub(crate) fn mount_trees<'a>(
             }
             mounted.push((real.clone(), opts.clone()));
         }
-        let rendered = render::render_tree(&tree, &display(&tree), opts);
+        let rendered = render::render_tree(dir, &display(&tree), opts);
         out.extend(rendered.diagnostics.iter().cloned());
         mount(&real, &tree, rendered);
     }
