@@ -126,8 +126,8 @@ impl Py {
                 .map_or_else(|_| Value::from(s.as_str()), Value::from),
             Py::Float(f) => Value::from(*f),
             Py::Str(s) => Value::from(s.as_str()),
-            Py::List(items) => PyList::new(items.iter().map(Py::to_value).collect()),
-            Py::Dict(pairs) => PyDict::new(
+            Py::List(items) => PyList::value(items.iter().map(Py::to_value).collect()),
+            Py::Dict(pairs) => PyDict::value(
                 pairs
                     .iter()
                     .map(|(k, v)| (k.to_value(), v.to_value()))

@@ -19,7 +19,7 @@ mod rewrite;
 pub(crate) mod script;
 
 use std::collections::HashMap;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::sync::{Arc, Mutex};
 
 use indexmap::IndexMap;
@@ -236,86 +236,19 @@ pub(crate) fn render_tree(root: &Path, root_display: &str, opts: &RenderOptions)
             return tree;
         }
     };
-    let mut texts: Vec<Result<String, Diagnostic>> = Vec::new();
+    let mut texts: Vec<Result<String, Box<Diagnostic>>> = Vec::new();
     let mut jobs = Vec::new();
     for (si, rel) in tree.sources.iter().enumerate() {
-        let shown_as = shown(root_display, rel);
-        let text = std::fs::read(root.join(rel))
-            .map_err(|e| {
-                render_error(
-                    &shown_as,
-                    format!("cannot read: {}", crate::walk::io_message(&e)),
-                )
-            })
-            .and_then(|b| {
-                String::from_utf8(b).map_err(|_| render_error(&shown_as, "not UTF-8 text"))
-            });
-        let (dir, base) = rel
-            .rsplit_once('/')
-            .map_or(("", rel.as_str()), |(d, b)| (d, b));
-        let join = |name: &str| {
-            if dir.is_empty() {
-                name.to_owned()
-            } else {
-                format!("{dir}/{name}")
-            }
+        let text = read_source(root, &shown(root_display, rel), rel);
+        let names = Names {
+            rules: &rules,
+            prepared: &prepared,
+            excludes: &excludes,
         };
-        let dotted = format!("./{rel}");
-        if base.ends_with(".role.j2.yaml") {
-            let map =
-                rules.role_map_test && text.as_ref().is_ok_and(|t| t.contains("{{role.name}}"));
-            let stem = base.replace(".role.j2.yaml", ".yaml");
-            for (ri, role) in prepared.roles.iter().enumerate() {
-                let name = role.get("name").map(Py::python_str).unwrap_or_default();
-                let lower = name.to_lowercase();
-                let mut out = join(&format!("{lower}-{stem}"));
-                if rules.nic_config_names && dotted.contains("network/config") {
-                    let deprecated = role
-                        .get("deprecated_nic_config_name")
-                        .filter(|v| rules.deprecated_nic_config_name && v.truthy());
-                    out = join(&deprecated.map_or_else(|| format!("{lower}.yaml"), Py::python_str));
-                }
-                if !excludes.contains(&out) {
-                    jobs.push(Job {
-                        source: si,
-                        output: out,
-                        data: Data::Role {
-                            role: role_index(&prepared.roles, &name, ri),
-                            map,
-                        },
-                    });
-                }
-            }
-        } else if rules.network_templates && base.ends_with(".network.j2.yaml") {
-            let networks = prepared.networks.as_deref().unwrap_or_default();
-            let stem = base.replace(".network.j2.yaml", ".yaml");
-            let ports = Path::new(&dotted)
-                .parent()
-                .is_some_and(|p| p.to_string_lossy().ends_with("ports"));
-            for &ni in &prepared.enabled {
-                let lower = networks[ni]
-                    .get("name_lower")
-                    .map(Py::python_str)
-                    .unwrap_or_default();
-                let out = join(&stem.replace(if ports { "port" } else { "network" }, &lower));
-                if !excludes.contains(&out) {
-                    jobs.push(Job {
-                        source: si,
-                        output: out,
-                        data: Data::Network(ni),
-                    });
-                }
-            }
-        } else {
-            jobs.push(Job {
-                source: si,
-                output: join(&base.replace(".j2.yaml", ".yaml")),
-                data: Data::Plain,
-            });
-        }
+        jobs.extend(names.jobs(si, rel, text.as_deref().ok()));
         texts.push(text);
     }
-    let sources: Vec<Result<Arc<Template>, Diagnostic>> = texts
+    let sources: Vec<Result<Arc<Template>, Box<Diagnostic>>> = texts
         .into_iter()
         .enumerate()
         .map(|(i, t)| t.map(|t| Arc::new(Template::new(shown(root_display, &tree.sources[i]), &t))))
@@ -326,10 +259,10 @@ pub(crate) fn render_tree(root: &Path, root_display: &str, opts: &RenderOptions)
         rules: &rules,
         prepared: &prepared,
     };
-    let results: Vec<Result<RenderedFile, Diagnostic>> = jobs
+    let results: Vec<Result<RenderedFile, Box<Diagnostic>>> = jobs
         .par_iter()
         .map(|job| {
-            let template = sources[job.source].clone().map_err(|d| d.clone())?;
+            let template = sources[job.source].clone()?;
             ctx.render(job, &template).map(|text| RenderedFile {
                 path: job.output.clone(),
                 source: tree.sources[job.source].clone(),
@@ -345,6 +278,7 @@ pub(crate) fn render_tree(root: &Path, root_display: &str, opts: &RenderOptions)
                 by_path.insert(f.path.clone(), f);
             }
             Err(d) => {
+                let d = *d;
                 // One report per source and message: a source that fails
                 // for every role fails the same way each time.
                 if failed_sources.insert((d.file.clone(), d.span, d.message.clone())) {
@@ -356,6 +290,91 @@ pub(crate) fn render_tree(root: &Path, root_display: &str, opts: &RenderOptions)
     tree.outputs = by_path.into_values().collect();
     tree.outputs.sort_by(|a, b| a.path.cmp(&b.path));
     tree
+}
+
+/// A source's text (UTF-8, as Python's text mode reads it).
+fn read_source(root: &Path, shown_as: &str, rel: &str) -> Result<String, Box<Diagnostic>> {
+    let bytes = std::fs::read(root.join(rel)).map_err(|e| {
+        render_error(
+            shown_as,
+            format!("cannot read: {}", crate::walk::io_message(&e)),
+        )
+    })?;
+    String::from_utf8(bytes).map_err(|_| Box::new(render_error(shown_as, "not UTF-8 text")))
+}
+
+/// The script's output names.
+struct Names<'a> {
+    rules: &'a ScriptRules,
+    prepared: &'a Prepared,
+    excludes: &'a [String],
+}
+
+impl Names<'_> {
+    /// The outputs of the source `rel` (number `si`, text `text` when it
+    /// could be read), the excluded ones left out.
+    fn jobs(&self, si: usize, rel: &str, text: Option<&str>) -> Vec<Job> {
+        let (rules, prepared) = (self.rules, self.prepared);
+        let (dir, base) = rel.rsplit_once('/').unwrap_or(("", rel));
+        let join = |name: &str| {
+            if dir.is_empty() {
+                name.to_owned()
+            } else {
+                format!("{dir}/{name}")
+            }
+        };
+        let dotted = format!("./{rel}");
+        let mut jobs = Vec::new();
+        if base.ends_with(".role.j2.yaml") {
+            let map = rules.role_map_test && text.is_some_and(|t| t.contains("{{role.name}}"));
+            let stem = base.replace(".role.j2.yaml", ".yaml");
+            for (ri, role) in prepared.roles.iter().enumerate() {
+                let name = role.get("name").map(Py::python_str).unwrap_or_default();
+                let lower = name.to_lowercase();
+                let mut out = join(&format!("{lower}-{stem}"));
+                if rules.nic_config_names && dotted.contains("network/config") {
+                    let deprecated = role
+                        .get("deprecated_nic_config_name")
+                        .filter(|v| rules.deprecated_nic_config_name && v.truthy());
+                    out = join(&deprecated.map_or_else(|| format!("{lower}.yaml"), Py::python_str));
+                }
+                jobs.push(Job {
+                    source: si,
+                    output: out,
+                    data: Data::Role {
+                        role: role_index(&prepared.roles, &name, ri),
+                        map,
+                    },
+                });
+            }
+        } else if rules.network_templates && base.ends_with(".network.j2.yaml") {
+            let networks = prepared.networks.as_deref().unwrap_or_default();
+            let stem = base.replace(".network.j2.yaml", ".yaml");
+            let ports = Path::new(&dotted)
+                .parent()
+                .is_some_and(|p| p.to_string_lossy().ends_with("ports"));
+            for &ni in &prepared.enabled {
+                let lower = networks[ni]
+                    .get("name_lower")
+                    .map(Py::python_str)
+                    .unwrap_or_default();
+                jobs.push(Job {
+                    source: si,
+                    output: join(&stem.replace(if ports { "port" } else { "network" }, &lower)),
+                    data: Data::Network(ni),
+                });
+            }
+        } else {
+            // Excludes apply to role and network outputs only.
+            return vec![Job {
+                source: si,
+                output: join(&base.replace(".j2.yaml", ".yaml")),
+                data: Data::Plain,
+            }];
+        }
+        jobs.retain(|j| !self.excludes.contains(&j.output));
+        jobs
+    }
 }
 
 /// `r_map[name]`: the last role of that name (the script's dict keeps the
@@ -418,7 +437,7 @@ fn prepare(
         ),
     };
     // Both files are checked before either error is reported.
-    let roles = load_data(&roles_path, &roles_shown).and_then(|node| match &node {
+    let role_list = load_data(&roles_path, &roles_shown).and_then(|node| match &node {
         Some(n) => list_of_maps(n, &roles_shown, "role"),
         None => Err(vec![render_error(
             &roles_shown,
@@ -442,7 +461,7 @@ fn prepare(
             })
         }
     };
-    let (mut roles, mut networks) = match (roles, networks) {
+    let (mut role_maps, mut networks) = match (role_list, networks) {
         (Ok(r), Ok(n)) => (r, n),
         (r, n) => {
             let mut errors = r.err().unwrap_or_default();
@@ -456,7 +475,7 @@ fn prepare(
         }
     }
     if rules.role_tags {
-        for role in &mut roles {
+        for role in &mut role_maps {
             data::add_role_tags(role).map_err(|m| vec![render_error(&roles_shown, m)])?;
         }
     }
@@ -474,7 +493,7 @@ fn prepare(
         }
     }
     Ok(Prepared {
-        roles,
+        roles: role_maps,
         networks,
         enabled: enabled.into_values().collect(),
     })
@@ -585,78 +604,101 @@ fn template_pieces(name: &str) -> Option<Vec<&str>> {
     Some(pieces)
 }
 
+/// Jinja2's `FileSystemLoader([dirname(output), root])`: an include is
+/// looked up in the output's directory, then at the tree's top.
+struct Includes {
+    root: std::path::PathBuf,
+    root_display: String,
+    out_dir: String,
+    main_name: String,
+    /// Every template read for this render, by the name it was loaded as
+    /// (for the position of an error in it).
+    loaded: Arc<Mutex<HashMap<String, Arc<Template>>>>,
+}
+
+impl Includes {
+    fn load(&self, name: &str) -> Result<Option<String>, minijinja::Error> {
+        if name == self.main_name {
+            return Ok(None);
+        }
+        let Some(pieces) = template_pieces(name) else {
+            return Ok(None);
+        };
+        for base in [self.out_dir.as_str(), ""] {
+            let mut rel = base.to_owned();
+            for p in &pieces {
+                if !rel.is_empty() {
+                    rel.push('/');
+                }
+                rel.push_str(p);
+            }
+            let path = self.root.join(&rel);
+            if !path.is_file() {
+                continue;
+            }
+            let bytes = std::fs::read(&path).map_err(|e| {
+                minijinja::Error::new(minijinja::ErrorKind::TemplateNotFound, e.to_string())
+            })?;
+            let text = String::from_utf8(bytes).map_err(|_| {
+                minijinja::Error::new(
+                    minijinja::ErrorKind::InvalidOperation,
+                    format!("{rel} is not UTF-8 text"),
+                )
+            })?;
+            let t = Arc::new(Template::new(shown(&self.root_display, &rel), &text));
+            let out = t.rewritten.text.clone();
+            self.loaded
+                .lock()
+                .unwrap_or_else(std::sync::PoisonError::into_inner)
+                .insert(name.to_owned(), t);
+            return Ok(Some(out));
+        }
+        Ok(None)
+    }
+}
+
 impl Ctx<'_> {
-    fn render(&self, job: &Job, main: &Arc<Template>) -> Result<String, Diagnostic> {
-        let out_dir = job
-            .output
-            .rsplit_once('/')
-            .map_or("", |(d, _)| d)
-            .to_owned();
-        let loaded: Arc<Mutex<HashMap<String, Arc<Template>>>> = Arc::default();
+    /// One output, rendered as Jinja2's default `Environment` renders it.
+    fn render(&self, job: &Job, main: &Arc<Template>) -> Result<String, Box<Diagnostic>> {
+        let includes = Includes {
+            root: self.root.to_path_buf(),
+            root_display: self.root_display.to_owned(),
+            out_dir: job
+                .output
+                .rsplit_once('/')
+                .map_or("", |(d, _)| d)
+                .to_owned(),
+            main_name: main.shown.clone(),
+            loaded: Arc::default(),
+        };
+        let loaded = includes.loaded.clone();
         let main_name = main.shown.clone();
-        loaded
-            .lock()
-            .unwrap_or_else(std::sync::PoisonError::into_inner)
-            .insert(main_name.clone(), main.clone());
         let mut env = Environment::new();
         env.set_auto_escape_callback(|_| AutoEscape::None);
         env.set_undefined_behavior(UndefinedBehavior::Lenient);
         env.set_unknown_method_callback(minijinja_contrib::pycompat::unknown_method_callback);
         env.add_function(rewrite::MUTABLE_FN, pyobj::mutable);
-        {
-            let root = self.root.to_path_buf();
-            let root_display = self.root_display.to_owned();
-            let loaded = loaded.clone();
-            let main_name = main_name.clone();
-            env.set_loader(move |name| {
-                if name == main_name {
-                    return Ok(None);
-                }
-                let Some(pieces) = template_pieces(name) else {
-                    return Ok(None);
-                };
-                for base in [out_dir.as_str(), ""] {
-                    let mut rel = base.to_owned();
-                    for p in &pieces {
-                        if !rel.is_empty() {
-                            rel.push('/');
-                        }
-                        rel.push_str(p);
-                    }
-                    let path = root.join(&rel);
-                    if !path.is_file() {
-                        continue;
-                    }
-                    let bytes = std::fs::read(&path).map_err(|e| {
-                        minijinja::Error::new(minijinja::ErrorKind::TemplateNotFound, e.to_string())
-                    })?;
-                    let text = String::from_utf8(bytes).map_err(|_| {
-                        minijinja::Error::new(
-                            minijinja::ErrorKind::InvalidOperation,
-                            format!("{rel} is not UTF-8 text"),
-                        )
-                    })?;
-                    let t = Arc::new(Template::new(shown(&root_display, &rel), &text));
-                    let out = t.rewritten.text.clone();
-                    loaded
-                        .lock()
-                        .unwrap_or_else(std::sync::PoisonError::into_inner)
-                        .insert(name.to_owned(), t);
-                    return Ok(Some(out));
-                }
-                Ok(None)
-            });
-        }
+        env.set_loader(move |name| includes.load(name));
         let result = env
             .add_template_owned(main_name.clone(), main.rewritten.text.clone())
             .and_then(|()| env.get_template(&main_name)?.render(self.context(job)));
-        let err = match result {
-            Ok(text) => return Ok(text),
-            Err(e) => e,
-        };
-        let loaded = loaded
-            .lock()
-            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        result.map_err(|err| {
+            let loaded = loaded
+                .lock()
+                .unwrap_or_else(std::sync::PoisonError::into_inner);
+            Box::new(self.diagnostic(&err, job, main, &loaded))
+        })
+    }
+
+    /// A render error as a diagnostic at its place in the source (or the
+    /// include) it happened in.
+    fn diagnostic(
+        &self,
+        err: &minijinja::Error,
+        job: &Job,
+        main: &Arc<Template>,
+        loaded: &HashMap<String, Arc<Template>>,
+    ) -> Diagnostic {
         let failing = err
             .name()
             .and_then(|n| loaded.get(n))
@@ -687,7 +729,7 @@ impl Ctx<'_> {
                 message: "included from this source".into(),
             });
         }
-        Err(d)
+        d
     }
 
     fn context(&self, job: &Job) -> Value {

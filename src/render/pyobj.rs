@@ -47,13 +47,15 @@ impl fmt::Debug for PyDict {
 }
 
 impl PyList {
-    pub(crate) fn new(items: Vec<Value>) -> Value {
+    /// A new list holding `items`.
+    pub(crate) fn value(items: Vec<Value>) -> Value {
         Value::from_object(PyList(Mutex::new(items)))
     }
 }
 
 impl PyDict {
-    pub(crate) fn new(items: IndexMap<Value, Value>) -> Value {
+    /// A new dict holding `items`.
+    pub(crate) fn value(items: IndexMap<Value, Value>) -> Value {
         Value::from_object(PyDict(Mutex::new(items)))
     }
 }
@@ -158,7 +160,7 @@ impl Object for PyList {
             }
             "copy" => {
                 let () = from_args(args)?;
-                Ok(PyList::new(lock(&self.0).clone()))
+                Ok(PyList::value(lock(&self.0).clone()))
             }
             _ => Err(Error::from(ErrorKind::UnknownMethod)),
         }
@@ -260,7 +262,7 @@ impl Object for PyDict {
             }
             "copy" => {
                 let () = from_args(args)?;
-                Ok(PyDict::new(lock(&self.0).clone()))
+                Ok(PyDict::value(lock(&self.0).clone()))
             }
             _ => Err(Error::from(ErrorKind::UnknownMethod)),
         }
@@ -280,11 +282,11 @@ pub(crate) fn mutable(value: Value) -> Value {
     }
     match value.kind() {
         ValueKind::Seq | ValueKind::Iterable => match value.try_iter() {
-            Ok(items) => PyList::new(items.map(mutable).collect()),
+            Ok(items) => PyList::value(items.map(mutable).collect()),
             Err(_) => value,
         },
         ValueKind::Map => match value.try_iter() {
-            Ok(keys) => PyDict::new(
+            Ok(keys) => PyDict::value(
                 keys.map(|k| {
                     let v = value.get_item(&k).unwrap_or_default();
                     (k, mutable(v))

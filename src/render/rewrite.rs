@@ -13,6 +13,9 @@
 //! line numbers are unchanged; [`Rewritten::original_offset`] maps a
 //! position back for columns.
 
+// A byte scanner reads best with the short names of its positions.
+#![allow(clippy::many_single_char_names)]
+
 /// The name of the function the rewritten text calls.
 pub(crate) const MUTABLE_FN: &str = "__heatcap_mutable";
 

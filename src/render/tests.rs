@@ -9,10 +9,13 @@ use super::*;
 use sha2::{Digest, Sha256};
 
 fn hex(bytes: &[u8]) -> String {
+    use std::fmt::Write;
     Sha256::digest(bytes)
         .iter()
-        .map(|b| format!("{b:02x}"))
-        .collect()
+        .fold(String::new(), |mut s, b| {
+            let _ = write!(s, "{b:02x}");
+            s
+        })
 }
 
 #[test]

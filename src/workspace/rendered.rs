@@ -203,14 +203,14 @@ pub(crate) fn plan(tree: &Path, opts: &RenderOptions) -> RenderPlan {
     let roles_given = opts.roles_data.as_ref().is_some_and(|p| p.is_file());
     if !roles_given && !render::is_renderable(tree, opts) {
         let rules = render::rules_of(tree);
-        let roles = opts
+        let roles_file = opts
             .roles_data
             .as_ref()
             .map_or_else(|| display(&tree.join(&rules.roles_data)), |p| display(p));
         plan.diagnostics.push(Diagnostic::new(
             crate::diag::codes::RENDER_ERROR,
             shown,
-            format!("not a TripleO tree heatcap can render: it needs `*.j2.yaml` sources and a roles file (`{roles}` does not exist; give --roles-data)"),
+            format!("not a TripleO tree heatcap can render: it needs `*.j2.yaml` sources and a roles file (`{roles_file}` does not exist; give --roles-data)"),
         ));
         return plan;
     }

@@ -156,8 +156,9 @@ fn mapped_types(envs: &[PathBuf], opts: &LoadOptions) -> MappedTypes {
     mapped
 }
 
-/// Runs `validate`.
-pub fn validate(opts: &ValidateOptions) -> Validated {
+/// The walk, after the TripleO trees the paths are in are rendered and
+/// mounted (their rendering's diagnostics first).
+fn walk_rendered(opts: &ValidateOptions) -> walk::Walked {
     let rendered = super::rendered::mount_trees(
         opts.walk
             .roots
@@ -168,6 +169,12 @@ pub fn validate(opts: &ValidateOptions) -> Validated {
     );
     let mut walked = walk::walk(&opts.walk);
     walked.diagnostics.splice(0..0, rendered);
+    walked
+}
+
+/// Runs `validate`.
+pub fn validate(opts: &ValidateOptions) -> Validated {
+    let walked = walk_rendered(opts);
     let selection = &opts.selection;
     let mapped = mapped_types(&opts.environments, &opts.load);
     let per_file: Vec<Checked> = match opts.profile {
