@@ -44,11 +44,13 @@
 //! 1. leaves any stage may use: `diag` (findings and the catalogue of
 //!    codes), `error`, [`node`] (the YAML tree and the YAML 1.1 scalar
 //!    rules), `encode` (JSON and YAML writers), `heat_schema` (Heat's
-//!    resource types and their property and attribute schemas, embedded);
+//!    resource types and their property and attribute schemas, embedded),
+//!    `vfs` (virtual files read instead of the disk: rendered outputs);
 //! 2. `walk`: roots and globs → the files to read;
 //! 3. `load`: read and parse as Heat does, in parallel;
 //! 4. `model`: typed views (templates, environments and their registry
-//!    entries);
+//!    entries), and beside it `render` (TripleO's Jinja sources rendered in
+//!    memory as the tree's own script renders them);
 //! 5. `eval`: Heat's intrinsic functions and conditions, evaluated as Heat
 //!    evaluates them when it validates a stack;
 //! 6. `index` (capabilities), `resolve` (merge, look up, choose, compose)
