@@ -51,6 +51,11 @@ fn with<T>(f: impl FnOnce(&Overlay) -> T) -> Option<T> {
     guard.as_ref().map(f)
 }
 
+/// Whether anything is mounted (one atomic load).
+pub(crate) fn any() -> bool {
+    ANY.load(Ordering::Acquire)
+}
+
 /// Mounts `files` (real path → file) rendered from `sources` (real path
 /// of each source → the real paths of its outputs), replacing any file
 /// mounted at the same path.

@@ -395,6 +395,9 @@ fn virtual_files_below(
     opts: &WalkOptions,
     wanted: &dyn Fn(&Path) -> bool,
 ) -> Vec<PathBuf> {
+    if !crate::vfs::any() {
+        return Vec::new();
+    }
     let Ok(real) = std::fs::canonicalize(root) else {
         return Vec::new();
     };

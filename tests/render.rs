@@ -192,3 +192,76 @@ fn roles_and_network_data_can_be_given() {
     );
     assert!(!stdout.contains("controller-role.yaml"), "{stdout}");
 }
+
+/// With `HEATCAP_THT_CHECKOUTS` (tests/render/README.md): `parameters
+/// --format heat` on a raw checkout is the same document as on the tree
+/// `heatcap render` writes from it (paths aside), for the 2018 and 2023
+/// deployments of tests/heat/later/README.md, whose Heat answers that
+/// document matches (tools/heat-oracle/compare.py: 5,494 and 3,944
+/// parameters identical).
+#[test]
+fn raw_checkouts_answer_as_their_rendered_trees() {
+    let Some(checkouts) = std::env::var_os("HEATCAP_THT_CHECKOUTS") else {
+        return;
+    };
+    let deployments: [(&str, &[&str]); 2] = [
+        (
+            "13d0057c",
+            &[
+                "overcloud-resource-registry-puppet.yaml",
+                "environments/network-isolation.yaml",
+                "environments/network-environment.yaml",
+                "environments/docker-ha.yaml",
+            ],
+        ),
+        (
+            "1393d39b",
+            &[
+                "overcloud-resource-registry-puppet.yaml",
+                "environments/deployed-network-environment.yaml",
+            ],
+        ),
+    ];
+    for (rev, envs) in deployments {
+        let raw = std::fs::canonicalize(Path::new(&checkouts).join(rev)).unwrap();
+        let out = tempfile::tempdir().unwrap();
+        let rendered = out.path().join("rendered");
+        let (code, _, stderr) = heatcap(&[
+            "render",
+            "--out",
+            rendered.to_str().unwrap(),
+            raw.to_str().unwrap(),
+        ]);
+        assert_eq!(code, 0, "{stderr}");
+        let answer = |tree: &Path| {
+            let mut args: Vec<String> = vec![
+                "parameters".into(),
+                "-q".into(),
+                "--format".into(),
+                "heat".into(),
+                "--max-nested-depth".into(),
+                "7".into(),
+                "-t".into(),
+                tree.join("overcloud.yaml").to_string_lossy().into_owned(),
+            ];
+            for e in envs {
+                args.push("-e".into());
+                args.push(tree.join(e).to_string_lossy().into_owned());
+            }
+            let refs: Vec<&str> = args.iter().map(String::as_str).collect();
+            let (code, stdout, stderr) = heatcap(&refs);
+            assert_eq!(code, 0, "{rev}: {stderr}");
+            stdout.replace(tree.to_str().unwrap(), "TREE")
+        };
+        let (a, b) = (answer(&raw), answer(&rendered));
+        let doc: serde_json::Value = serde_json::from_str(&a).unwrap();
+        fn count(s: &serde_json::Value) -> usize {
+            s["Parameters"].as_object().map_or(0, serde_json::Map::len)
+                + s["NestedParameters"]
+                    .as_object()
+                    .map_or(0, |n| n.values().map(count).sum())
+        }
+        assert!(count(&doc) > 3000, "{rev}: {} parameters", count(&doc));
+        assert!(a == b, "{rev}: the raw checkout answers differently");
+    }
+}
