@@ -191,3 +191,55 @@ pub(crate) fn name_origins(diagnostics: &mut [crate::diag::Diagnostic]) {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn mounted_files_are_read_found_and_listed_by_any_name() {
+        let dir = tempfile::tempdir().unwrap();
+        let real = std::fs::canonicalize(dir.path()).unwrap();
+        std::fs::create_dir(real.join("sub")).unwrap();
+        std::fs::write(real.join("sub/disk.yaml"), "on disk").unwrap();
+        mount(
+            [(
+                real.join("sub/virtual.yaml"),
+                VirtualFile {
+                    text: "in memory".into(),
+                    origin: "sub/virtual.j2.yaml".into(),
+                },
+            )],
+            [(
+                real.join("sub/virtual.j2.yaml"),
+                vec![real.join("sub/virtual.yaml")],
+            )],
+        );
+        let by_other_name = real.join("sub/../sub/virtual.yaml");
+        assert_eq!(read(&by_other_name).unwrap(), b"in memory");
+        assert_eq!(read(&real.join("sub/disk.yaml")).unwrap(), b"on disk");
+        assert!(is_file(&by_other_name) && exists(&by_other_name));
+        assert!(!is_file(&real.join("sub/none.yaml")));
+        assert_eq!(
+            canonicalize(&by_other_name).unwrap(),
+            real.join("sub/virtual.yaml")
+        );
+        assert_eq!(files_below(&real), [PathBuf::from("sub/virtual.yaml")]);
+        assert!(mounted_below(&real.join("sub")) && !mounted_below(&real.join("other")));
+        assert_eq!(
+            outputs_of(&real.join("sub/virtual.j2.yaml")).unwrap(),
+            [real.join("sub/virtual.yaml")]
+        );
+        let shown = crate::walk::display(&by_other_name);
+        let mut found = vec![crate::diag::Diagnostic::new(
+            crate::diag::codes::DUPLICATE_KEY,
+            shown,
+            "duplicate key",
+        )];
+        name_origins(&mut found);
+        assert!(found[0]
+            .message
+            .ends_with("(rendered from `sub/virtual.j2.yaml`)"));
+        assert_eq!(found[0].related[0].file, "sub/virtual.j2.yaml");
+    }
+}

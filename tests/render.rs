@@ -193,6 +193,14 @@ fn roles_and_network_data_can_be_given() {
     assert!(!stdout.contains("controller-role.yaml"), "{stdout}");
 }
 
+/// The parameters of a `show_nested` document, its nested stacks' included.
+fn count(s: &serde_json::Value) -> usize {
+    s["Parameters"].as_object().map_or(0, serde_json::Map::len)
+        + s["NestedParameters"]
+            .as_object()
+            .map_or(0, |n| n.values().map(count).sum())
+}
+
 /// With `HEATCAP_THT_CHECKOUTS` (tests/render/README.md): `parameters
 /// --format heat` on a raw checkout is the same document as on the tree
 /// `heatcap render` writes from it (paths aside), for the 2018 and 2023
@@ -255,12 +263,6 @@ fn raw_checkouts_answer_as_their_rendered_trees() {
         };
         let (a, b) = (answer(&raw), answer(&rendered));
         let doc: serde_json::Value = serde_json::from_str(&a).unwrap();
-        fn count(s: &serde_json::Value) -> usize {
-            s["Parameters"].as_object().map_or(0, serde_json::Map::len)
-                + s["NestedParameters"]
-                    .as_object()
-                    .map_or(0, |n| n.values().map(count).sum())
-        }
         assert!(count(&doc) > 3000, "{rev}: {} parameters", count(&doc));
         assert!(a == b, "{rev}: the raw checkout answers differently");
     }

@@ -224,15 +224,6 @@ pub(crate) static CODES: &[CodeInfo] = &[
         source: "heatcap's walker; TripleO's rendering step",
     },
     CodeInfo {
-        code: RENDER_ERROR,
-        name: "RenderError",
-        summary: "a Jinja source, or the roles or network data it is rendered with, cannot be rendered",
-        what: "heatcap renders a TripleO tree's `*.j2.yaml` sources as the tree's `tools/process-templates.py` does. A roles or network data file that is not a list of named mappings, a Jinja syntax error, an undefined value used where Jinja2 fails (an attribute of it, arithmetic), a missing include or a failing method call stops that output; the message names the output, the position is in the source.",
-        why: "The script stops at the first such error and writes a half-rendered tree; heatcap renders every other output, so the rest of the tree is still read, and `heatcap render` writes nothing.",
-        example: "`{{ role.name | nosuchfilter }}` in `puppet/role.role.j2.yaml`.",
-        source: "TripleO's tools/process-templates.py; Jinja2's Environment defaults",
-    },
-    CodeInfo {
         code: DIRECTORY_SKIPPED,
         name: "DirectorySkipped",
         summary: "a directory given without `-r`; skipped",
@@ -267,6 +258,15 @@ pub(crate) static CODES: &[CodeInfo] = &[
         why: "A misspelt suppression suppresses nothing, silently; saying so is the only way the author learns.",
         example: "`# heatcap: ignore E3004` (no brackets), or `# heatcap: ignore[E9999]`.",
         source: "heatcap's inline suppressions (docs/cli.md)",
+    },
+    CodeInfo {
+        code: RENDER_ERROR,
+        name: "RenderError",
+        summary: "a Jinja source, or the roles or network data it is rendered with, cannot be rendered",
+        what: "heatcap renders a TripleO tree's `*.j2.yaml` sources as the tree's `tools/process-templates.py` does. A roles or network data file that is not a list of named mappings, a Jinja syntax error, an undefined value used where Jinja2 fails (an attribute of it, arithmetic), a missing include or a failing method call stops that output; the message names the output, the position is in the source.",
+        why: "The script stops at the first such error and writes a half-rendered tree; heatcap renders every other output, so the rest of the tree is still read, and `heatcap render` writes nothing.",
+        example: "`{{ role.name | nosuchfilter }}` in `puppet/role.role.j2.yaml`.",
+        source: "TripleO's tools/process-templates.py; Jinja2's Environment defaults",
     },
     CodeInfo {
         code: CAPABILITIES_NOT_MAPPING,
