@@ -235,7 +235,9 @@ fn measure_large_registry(dir: &Path, runs: usize) {
 }
 
 /// Templates of 100,000 resources and of 100,000 parameters (`--max-size`
-/// raised): `index` and `validate` time and peak heap, per megabyte, beside
+/// raised): `index`, `validate` and `validate -e ENV` (the composition of
+/// the template with an environment giving one parameter a value; issue
+/// 22.3) time and peak heap, per megabyte, beside
 /// the ordinary tree's (`ordinary[threads - 1][command]`: seconds and peak
 /// heap per MB of `index` and `validate` on the generated tree). One file
 /// is parsed on one core, so the 1-thread figure is the like-for-like one
@@ -255,6 +257,9 @@ fn measure_huge_templates(dir: &Path, runs: usize, ordinary: [[(f64, f64); 2]; 2
         );
     }
     par.push_str("resources: {}\n");
+    let env = base.join("env.yaml");
+    std::fs::write(&env, "parameter_defaults:\n  p: y\n").unwrap();
+    let env = env.to_str().unwrap().to_owned();
     println!("\nTemplates of 100,000 entries (`--max-size 100000000`), 2 threads, medians of {runs}; per MB beside the ordinary tree's:\n");
     println!("| template | command | seconds | s/MB (ordinary: 1 thread, 2) | peak heap | heap/MB (ordinary) |");
     println!("|---|---|---|---|---|---|");
@@ -263,8 +268,15 @@ fn measure_huge_templates(dir: &Path, runs: usize, ordinary: [[(f64, f64); 2]; 2
         std::fs::write(&file, &text).unwrap();
         let mb = text.len() as f64 / 1e6;
         let f = file.to_str().unwrap().to_owned();
-        for (k, cmd) in ["index", "validate"].into_iter().enumerate() {
-            let args = [
+        // (label, subcommand, the ordinary tree's row it compares with,
+        // environments).
+        let commands = [
+            ("index", "index", 0, None),
+            ("validate", "validate", 1, None),
+            ("validate -e ENV", "validate", 1, Some(env.as_str())),
+        ];
+        for (label, cmd, k, env) in commands {
+            let mut args = vec![
                 "heatcap",
                 cmd,
                 &f,
@@ -274,6 +286,9 @@ fn measure_huge_templates(dir: &Path, runs: usize, ordinary: [[(f64, f64); 2]; 2
                 "--format",
                 "json",
             ];
+            if let Some(env) = env {
+                args.extend(["-e", env]);
+            }
             let secs: Vec<f64> = (0..runs)
                 .map(|_| {
                     let start = Instant::now();
@@ -286,7 +301,7 @@ fn measure_huge_templates(dir: &Path, runs: usize, ordinary: [[(f64, f64); 2]; 2
             sink_run(&args);
             let peak = PEAK.load(Ordering::Relaxed).saturating_sub(before) as f64;
             println!(
-                "| {name} ({mb:.1} MB) | `{cmd}` | {t:.2} | {:.3} ({:.3}, {:.3}) | {:.0} MB | {:.1} ({:.1}) |",
+                "| {name} ({mb:.1} MB) | `{label}` | {t:.2} | {:.3} ({:.3}, {:.3}) | {:.0} MB | {:.1} ({:.1}) |",
                 t / mb,
                 ordinary[0][k].0,
                 ordinary[1][k].0,

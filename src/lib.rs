@@ -83,6 +83,7 @@ pub(crate) mod query;
 pub(crate) mod render;
 pub(crate) mod report;
 pub(crate) mod resolve;
+pub(crate) mod serve;
 pub(crate) mod validate;
 pub(crate) mod vfs;
 pub(crate) mod walk;
@@ -90,12 +91,20 @@ pub(crate) mod workspace;
 
 pub use diag::{Code, CodeInfo, Diagnostic, Pos, Related, Severity, Span};
 pub use error::{Error, Exit};
-pub use load::{parse_text, FileKind, LoadOptions, ParseOptions, Parsed, RenderOptions, Status};
+pub use load::{
+    parse_text, FileKind, LoadCache, LoadOptions, ParseOptions, Parsed, RenderOptions, Status,
+    Touched,
+};
 pub use model::capability::{CapValue, Scalar};
+pub use model::catalogue::{Catalogue, CatalogueEnvironment, CatalogueGroup, CatalogueTopic};
 pub use model::environment::Environment;
 pub use model::package::ModuleKind;
 pub use model::template::Template;
 pub use model::Content;
+pub use product::catalogue::{
+    CapabilitiesEnvironment, CapabilitiesGroup, CapabilitiesTopic, CatalogueReport, Drift,
+    DriftKind,
+};
 pub use product::feeds::{
     ConstraintBounds, ConstraintModulo, Feed, PropertyConstraint, Via as FeedVia,
 };
@@ -112,7 +121,7 @@ pub use resolve::{
     Unresolved,
 };
 pub use validate::{Profile, Selection as RuleSelection};
-pub use walk::WalkOptions;
+pub use walk::{MemoryFiles, WalkOptions};
 pub use workspace::{
     validate, Export, ExportFile, RenderPlan, ValidateOptions, Validated, Workspace,
     WorkspaceBuilder,

@@ -166,6 +166,54 @@ impl Remap {
     }
 }
 
+/// Files given in memory rather than on disk: a request body's `files`,
+/// keyed as the client keyed them (`file:///abs/path`, or a plain name).
+/// A load or catalog that has them reads every path from them and nothing
+/// from disk: a path they lack is a missing file.
+#[derive(Debug, Clone, Default)]
+pub struct MemoryFiles(std::sync::Arc<std::collections::HashMap<String, (String, Vec<u8>)>>);
+
+impl MemoryFiles {
+    /// The set, from (key as sent, content) pairs; `file://` keys are read
+    /// as their path.
+    pub fn new<I: IntoIterator<Item = (String, Vec<u8>)>>(files: I) -> MemoryFiles {
+        let map = files
+            .into_iter()
+            .map(|(key, bytes)| {
+                (
+                    Self::path_key(Path::new(strip_file_scheme(&key))),
+                    (key, bytes),
+                )
+            })
+            .collect();
+        MemoryFiles(std::sync::Arc::new(map))
+    }
+
+    fn path_key(path: &Path) -> String {
+        normalize(path)
+    }
+
+    /// The content of the file at `path`.
+    pub(crate) fn get(&self, path: &Path) -> Option<&[u8]> {
+        self.0.get(&Self::path_key(path)).map(|(_, b)| b.as_slice())
+    }
+
+    /// The key the client sent for the file at `path`.
+    pub(crate) fn key_of(&self, path: &Path) -> Option<&str> {
+        self.0.get(&Self::path_key(path)).map(|(k, _)| k.as_str())
+    }
+
+    /// Whether the set holds a file at `path`.
+    pub(crate) fn contains(&self, path: &Path) -> bool {
+        self.0.contains_key(&Self::path_key(path))
+    }
+}
+
+/// `file:///x` → `/x`; anything else as it is.
+pub(crate) fn strip_file_scheme(target: &str) -> &str {
+    target.strip_prefix("file://").unwrap_or(target)
+}
+
 /// One file to load.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Source {

@@ -29,9 +29,11 @@ const STAGES: &[(&str, u32)] = &[
     ("query", 8),
     ("workspace", 9),
     ("report", 10),
-    ("cli", 11),
+    // The HTTP service: an adapter beside the command line, which starts it.
+    ("serve", 11),
+    ("cli", 12),
     // The fuzz harness's entry points drive the stages from outside.
-    ("fuzzing", 12),
+    ("fuzzing", 13),
 ];
 
 fn rank(module: &str) -> Option<u32> {

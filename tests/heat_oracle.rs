@@ -238,3 +238,43 @@ fn corpus_2016_export_uploads_what_the_client_does() {
         panic!("the exported tree: {e}");
     }
 }
+
+/// `--plan`: the fixture plan (fixtures/plans/plan-environment.yaml: path
+/// environments, a `data` one listed first, passwords, derived and user
+/// parameter_defaults, its own registry) composes as Heat composes the
+/// list tripleo-common built. Recorded: tests/heat/plan-fixture.json, Heat
+/// run by tools/heat-oracle on the tree `export --plan` wrote, with its
+/// environments in the exported order (the base registry, net-v4, bond,
+/// then plan-environment.environments-0.json, .parameter_defaults.json,
+/// .resource_registry.json). Heat's merge order shows in `Shared` (the
+/// base, the data environment and the merged parameters all set it: the
+/// user's value wins) and in `Tuning` (derived {a: 1, b: 2} deep-merged
+/// with the user's {b: 3}).
+#[test]
+fn a_plan_composes_as_heat_composes_its_environment_list() {
+    let c = Path::new("fixtures/plans");
+    let recorded = std::fs::read_to_string("tests/heat/plan-fixture.json").unwrap();
+    let heat: J = serde_json::from_str(&recorded).unwrap();
+    let cli = Cli::try_parse_from([
+        "heatcap",
+        "parameters",
+        "--plan",
+        "fixtures/plans/plan-environment.yaml",
+        "--format",
+        "heat",
+        "-q",
+        "--max-nested-depth",
+        "7",
+    ])
+    .unwrap();
+    let (mut out, mut err) = (Vec::new(), Vec::new());
+    run(cli, &mut out, &mut err).unwrap();
+    let ours: J = serde_json::from_slice(&out).unwrap();
+    let ours = normalize(&ours, &std::fs::canonicalize(c).unwrap());
+    let mut found = Vec::new();
+    differences(&heat, &ours, "", &mut found);
+    assert!(found.is_empty(), "{}", found.join("\n"));
+    let pd = &heat["Environment"]["parameter_defaults"];
+    assert_eq!(pd["Shared"], "user");
+    assert_eq!(pd["Tuning"], serde_json::json!({"a": 1, "b": 3}));
+}

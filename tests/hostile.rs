@@ -355,3 +355,94 @@ fn odd_file_names_stay_whole() {
         format!("{base}/$'d\\xff'/$'sub\\nx'/inner.yaml")
     );
 }
+
+/// The export tree of `export_force_*`: a root, its environment and a
+/// nested template in `sub/`; returns the arguments of `export --force`
+/// into `out`.
+fn force_export_args(d: &Path, out: &Path) -> Vec<String> {
+    let t = d.join("tree");
+    write(&t.join("env.yaml"), "resource_registry: {}\n");
+    write(
+        &t.join("root.yaml"),
+        "heat_template_version: 2016-10-14\nresources:\n  a:\n    type: sub/x.yaml\n",
+    );
+    write(
+        &t.join("sub/x.yaml"),
+        "heat_template_version: 2016-10-14\nresources: {}\n",
+    );
+    [
+        "export",
+        "-t",
+        t.join("root.yaml").to_str().unwrap(),
+        "-e",
+        t.join("env.yaml").to_str().unwrap(),
+        "--out",
+        out.to_str().unwrap(),
+        "--force",
+    ]
+    .iter()
+    .map(|s| (*s).to_owned())
+    .collect()
+}
+
+/// Every entry below `dir`: its path, and its contents (a file), its
+/// target (a link) or nothing (a directory); links are not followed.
+fn snapshot(dir: &Path) -> Vec<(String, String)> {
+    let mut out = Vec::new();
+    for e in walkdir::WalkDir::new(dir).sort_by_file_name() {
+        let e = e.unwrap();
+        let m = std::fs::symlink_metadata(e.path()).unwrap();
+        let what = if m.file_type().is_symlink() {
+            format!("-> {}", std::fs::read_link(e.path()).unwrap().display())
+        } else if m.is_file() {
+            std::fs::read_to_string(e.path()).unwrap()
+        } else {
+            String::new()
+        };
+        out.push((e.path().display().to_string(), what));
+    }
+    out
+}
+
+/// Issue 22.5: an export --force that cannot write every file (here a
+/// file `sub` where the nested template's directory goes) writes none:
+/// OUT is left as it was, where the files before `sub/x.yaml` used to be
+/// moved in before the write failed.
+#[test]
+fn export_force_that_fails_leaves_out_as_it_was() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let out = d.join("out");
+    write(&out.join("root.yaml"), "mine\n");
+    write(&out.join("sub"), "a file where a directory goes\n");
+    let before = snapshot(&out);
+    let (_, err) = heatcap(force_export_args(d, &out));
+    assert_eq!(snapshot(&out), before, "{err}");
+    assert!(err.contains("is not a directory"), "{err}");
+}
+
+/// Issue 22.5: --force replaces a symbolic link to a directory in OUT (as
+/// it replaces a link to a file) with a real directory, and writes nothing
+/// through it: what it pointed to is untouched.
+#[test]
+fn export_force_replaces_a_link_to_a_directory() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let victim = d.join("victim");
+    write(&victim.join("keep.yaml"), "untouched\n");
+    let out = d.join("out");
+    write(&out.join("keep.txt"), "mine\n");
+    std::os::unix::fs::symlink(&victim, out.join("sub")).unwrap();
+    let victim_before = snapshot(&victim);
+    let (_, err) = heatcap(force_export_args(d, &out));
+    assert!(!err.contains("error") && !err.contains("cannot"), "{err}");
+    assert_eq!(snapshot(&victim), victim_before);
+    let sub = std::fs::symlink_metadata(out.join("sub")).unwrap();
+    assert!(sub.is_dir() && !sub.file_type().is_symlink());
+    assert!(out.join("sub/x.yaml").is_file());
+    assert!(!out.join("sub/keep.yaml").exists());
+    assert_eq!(
+        std::fs::read_to_string(out.join("keep.txt")).unwrap(),
+        "mine\n"
+    );
+}

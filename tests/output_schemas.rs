@@ -115,6 +115,7 @@ fn schema_of(command: &Command) -> Option<(String, bool)> {
         Command::Index(a) => ("index", a.output.format.unwrap_or(Format::Json)),
         Command::Resolve(a) => ("resolve", a.output.format.unwrap_or(Format::Table)),
         Command::Options(a) => ("options", a.output.format.unwrap_or(Format::Table)),
+        Command::Catalogue(a) => ("catalogue", a.output.format.unwrap_or(Format::Table)),
         Command::Parameters(a) => match (a.diff.is_some(), a.format.unwrap_or(Format::Table)) {
             // `--diff` prints its JSON for `heat` too.
             (true, Format::Json | Format::Heat) => ("parameters-diff", Format::Json),

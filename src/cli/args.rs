@@ -83,6 +83,9 @@ Exit status:
        (the output is still complete);
      resolve, options, parameters: something is unresolved or an error
        was found;
+     catalogue: an error was found (an environment enabled without one
+       it requires, a map that cannot be read);
+     any command given --plan: the plan has an error;
      export: refused (nothing written);
      validate: a finding at or above --fail-on;
      resource-type show: no such type, or Heat refuses the answer asked
@@ -158,6 +161,10 @@ pub enum Command {
     Parameters(ParametersArgs),
     /// Check templates against Heat's rules; findings as path:line:col lines.
     Validate(ValidateArgs),
+    /// A TripleO tree's environment catalogue (capabilities-map.yaml):
+    /// topics, groups, environments, drift from the tree, and the order
+    /// of the enabled ones.
+    Catalogue(CatalogueArgs),
     /// List every diagnostic code, or explain one (what, why, example, source).
     Rules(RulesArgs),
     /// Print the JSON Schema of a JSON output, or list the schemas.
@@ -165,10 +172,48 @@ pub enum Command {
     /// Heat 27's resource types, offline: list them, or show one's
     /// properties and attributes (`openstack orchestration resource type`).
     ResourceType(ResourceTypeArgs),
+    /// Answer Heat's template API and heatcap's questions over HTTP
+    /// (loopback, Heat's port 8004, unless told otherwise).
+    Serve(ServeArgs),
     /// Print the shell completion script for SHELL.
     Completions(CompletionsArgs),
     /// Print the manual page (roff) of heatcap, or of one command.
     Man(ManArgs),
+}
+
+#[derive(Debug, Args)]
+pub struct ServeArgs {
+    /// Address and port to listen on (port 0: any free port, printed on
+    /// stderr). An address other than loopback needs --allow-remote.
+    #[arg(long, value_name = "ADDR:PORT", default_value = "127.0.0.1:8004")]
+    pub listen: std::net::SocketAddr,
+    /// Listen on an address other than loopback: anyone who can reach it
+    /// can read the served roots.
+    #[arg(long)]
+    pub allow_remote: bool,
+    /// A directory heatcap's own answers (/heatcap/v1/...) read; paths in
+    /// requests are relative to one (repeatable; named by its last part).
+    #[arg(long = "root", value_name = "DIR")]
+    pub roots: Vec<PathBuf>,
+    /// An environment file every heatcap answer starts from, before the
+    /// request's own (repeatable, merged in order).
+    #[arg(short = 'e', long = "environment", value_name = "ENV")]
+    pub environments: Vec<PathBuf>,
+    /// Heat's max_nested_stack_depth for the compositions answered.
+    #[arg(long, value_name = "N", default_value_t = 5)]
+    pub max_nested_depth: usize,
+    /// Longest time one request may take, in seconds (then Heat's 500
+    /// fault document).
+    #[arg(long, value_name = "SECS", default_value_t = 60)]
+    pub request_timeout: u64,
+    /// Longest time a client may take to send a request's headers, in
+    /// seconds (then the connection is closed).
+    #[arg(long, value_name = "SECS", default_value_t = 30)]
+    pub header_timeout: u64,
+    /// Most requests computed at once (others wait); the number of cores
+    /// when absent.
+    #[arg(long, value_name = "N")]
+    pub concurrency: Option<usize>,
 }
 
 #[derive(Debug, Args)]
@@ -267,6 +312,26 @@ pub struct RulesArgs {
     /// Output format (`markdown`: the page docs/rules.md).
     #[arg(long, value_parser = format_parser(RULES_FORMATS), default_value = "plain")]
     pub format: Format,
+}
+
+#[derive(Debug, Args)]
+pub struct CatalogueArgs {
+    /// The tree (a directory with capabilities-map.yaml) or the map
+    /// itself.
+    #[arg(value_name = "TREE", default_value = ".")]
+    pub tree: PathBuf,
+    /// A TripleO plan environment: its file environments are the enabled
+    /// ones (checked against `requires`, and ordered).
+    #[arg(long, value_name = "PLAN")]
+    pub plan: Option<PathBuf>,
+    /// An environment to enable (after the plan's; repeatable).
+    #[arg(short = 'e', long = "environment", value_name = "ENV")]
+    pub environments: Vec<PathBuf>,
+    /// Largest file read, in characters (Heat's max_template_size).
+    #[arg(long, value_name = "CHARS", default_value_t = crate::load::DEFAULT_MAX_SIZE)]
+    pub max_size: usize,
+    #[command(flatten)]
+    pub output: OutputArgs,
 }
 
 /// How files are found.
@@ -397,7 +462,7 @@ pub struct IndexArgs {
     clap::ArgGroup::new("what")
         .required(true)
         .multiple(true)
-        .args(["template", "environments", "type_name"])
+        .args(["template", "environments", "type_name", "plan"])
 ))]
 pub struct ResolveArgs {
     /// The root template (`-`: standard input); without it, the registry
@@ -407,6 +472,13 @@ pub struct ResolveArgs {
     /// An environment file, merged in the order given as Heat merges them (repeatable).
     #[arg(short = 'e', long = "environment", value_name = "ENV")]
     pub environments: Vec<PathBuf>,
+    /// A TripleO plan environment (`plan-environment.yaml`): its
+    /// environments (files in order, inline `data` ones, its
+    /// `parameter_defaults`, its `resource_registry`, as tripleo-common
+    /// built them) come before the `-e` ones, and its `template` is the
+    /// root template unless `-t` is given.
+    #[arg(long, value_name = "PLAN")]
+    pub plan: Option<PathBuf>,
     /// Answer one lookup: the implementation of this type.
     #[arg(long = "type", value_name = "TYPE")]
     pub type_name: Option<String>,
@@ -435,12 +507,19 @@ pub struct ResolveArgs {
     clap::ArgGroup::new("what")
         .required(true)
         .multiple(true)
-        .args(["environments", "directories"])
+        .args(["environments", "directories", "plan"])
 ))]
 pub struct OptionsArgs {
     /// An environment file, merged in the order given (repeatable).
     #[arg(short = 'e', long = "environment", value_name = "ENV")]
     pub environments: Vec<PathBuf>,
+    /// A TripleO plan environment (`plan-environment.yaml`): its
+    /// environments (files in order, inline `data` ones, its
+    /// `parameter_defaults`, its `resource_registry`, as tripleo-common
+    /// built them) come before the `-e` ones, and its `template` is the
+    /// root template unless `-t` is given.
+    #[arg(long, value_name = "PLAN")]
+    pub plan: Option<PathBuf>,
     /// A directory whose templates offer implementations through their
     /// `resource_type` annotation (walked recursively; repeatable).
     #[arg(short = 'r', long = "templates", value_name = "DIR")]
@@ -456,12 +535,24 @@ pub struct OptionsArgs {
 
 #[derive(Debug, Args)]
 pub struct ExportArgs {
-    /// The root template.
-    #[arg(short = 't', long = "template", value_name = "TEMPLATE")]
-    pub template: PathBuf,
+    /// The root template (required unless --plan names one).
+    #[arg(
+        short = 't',
+        long = "template",
+        value_name = "TEMPLATE",
+        required_unless_present = "plan"
+    )]
+    pub template: Option<PathBuf>,
     /// An environment file, merged in the order given (repeatable).
     #[arg(short = 'e', long = "environment", value_name = "ENV")]
     pub environments: Vec<PathBuf>,
+    /// A TripleO plan environment (`plan-environment.yaml`): its
+    /// environments (files in order, inline `data` ones, its
+    /// `parameter_defaults`, its `resource_registry`, as tripleo-common
+    /// built them) come before the `-e` ones, and its `template` is the
+    /// root template unless `-t` is given.
+    #[arg(long, value_name = "PLAN")]
+    pub plan: Option<PathBuf>,
     /// The directory to write the tree into (created; must be empty unless --force).
     #[arg(long, value_name = "DIR")]
     pub out: Option<PathBuf>,
@@ -506,6 +597,14 @@ pub struct RenderCmdArgs {
     pub output: QuietArgs,
 }
 
+impl ExportArgs {
+    /// The root template: `-t`, or the plan's (the command line fills it
+    /// in from `--plan` before the command runs, or refuses the run).
+    pub fn template(&self) -> &std::path::Path {
+        self.template.as_deref().unwrap_or(std::path::Path::new(""))
+    }
+}
+
 /// Diagnostics verbosity only (for commands with their own formats).
 #[derive(Debug, Clone, Args)]
 pub struct QuietArgs {
@@ -519,12 +618,24 @@ pub struct QuietArgs {
 
 #[derive(Debug, Args)]
 pub struct ParametersArgs {
-    /// The root template.
-    #[arg(short = 't', long = "template", value_name = "TEMPLATE")]
-    pub template: PathBuf,
+    /// The root template (required unless --plan names one).
+    #[arg(
+        short = 't',
+        long = "template",
+        value_name = "TEMPLATE",
+        required_unless_present = "plan"
+    )]
+    pub template: Option<PathBuf>,
     /// An environment file, merged in the order given (repeatable).
     #[arg(short = 'e', long = "environment", value_name = "ENV")]
     pub environments: Vec<PathBuf>,
+    /// A TripleO plan environment (`plan-environment.yaml`): its
+    /// environments (files in order, inline `data` ones, its
+    /// `parameter_defaults`, its `resource_registry`, as tripleo-common
+    /// built them) come before the `-e` ones, and its `template` is the
+    /// root template unless `-t` is given.
+    #[arg(long, value_name = "PLAN")]
+    pub plan: Option<PathBuf>,
     /// Use this template for this type, as a UI selection would (repeatable).
     #[arg(long, value_name = "TYPE=PATH")]
     pub choose: Vec<String>,
@@ -542,6 +653,14 @@ pub struct ParametersArgs {
     /// refused (Heat's default; TripleO's undercloud used 7).
     #[arg(long, value_name = "N", default_value_t = 5)]
     pub max_nested_depth: usize,
+}
+
+impl ParametersArgs {
+    /// The root template: `-t`, or the plan's (the command line fills it
+    /// in from `--plan` before the command runs, or refuses the run).
+    pub fn template(&self) -> &std::path::Path {
+        self.template.as_deref().unwrap_or(std::path::Path::new(""))
+    }
 }
 
 /// The lowest severity that fails the run.
@@ -570,6 +689,13 @@ pub struct ValidateArgs {
     /// checked with it and report the composition rules (E7xxx, W6xxx).
     #[arg(short = 'e', long = "environment", value_name = "ENV")]
     pub environments: Vec<PathBuf>,
+    /// A TripleO plan environment (`plan-environment.yaml`): its
+    /// environments (files in order, inline `data` ones, its
+    /// `parameter_defaults`, its `resource_registry`, as tripleo-common
+    /// built them) come before the `-e` ones, (its `template` is not
+    /// added to the files checked).
+    #[arg(long, value_name = "PLAN")]
+    pub plan: Option<PathBuf>,
     /// Rule set: `onap` adds the ONAP VNF requirements to the HOT rules
     /// [default: hot].
     #[arg(long, value_enum)]

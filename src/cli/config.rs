@@ -144,6 +144,9 @@ pub fn sized_load_options(max_size: usize) -> Result<LoadOptions, Error> {
         remap: crate::walk::Remap::default(),
         stdin: None,
         render: crate::load::RenderOptions::default(),
+        memory: None,
+        confine: None,
+        cache: None,
     })
 }
 

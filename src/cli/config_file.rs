@@ -390,8 +390,8 @@ mod tests {
                 "conf/.heatcap.yaml:1:10: `X1` is not a rule code prefix (like E3 or W5001)",
             ),
             (
-                "select:\n  - E9\n",
-                "conf/.heatcap.yaml:2:5: `E9` matches no code (`heatcap rules` lists them)",
+                "select:\n  - I9\n",
+                "conf/.heatcap.yaml:2:5: `I9` matches no code (`heatcap rules` lists them)",
             ),
             (
                 "fail-on: never\n",

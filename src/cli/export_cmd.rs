@@ -24,14 +24,14 @@ pub(super) fn export(
         ));
     }
     config::no_stdin(
-        std::iter::once(&a.template).chain(&a.environments),
+        std::iter::once(&a.template().to_path_buf()).chain(&a.environments),
         "export",
     )?;
     let output = config::Output {
         format: Format::Plain,
         min_severity: config::verbosity(a.output.quiet, a.output.verbose),
     };
-    let root = display(&a.template);
+    let root = display(a.template());
     let progress = ui.progress(a.output.quiet, "exporting");
     let ws = Workspace::builder()
         .environments(&a.environments)

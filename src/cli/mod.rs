@@ -4,6 +4,7 @@
 //! steps.
 
 pub mod args;
+mod catalogue_cmd;
 pub mod config;
 pub mod config_file;
 mod export_cmd;
@@ -14,6 +15,7 @@ mod render_cmd;
 mod resolve_cmd;
 mod resource_type_cmd;
 mod rules_cmd;
+mod serve_cmd;
 mod shell_cmd;
 pub mod terminal;
 mod validate_cmd;
@@ -48,7 +50,18 @@ pub fn run_on(
     let mut command = cli.command;
     remap_paths(&mut command, &remap);
     let r = &remap;
-    match command {
+    let plan_found = expand_plan(&mut command)?;
+    if let Some((diagnostics, Some(min))) = &plan_found {
+        report::write_diagnostics(err, diagnostics, *min, ui.err)?;
+    }
+    let plan_failed = plan_found
+        .as_ref()
+        .is_some_and(|(d, _)| d.iter().any(|d| d.severity == Severity::Error));
+    // export writes nothing for a plan tripleo-common could not deploy.
+    if plan_failed && matches!(command, Command::Export(_)) {
+        return Ok(Exit::NoMatchOrFindings);
+    }
+    let exit = match command {
         Command::CapabilitiesFind(a) => introspect_cmd::find(a, r, &ui, out, err),
         Command::TemplateCapabilities(a) => introspect_cmd::summary(a, r, &ui, out, err),
         Command::Index(a) => introspect_cmd::index(a, r, &ui, out, err),
@@ -58,12 +71,92 @@ pub fn run_on(
         Command::Render(a) => render_cmd::render(&a, &ui, out, err),
         Command::Parameters(a) => parameters_cmd::parameters(&a, r, &ui, out, err),
         Command::Validate(a) => validate_cmd::validate(&a, r, &ui, out, err),
+        Command::Catalogue(a) => catalogue_cmd::catalogue(&a, r, &ui, out, err),
         Command::Rules(a) => rules_cmd::rules(&a, &ui, out),
         Command::Schema(a) => rules_cmd::schema(&a, out),
         Command::ResourceType(a) => resource_type_cmd::resource_type(&a, &ui, out, err),
+        Command::Serve(a) => serve_cmd::serve(&a, err),
         Command::Completions(a) => shell_cmd::completions(&a, out),
         Command::Man(a) => shell_cmd::man(&a, out),
+    }?;
+    // A plan with an error fails the run, whatever the command found.
+    Ok(if plan_failed && exit == Exit::Ok {
+        Exit::NoMatchOrFindings
+    } else {
+        exit
+    })
+}
+
+/// `--plan PLAN` (every command that composes): the plan's environments
+/// (tripleo-common's list: files, inline `data`, `parameter_defaults`,
+/// `resource_registry`; see `load::plan`) go before the `-e` ones, and its
+/// `template` is the root unless `-t` is given. Done here once for every
+/// command, so each sees an ordinary environment list. Returns the plan's
+/// findings (its own and its `requires` against the capabilities map
+/// beside it) and the verbosity to print them with.
+#[allow(clippy::type_complexity)]
+fn expand_plan(
+    command: &mut Command,
+) -> Result<Option<(Vec<Diagnostic>, Option<Severity>)>, Error> {
+    let (plan, environments, template, verbosity) = match command {
+        Command::Resolve(a) => (
+            a.plan.clone(),
+            &mut a.environments,
+            Some(&mut a.template),
+            config::verbosity(a.output.quiet, a.output.verbose),
+        ),
+        Command::Options(a) => (
+            a.plan.clone(),
+            &mut a.environments,
+            None,
+            config::verbosity(a.output.quiet, a.output.verbose),
+        ),
+        Command::Parameters(a) => (
+            a.plan.clone(),
+            &mut a.environments,
+            Some(&mut a.template),
+            config::verbosity(a.output.quiet, a.output.verbose),
+        ),
+        Command::Export(a) => (
+            a.plan.clone(),
+            &mut a.environments,
+            Some(&mut a.template),
+            config::verbosity(a.output.quiet, a.output.verbose),
+        ),
+        Command::Validate(a) => (
+            a.plan.clone(),
+            &mut a.environments,
+            None,
+            config::verbosity(a.quiet, false),
+        ),
+        _ => return Ok(None),
+    };
+    let Some(path) = plan else {
+        return Ok(None);
+    };
+    let load = crate::load::LoadOptions::default();
+    let plan = crate::workspace::open_plan(&path, &load);
+    let mut diagnostics = plan.diagnostics.clone();
+    diagnostics.extend(crate::workspace::plan_requirements(&plan, &load));
+    let mut list: Vec<std::path::PathBuf> = plan
+        .environments
+        .iter()
+        .map(|e| std::path::PathBuf::from(&e.path))
+        .collect();
+    list.append(environments);
+    *environments = list;
+    if let Some(t) = template {
+        if t.is_none() {
+            *t = plan.template.map(|(p, _)| std::path::PathBuf::from(p));
+        }
+        if t.is_none() {
+            return Err(Error::Usage(format!(
+                "the plan `{}` names no template: give -t",
+                path.display()
+            )));
+        }
     }
+    Ok(Some((diagnostics, verbosity)))
 }
 
 /// `--templates-root` applied to the paths given on the command line
@@ -94,15 +187,23 @@ fn remap_paths(command: &mut Command, remap: &Remap) {
         }
         Command::Export(a) => {
             all(&mut a.environments);
-            a.template = remap.apply_path(&a.template);
+            a.template = a.template.as_deref().map(|t| remap.apply_path(t));
         }
         Command::Parameters(a) => {
             all(&mut a.environments);
-            a.template = remap.apply_path(&a.template);
+            a.template = a.template.as_deref().map(|t| remap.apply_path(t));
         }
         Command::Render(a) => a.tree = remap.apply_path(&a.tree),
         Command::Validate(a) => {
             all(&mut a.paths);
+            all(&mut a.environments);
+        }
+        Command::Catalogue(a) => {
+            a.tree = remap.apply_path(&a.tree);
+            all(&mut a.environments);
+        }
+        Command::Serve(a) => {
+            all(&mut a.roots);
             all(&mut a.environments);
         }
         Command::Rules(_)

@@ -28,7 +28,7 @@ fn choices(raw: &[String]) -> Result<IndexMap<String, String>, Error> {
 fn workspace(a: &ParametersArgs, choices: IndexMap<String, String>, remap: &Remap) -> Workspace {
     Workspace::builder()
         .environments(&a.environments)
-        .roots(&[display(&a.template)])
+        .roots(&[display(a.template())])
         .choices(choices)
         .max_nested_depth(a.max_nested_depth)
         .remap(remap.clone())
@@ -46,7 +46,7 @@ pub(super) fn parameters(
 ) -> Result<Exit, Error> {
     let chosen = choices(&a.choose)?;
     config::no_stdin(
-        std::iter::once(&a.template).chain(&a.environments),
+        std::iter::once(&a.template().to_path_buf()).chain(&a.environments),
         "parameters",
     )?;
     let output = config::Output {
@@ -56,7 +56,7 @@ pub(super) fn parameters(
     if let Some(spec) = &a.diff {
         return parameters_diff(a, &chosen, spec, remap, ui, out, err);
     }
-    let root = display(&a.template);
+    let root = display(a.template());
     let progress = ui.progress(a.output.quiet, "evaluating");
     let (described, heat) = workspace(a, chosen, remap).parameters(&root);
     drop(progress);
@@ -95,7 +95,7 @@ fn parameters_diff(
         .remap(remap.clone())
         .render_options(config::render_options(&a.render));
     let progress = ui.progress(a.output.quiet, "evaluating");
-    let (d, diagnostics) = Workspace::choice_diff(&base, &display(&a.template), t, from, to);
+    let (d, diagnostics) = Workspace::choice_diff(&base, &display(a.template()), t, from, to);
     drop(progress);
     let f = match a.format.unwrap_or(Format::Table) {
         Format::Heat => Format::Json,

@@ -1,6 +1,6 @@
 //! The codes no validation rule owns: loading and walking (0xxx), the
 //! `capabilities` annotation (5xxx), environment loading and merging
-//! (6xxx) and composition (7xxx). Each is defined here once, with its
+//! (6xxx), composition (7xxx) and TripleO plans and catalogues (9xxx). Each is defined here once, with its
 //! catalogue entry in [`CODES`]; the rules' codes live in their own files
 //! (`src/validate/*/`), and the two together are the whole catalogue.
 
@@ -94,6 +94,22 @@ pub(crate) const UNSELECTABLE: Code = Code("W7010");
 pub(crate) const INVALID_PARAMETER_VALUE: Code = Code("E7014");
 /// A literal a resource passes to a template's parameter that it refuses.
 pub(crate) const INVALID_PROVIDER_PROPERTY: Code = Code("E7015");
+/// A `capabilities-map.yaml` that is not the catalogue's shape.
+pub(crate) const CATALOGUE_INVALID: Code = Code("E9001");
+/// A catalogue entry whose file is missing, only a Jinja source, or no environment.
+pub(crate) const CATALOGUE_DRIFT: Code = Code("W9002");
+/// An environment enabled without an environment it requires.
+pub(crate) const REQUIREMENT_MISSING: Code = Code("E9003");
+/// Environments whose `requires` form a cycle.
+pub(crate) const REQUIREMENT_CYCLE: Code = Code("E9004");
+/// A plan environment tripleo-common could not use.
+pub(crate) const PLAN_INVALID: Code = Code("E9005");
+/// Something in a plan tripleo-common leaves out or cannot find.
+pub(crate) const PLAN_ENTRY_DROPPED: Code = Code("W9006");
+/// An environment merged before one it requires.
+pub(crate) const REQUIREMENT_AFTER: Code = Code("W9007");
+/// Two environments the catalogue declares mutually exclusive, both enabled.
+pub(crate) const EXCLUSIVE_ENABLED: Code = Code("W9008");
 
 /// The catalogue entries of the codes above, in code order.
 pub(crate) static CODES: &[CodeInfo] = &[
@@ -461,7 +477,7 @@ pub(crate) static CODES: &[CodeInfo] = &[
         code: TOO_MANY_RESOURCES,
         name: "TooManyResources",
         summary: "a template of the composition has more than 1,000 resources (Heat's `max_resources_per_stack`)",
-        what: "Every stack of the composition has at most 1,000 resources.",
+        what: "Every stack of the composition has at most 1,000 resources. `validate` reports a template it checks as E3018 (at its `resources` key) and this code only for the templates the composition reaches that it does not check.",
         why: "Heat refuses the stack: \"Request limit exceeded: Maximum resources per stack exceeded.\"",
         example: "a generated template with 1,200 resources.",
         source: "heat-semantics §0.1 step 6, §1.3",
@@ -492,6 +508,78 @@ pub(crate) static CODES: &[CodeInfo] = &[
         why: "Heat accepts the template at `template validate` and refuses the stack at `stack create`, before it creates anything: \"Property error: resources.child.properties.size: 30 is out of range (min: 1, max: 10)\".",
         example: "`type: nested/child.yaml` with `size: 30` where the child's `size` has `range: {min: 1, max: 10}`.",
         source: "heat/engine/resources/template_resource.py (properties schema from the template's parameters), heat/engine/properties.py; recorded: tests/heat/provider-value-verdicts.json",
+    },
+    CodeInfo {
+        code: CATALOGUE_INVALID,
+        name: "CatalogueInvalid",
+        summary: "`capabilities-map.yaml` is not the catalogue's shape (topics, environment groups, environments with a `file`)",
+        what: "A TripleO capabilities map lists `topics`, each with `environment_groups`, each with `environments`, each a mapping with a `file` (and a `title`, `description`, `requires` list); a group may say `mutually_exclusive`. A part that is not that shape is reported where it is and left out; the rest is read.",
+        why: "tripleo-common's GetCapabilitiesAction failed on the whole map (\"Error parsing capabilities-map.yaml\") or on the first bad part (a KeyError), so the UI showed no environments at all.",
+        example: "`environment_groups: {title: x}` (a mapping, not a list), or an environment without `file`.",
+        source: "tripleo-common tripleo_common/actions/heat_capabilities.py (GetCapabilitiesAction, to 2019); ../shared/docs/tripleo-plans.md §4",
+    },
+    CodeInfo {
+        code: CATALOGUE_DRIFT,
+        name: "CatalogueDrift",
+        summary: "a catalogue entry (or a `requires` item) names a file that is missing, exists only as its Jinja source (`.j2.yaml`), or is not an environment",
+        what: "Each `file` of the capabilities map, and each environment a `requires` names, is a file of the tree relative to the map: one that exists nowhere, one whose Jinja source (`x.j2.yaml`) is there but not the rendered `x.yaml`, or one that is not a Heat environment, is reported at the name, with the kind of drift (`missing`, `source-only`, `not-environment`).",
+        why: "The map was kept by hand and drifted from the tree: enabling such an entry makes the deployment fail when the client fetches the file (a source-only one exists only after the tree is rendered by tools/process-templates.py).",
+        example: "`- file: environments/aide.yaml` in the 2018 map, a file the tree never had.",
+        source: "tripleo-heat-templates 13d0057c capabilities-map.yaml; the study tripleo-plans.md §4",
+    },
+    CodeInfo {
+        code: REQUIREMENT_MISSING,
+        name: "RequirementMissing",
+        summary: "an environment is enabled without an environment it `requires` (in the capabilities map); both are named",
+        what: "The capabilities map says an environment requires others (`requires: [overcloud-resource-registry-puppet.yaml]`); an environment enabled (by `--plan` or `-e`) without one of them is reported at the `requires` item, naming both.",
+        why: "tripleo-common never checked `requires`: the deployment went ahead without the base the environment overrides, and failed on the types it expected mapped, or deployed something else.",
+        example: "`environments/net-bond-with-vlans.yaml` enabled without `environments/network-isolation.yaml`.",
+        source: "tripleo-heat-templates capabilities-map.yaml (`requires`: \"an array of environments which are required by this environment\")",
+    },
+    CodeInfo {
+        code: REQUIREMENT_CYCLE,
+        name: "RequirementCycle",
+        summary: "environments of the capabilities map require each other in a cycle, so no order puts each after what it requires",
+        what: "Following `requires` from an environment leads back to it; the cycle is named in order and reported at the first environment's `requires`. The order heatcap computes keeps those environments in the order given.",
+        why: "No merge order satisfies the map: one of the environments is merged before one it requires, whose values then win.",
+        example: "`a.yaml` requires `b.yaml` and `b.yaml` requires `a.yaml`.",
+        source: "tripleo-common tripleo_common/utils/plan.py (apply_environments_order, which looped over the list once); ../shared/docs/tripleo-plans.md §4.3",
+    },
+    CodeInfo {
+        code: PLAN_INVALID,
+        name: "PlanInvalid",
+        summary: "a plan environment (`plan-environment.yaml`) tripleo-common fails on: not a mapping, `environments` not a list, an entry that is not a mapping, a `path` that is not a string, `passwords`, `derived_parameters` or `parameter_defaults` not a mapping, a mapping merged into a text",
+        what: "`--plan` reads the plan as tripleo-common's `build_env_paths` did; where the Python would raise (a `TypeError` or an `AttributeError`), heatcap reports it at its place in the plan and goes on with what it can read (a mapping that `deep_update` cannot merge is taken as it is).",
+        why: "tripleo-common's deployment failed with a Python error on such a plan.",
+        example: "`passwords: ~` (`dict.update(None)`), or `parameter_defaults: {X: {a: 1}}` over `derived_parameters: {X: text}`.",
+        source: "tripleo-common tripleo_common/utils/plan.py (build_env_paths, 2018-04 to 2021-03); python-heatclient heatclient/common/template_utils.py (deep_update)",
+    },
+    CodeInfo {
+        code: PLAN_ENTRY_DROPPED,
+        name: "PlanEntryDropped",
+        summary: "something a plan environment names that tripleo-common silently leaves out: an `environments` entry with neither a `path` nor `data` that is not empty, or no `template`",
+        what: "An entry of `environments` counts only with a truthy `path` or `data`; others are dropped without a word. A plan without `template` makes tripleo-common fetch the container itself as the root template.",
+        why: "The environment the user meant to enable is not deployed, and nothing says so.",
+        example: "`environments: [{path: ''}]`.",
+        source: "tripleo-common tripleo_common/utils/plan.py (build_env_paths), tripleo_common/utils/template.py (build_heat_args)",
+    },
+    CodeInfo {
+        code: REQUIREMENT_AFTER,
+        name: "RequirementAfter",
+        summary: "an environment is merged before an environment it `requires` (in the capabilities map), so the required one's values win",
+        what: "Environments merge in order, later ones winning; an environment that requires another overrides it, so it must come after it. heatcap names both and the order that satisfies every `requires` (`heatcap catalogue` prints it).",
+        why: "The base overrides the environment meant to override it: its registry entries and parameter values are silently undone. tripleo-common's sorter (`apply_environments_order`) was meant to fix this but could leave it so.",
+        example: "`environments: [{path: environments/puppet-pacemaker.yaml}, {path: overcloud-resource-registry-puppet.yaml}]`.",
+        source: "tripleo-common tripleo_common/utils/plan.py (apply_environments_order); ../shared/docs/tripleo-plans.md §4.3",
+    },
+    CodeInfo {
+        code: EXCLUSIVE_ENABLED,
+        name: "ExclusiveEnabled",
+        summary: "two environments of one mutually exclusive group of the capabilities map are both enabled; the later one's entries win",
+        what: "A group with `mutually_exclusive: true` (or, in a map that never writes the key, a group of two or more environments) offers one choice; enabling two of its environments is reported at the second's entry in the map, naming both and which one wins (the later, as Heat merges them).",
+        why: "tripleo-ui unticked the other members of such a group, so TripleO never deployed both; given by hand, the later environment silently overrides what the earlier one maps.",
+        example: "`environments/network-isolation.yaml` and `environments/network-isolation-v6.yaml` both enabled.",
+        source: "tripleo-heat-templates capabilities-map.yaml (`mutually_exclusive`); the study tripleo-plans.md §5.3",
     },
 ];
 

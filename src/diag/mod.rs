@@ -180,12 +180,42 @@ pub struct Related {
 /// The diagnostics with repeats removed (same code, file, position and
 /// message), first occurrences kept in order: one finding, one line, however
 /// many paths of the composition reach it.
-pub(crate) fn dedup(diagnostics: Vec<Diagnostic>) -> Vec<Diagnostic> {
-    let mut seen = std::collections::HashSet::new();
+pub(crate) fn dedup(mut diagnostics: Vec<Diagnostic>) -> Vec<Diagnostic> {
+    // Marked first, each finding's key borrowed (a pointer per entry of the
+    // set, where copies of every file and message took a third of the
+    // peak heap), then kept in place.
+    let keep: Vec<bool> = {
+        let mut seen = std::collections::HashSet::with_capacity(diagnostics.len());
+        diagnostics
+            .iter()
+            .map(|d| seen.insert(DedupKey(d)))
+            .collect()
+    };
+    let mut keep = keep.into_iter();
+    diagnostics.retain(|_| keep.next().unwrap_or(true));
     diagnostics
-        .into_iter()
-        .filter(|d| seen.insert((d.code, d.file.clone(), d.span, d.message.clone())))
-        .collect()
+}
+
+/// What makes two findings the same for [`dedup`]: code, file, position
+/// and message.
+struct DedupKey<'a>(&'a Diagnostic);
+
+impl PartialEq for DedupKey<'_> {
+    fn eq(&self, other: &Self) -> bool {
+        let (a, b) = (self.0, other.0);
+        a.code == b.code && a.span == b.span && a.file == b.file && a.message == b.message
+    }
+}
+
+impl Eq for DedupKey<'_> {}
+
+impl std::hash::Hash for DedupKey<'_> {
+    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
+        self.0.code.hash(state);
+        self.0.file.hash(state);
+        self.0.span.hash(state);
+        self.0.message.hash(state);
+    }
 }
 
 /// One finding: what, where, how serious.
@@ -310,17 +340,34 @@ mod dedup_tests {
             d("E7006", 12, "a"),
             d("E7006", 13, "a"),
             d("W0010", 3, "b"),
+            d("W0010", 3, "c"),
+            d("E7007", 12, "a"),
+            Diagnostic::new(Code("E7006"), "u.yaml", "a").at(Span::point(12, 1)),
+            Diagnostic::new(Code("E7006"), "t.yaml", "a"),
         ];
-        let kept: Vec<(u32, String)> = dedup(all)
+        let kept: Vec<(&str, String, u32, String)> = dedup(all)
             .into_iter()
-            .map(|d| (d.span.unwrap().start.line, d.message))
+            .map(|d| {
+                (
+                    d.code.0,
+                    d.file,
+                    d.span.map_or(0, |s| s.start.line),
+                    d.message,
+                )
+            })
             .collect();
+        let k = |code, file: &str, line, msg: &str| (code, file.to_owned(), line, msg.to_owned());
+        // A finding differing in any of code, file, place or message is kept.
         assert_eq!(
             kept,
             [
-                (12, "a".to_owned()),
-                (3, "b".to_owned()),
-                (13, "a".to_owned())
+                k("E7006", "t.yaml", 12, "a"),
+                k("W0010", "t.yaml", 3, "b"),
+                k("E7006", "t.yaml", 13, "a"),
+                k("W0010", "t.yaml", 3, "c"),
+                k("E7007", "t.yaml", 12, "a"),
+                k("E7006", "u.yaml", 12, "a"),
+                k("E7006", "t.yaml", 0, "a"),
             ]
         );
     }

@@ -31,7 +31,12 @@
 //! }
 //! ```
 
+/// Heat's `max_resources_per_stack` (its default): the most resources one
+/// stack may have; `template validate` and `stack create` refuse more.
+pub(crate) const MAX_RESOURCES_PER_STACK: usize = 1000;
+
 pub(crate) mod api;
+pub(crate) mod versions;
 
 use std::collections::BTreeMap;
 use std::fmt;

@@ -93,6 +93,19 @@ pub(crate) fn classify(root: &Node) -> (FileKind, Option<&'static str>) {
             Some("it has template sections but no template version key"),
         );
     }
+    // A TripleO plan environment has `parameter_defaults` and
+    // `resource_registry` too, but Heat never reads it: tripleo-common
+    // builds environments from it (`--plan`).
+    if map.contains_key("template")
+        && map
+            .get("environments")
+            .is_some_and(|e| e.as_seq().is_some())
+    {
+        return (
+            FileKind::Other,
+            Some("it is a TripleO plan environment (template, environments): give it with --plan"),
+        );
+    }
     if keys.iter().any(|k| ENVIRONMENT_SECTIONS.contains(k)) {
         return (FileKind::Environment, None);
     }
@@ -110,6 +123,28 @@ mod tests {
     fn kind(text: &str) -> FileKind {
         let parsed = parse_text(text, "t.yaml", &ParseOptions::default());
         classify(&parsed.root.expect("parses")).0
+    }
+
+    #[test]
+    fn a_plan_environment_is_not_an_environment() {
+        let plan = "template: overcloud.yaml\nenvironments: [{path: a.yaml}]\nparameter_defaults: {A: 1}\n";
+        let parsed = parse_text(plan, "p.yaml", &ParseOptions::default());
+        let (kind, reason) = classify(&parsed.root.unwrap());
+        assert_eq!(kind, FileKind::Other);
+        assert!(reason.unwrap().contains("--plan"));
+        // `environments` that is not a list, or no `template`: as before.
+        assert_eq!(
+            kind_of("template: t\nenvironments: x\nparameter_defaults: {}\n"),
+            FileKind::Environment
+        );
+        assert_eq!(
+            kind_of("environments: []\nparameter_defaults: {}\n"),
+            FileKind::Environment
+        );
+    }
+
+    fn kind_of(text: &str) -> FileKind {
+        kind(text)
     }
 
     #[test]

@@ -5,12 +5,15 @@
 //! before reading, nesting depth and alias expansion while building.
 
 pub(crate) mod classify;
+pub(crate) mod plan;
 pub(crate) mod suppress;
 pub(crate) mod tree;
 mod yaml;
 
+use std::collections::HashMap;
 use std::fs::File;
 use std::io::Read;
+use std::path::{Path, PathBuf};
 
 use rayon::prelude::*;
 use serde::Serialize;
@@ -60,6 +63,17 @@ pub struct LoadOptions {
     /// The bytes the path `-` stands for: the command line's standard
     /// input, read once. Without them, reading `-` is a read error (E0001).
     pub stdin: Option<&'static [u8]>,
+    /// Files given in memory (a request's `files`): when set, every path
+    /// is read from them and nothing from disk.
+    pub memory: Option<crate::walk::MemoryFiles>,
+    /// When set, only files whose real path (links resolved) lies under
+    /// one of these directories are read; any other is refused (E0001),
+    /// so nothing a file names can make heatcap read elsewhere.
+    pub confine: Option<std::sync::Arc<[PathBuf]>>,
+    /// Files already parsed, kept across workspaces (`heatcap serve`):
+    /// a file on disk is read and parsed again only when its size or
+    /// modification time changed.
+    pub cache: Option<LoadCache>,
     /// The data TripleO trees' Jinja sources are rendered with.
     pub render: RenderOptions,
 }
@@ -75,6 +89,121 @@ pub struct RenderOptions {
     pub network_data: Option<std::path::PathBuf>,
 }
 
+/// What identifies a file's content without reading it: its length,
+/// modification time and inode.
+pub(crate) type Stamp = (u64, Option<std::time::SystemTime>, u64);
+
+/// (path, how it is shown, prefilter) → the stamp it was read at, and
+/// what was loaded.
+type CacheMap = HashMap<(PathBuf, String, Option<&'static str>), (Stamp, Loaded)>;
+
+/// Loaded files by (path, how it is shown, prefilter), with the stamp
+/// they were read at. Shared by clones; a clone made by
+/// [`LoadCache::tracking`] also notes every file it is asked for.
+#[derive(Debug, Clone, Default)]
+pub struct LoadCache {
+    files: std::sync::Arc<std::sync::Mutex<CacheMap>>,
+    touched: Option<Touched>,
+}
+
+/// The files one computation asked for (read, or found missing), each
+/// with its stamp then: an answer computed from them is still the answer
+/// while [`Touched::unchanged`] holds.
+#[derive(Debug, Clone, Default)]
+pub struct Touched(std::sync::Arc<std::sync::Mutex<Noted>>);
+
+/// Each file asked for, with its stamp then (`None`: missing).
+type Noted = Vec<(PathBuf, Option<Stamp>)>;
+
+impl Touched {
+    /// True when every file noted has the stamp it had (a missing one is
+    /// still missing).
+    pub fn unchanged(&self) -> bool {
+        let noted = self
+            .0
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+            .clone();
+        noted.iter().all(|(p, then)| stamp(p) == *then)
+    }
+
+    /// How many files were noted.
+    pub fn len(&self) -> usize {
+        self.0
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+            .len()
+    }
+
+    /// Whether none was.
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+}
+
+impl LoadCache {
+    /// How many files it holds.
+    pub fn len(&self) -> usize {
+        self.lock().len()
+    }
+
+    /// Whether it holds none.
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// The same cache, noting the files asked for through it.
+    pub fn tracking(&self) -> (LoadCache, Touched) {
+        let touched = Touched::default();
+        (
+            LoadCache {
+                files: self.files.clone(),
+                touched: Some(touched.clone()),
+            },
+            touched,
+        )
+    }
+
+    /// Notes that the file at `path` was asked for, as it is now.
+    pub(crate) fn note(&self, path: &Path) -> Option<Stamp> {
+        let now = stamp(path);
+        if let Some(t) = &self.touched {
+            t.0.lock()
+                .unwrap_or_else(std::sync::PoisonError::into_inner)
+                .push((path.to_path_buf(), now));
+        }
+        now
+    }
+
+    fn lock(&self) -> std::sync::MutexGuard<'_, CacheMap> {
+        self.files
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+    }
+}
+
+fn stamp(path: &Path) -> Option<Stamp> {
+    let m = std::fs::metadata(path).ok()?;
+    #[cfg(unix)]
+    let inode = std::os::unix::fs::MetadataExt::ino(&m);
+    #[cfg(not(unix))]
+    let inode = 0;
+    Some((m.len(), m.modified().ok(), inode))
+}
+
+impl LoadOptions {
+    /// Whether TripleO trees are rendered and mounted before reading
+    /// ([`crate::vfs`]). Not for files given in memory (nothing is read
+    /// from disk), nor under confinement (`heatcap serve`): rendering
+    /// looks for a tree's top above the paths it is given, which may lie
+    /// outside the served roots, and the overlay is the process's and
+    /// never re-rendered, so a long-running service would answer from
+    /// renders older than the sources.
+    pub(crate) fn renders(&self) -> bool {
+        self.memory.is_none() && self.confine.is_none()
+    }
+}
+
 impl Default for LoadOptions {
     fn default() -> Self {
         LoadOptions {
@@ -84,6 +213,9 @@ impl Default for LoadOptions {
             remap: crate::walk::Remap::default(),
             stdin: None,
             render: RenderOptions::default(),
+            memory: None,
+            confine: None,
+            cache: None,
         }
     }
 }
@@ -165,8 +297,32 @@ fn rendered_names(source: &Source, outputs: &[std::path::PathBuf]) -> String {
     }
 }
 
-/// Reads, parses and classifies one file.
+/// Reads, parses and classifies one file (from the cache when it has the
+/// file as it is now on disk).
 pub(crate) fn load_one(source: &Source, opts: &LoadOptions) -> Loaded {
+    // A rendered file has no disk stamp to check the cache against.
+    let cacheable = opts.memory.is_none()
+        && !crate::walk::is_stdin(&source.path)
+        && crate::vfs::get(&source.path).is_none();
+    let (Some(cache), true) = (&opts.cache, cacheable) else {
+        return load_fresh(source, opts);
+    };
+    let Some(now) = cache.note(&source.path) else {
+        return load_fresh(source, opts);
+    };
+    let key = (source.path.clone(), source.display.clone(), opts.prefilter);
+    if let Some((then, loaded)) = cache.lock().get(&key) {
+        if *then == now && loaded.source == *source {
+            return loaded.clone();
+        }
+    }
+    let loaded = load_fresh(source, opts);
+    cache.lock().insert(key, (now, loaded.clone()));
+    loaded
+}
+
+/// Reads, parses and classifies one file.
+fn load_fresh(source: &Source, opts: &LoadOptions) -> Loaded {
     let mut loaded = Loaded {
         source: source.clone(),
         status: Status::Error,
@@ -213,8 +369,15 @@ pub(crate) fn load_one(source: &Source, opts: &LoadOptions) -> Loaded {
         });
         return loaded;
     }
-    let read = if crate::walk::is_stdin(&source.path) {
+    if let Some((plan_path, part)) = plan_part(&source.path) {
+        return load_plan_part(loaded, plan_path, part, opts);
+    }
+    let read = if let Some(memory) = &opts.memory {
+        memory_bytes(source, memory, opts.max_size)
+    } else if crate::walk::is_stdin(&source.path) {
         stdin_bytes(source, opts)
+    } else if let Some(problem) = outside(&source.path, opts.confine.as_deref()) {
+        Err(Box::new(Diagnostic::new(codes::READ_ERROR, file, problem)))
     } else {
         read_limited(source, opts.max_size)
     };
@@ -261,6 +424,86 @@ pub(crate) fn load_one(source: &Source, opts: &LoadOptions) -> Loaded {
     loaded
 }
 
+/// A path naming a part of a plan (`PLAN#parameter_defaults`), when no
+/// file has that name.
+fn plan_part(path: &std::path::Path) -> Option<(&str, &str)> {
+    let found = plan::split_part(path)?;
+    (!crate::vfs::exists(path)).then_some(found)
+}
+
+/// Loads a part of a plan ([`plan`]): the plan file is read and parsed
+/// (its problems are the part's, at their places in the plan), and the
+/// part is the environment document built from it.
+fn load_plan_part(mut loaded: Loaded, plan_path: &str, part: &str, opts: &LoadOptions) -> Loaded {
+    let plan_source = Source::new(crate::walk::path_of(plan_path), plan_path.to_owned(), true);
+    let bytes = match read_limited(&plan_source, opts.max_size) {
+        Ok(b) => b,
+        Err(d) => {
+            loaded.diagnostics.push(*d);
+            return loaded;
+        }
+    };
+    loaded.bytes = bytes.len() as u64;
+    let text = match decode(bytes, plan_path) {
+        Ok(t) => t,
+        Err(d) => {
+            loaded.diagnostics.push(*d);
+            return loaded;
+        }
+    };
+    let parsed = parse_text(&text, plan_path, &opts.parse);
+    loaded.diagnostics = parsed.diagnostics;
+    let Some(root) = parsed.root else {
+        return loaded;
+    };
+    // The problems building the part are the plan's own, reported once
+    // with it (`--plan`); the part is what tripleo-common went on with.
+    let (doc, _) = plan::part(plan_path, &root, part);
+    let Some(doc) = doc else {
+        loaded.diagnostics.push(Diagnostic::new(
+            codes::PLAN_INVALID,
+            loaded.source.display.clone(),
+            format!("`{plan_path}` has no `{part}` environment"),
+        ));
+        return loaded;
+    };
+    let (kind, reason) = classify::classify(&doc);
+    loaded.status = Status::Ok;
+    loaded.kind = Some(kind);
+    loaded.reason = reason;
+    loaded.root = Some(doc);
+    loaded
+}
+
+/// Why `path` may not be read under `confine` (outside every allowed
+/// directory once links are resolved), or `None` when it may.
+pub(crate) fn outside(path: &Path, confine: Option<&[PathBuf]>) -> Option<String> {
+    let allowed = confine?;
+    // Through the overlay: a rendered file's real path is its real
+    // directory joined with its name.
+    match crate::vfs::canonicalize(path) {
+        Ok(real) if allowed.iter().any(|d| real.starts_with(d)) => None,
+        // A missing file is reported as missing by the read itself,
+        // unless its directory already leads elsewhere.
+        Err(_)
+            if path
+                .parent()
+                .and_then(|d| {
+                    std::fs::canonicalize(if d.as_os_str().is_empty() {
+                        Path::new(".")
+                    } else {
+                        d
+                    })
+                    .ok()
+                })
+                .is_none_or(|d| allowed.iter().any(|a| d.starts_with(a))) =>
+        {
+            None
+        }
+        _ => Some("outside the directories heatcap serves: not read".to_owned()),
+    }
+}
+
 fn read_limited(source: &Source, max_chars: usize) -> Result<Vec<u8>, Box<Diagnostic>> {
     let file = source.display.as_str();
     let err = |e: &std::io::Error| {
@@ -299,6 +542,31 @@ fn read_limited(source: &Source, max_chars: usize) -> Result<Vec<u8>, Box<Diagno
         .read_to_end(&mut buf)
         .map_err(|e| err(&e))?;
     Ok(buf)
+}
+
+/// A file given in memory, within the size limit; missing is not found.
+fn memory_bytes(
+    source: &Source,
+    memory: &crate::walk::MemoryFiles,
+    max_chars: usize,
+) -> Result<Vec<u8>, Box<Diagnostic>> {
+    let file = source.display.as_str();
+    let Some(bytes) = memory.get(&source.path) else {
+        return Err(Box::new(Diagnostic::new(
+            codes::NOT_FOUND,
+            file,
+            "not among the files given with the request",
+        )));
+    };
+    let ceiling = (max_chars as u64).saturating_mul(4);
+    if bytes.len() as u64 > ceiling {
+        return Err(Box::new(Diagnostic::new(
+            codes::TOO_LARGE,
+            file,
+            format!("the file is {} bytes, so more than {max_chars} characters (a character is at most 4 bytes), the limit", bytes.len()),
+        )));
+    }
+    Ok(bytes.to_vec())
 }
 
 /// Standard input's bytes, within the size limit.

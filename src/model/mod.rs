@@ -2,6 +2,7 @@
 //! the [`Corpus`] of every file in walk order.
 
 pub(crate) mod capability;
+pub(crate) mod catalogue;
 pub(crate) mod environment;
 pub(crate) mod package;
 pub(crate) mod registry;

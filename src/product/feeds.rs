@@ -16,7 +16,7 @@
 //! whose parent passes nothing for it (so `parameter_defaults` or its
 //! default give it).
 
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 
 use indexmap::IndexMap;
 use schemars::JsonSchema;
@@ -210,11 +210,18 @@ impl Walk<'_> {
         let Some(t) = self.catalog.template("", path).template else {
             return feeds;
         };
+        // The template's resources by name (the first of a repeated name,
+        // as a search in order finds it): one lookup per child, where a
+        // search per child was quadratic in the stack's resources.
+        let mut by_name = HashMap::with_capacity(t.resources.len());
+        for r in &t.resources {
+            by_name.entry(r.name.as_str()).or_insert(r);
+        }
         for child in &node.children {
             let Some(name) = child.resource.as_deref() else {
                 continue;
             };
-            let Some(res) = t.resources.iter().find(|r| r.name == name) else {
+            let Some(&res) = by_name.get(name) else {
                 continue;
             };
             let child_id = format!("{id}/{name}");

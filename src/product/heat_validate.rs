@@ -291,6 +291,29 @@ pub(crate) fn document(
     J::Object(doc)
 }
 
+/// The exception class Heat's API names in the fault for a refusal
+/// (`{"Error": message}`): the engine returns most as that dict, which the
+/// API raises as `HTTPBadRequest`; a template of an unknown version and a
+/// nesting beyond the limit propagate as their own exceptions.
+pub(crate) fn error_class(message: &str) -> &'static str {
+    if message.starts_with("The template version is invalid") {
+        "InvalidTemplateVersion"
+    } else if message.starts_with("Request limit exceeded") {
+        "RequestLimitExceeded"
+    } else {
+        "HTTPBadRequest"
+    }
+}
+
+/// The document as Heat answers without `show_nested`: no top-level
+/// `NestedParameters`.
+pub(crate) fn without_nested(mut doc: J) -> J {
+    if let J::Object(m) = &mut doc {
+        m.shift_remove("NestedParameters");
+    }
+    doc
+}
+
 /// What [`document`] builds (and the refusal beside it): a stack's
 /// `Description`, `Parameters` (Heat's entries, CFN type names, `NoEcho`
 /// as a string), `ParameterGroups` and `NestedParameters` (a nested

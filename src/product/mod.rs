@@ -4,6 +4,7 @@
 //! the chosen composition ([`parameters`]), Heat's own validate document
 //! ([`heat_validate`]), and what stock Heat accepts ([`export`]).
 
+pub(crate) mod catalogue;
 pub(crate) mod export;
 pub(crate) mod feeds;
 pub(crate) mod heat_validate;

@@ -1,6 +1,7 @@
 //! Stage 6: renderers. Each is a pure function from a result to a writer;
 //! nothing outside this module and `main.rs` prints.
 
+mod catalogue;
 mod full;
 mod introspect;
 pub(crate) use crate::encode::{json, yaml};
@@ -17,6 +18,7 @@ mod text;
 
 use std::io::{self, Write};
 
+pub(crate) use catalogue::render_catalogue;
 pub(crate) use introspect::{render_by_type, render_find, render_index, render_summary};
 pub(crate) use options::render_options;
 pub(crate) use parameters::{render_parameters, render_parameters_diff};

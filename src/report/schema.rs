@@ -20,6 +20,7 @@ use super::resource_types::{Listed, Shown};
 use super::rules::RuleEntry;
 use super::{ExportReport, ValidateReport};
 use crate::diag::Diagnostic;
+use crate::product::catalogue::{CatalogueRecord, CatalogueReport};
 use crate::product::options::{Choice, OptionsReport};
 use crate::product::parameters::{ChoiceDiff, ParametersReport};
 use crate::query::{FileEntry, IndexDocument, Match};
@@ -99,6 +100,18 @@ pub(crate) const SCHEMAS: &[OutputSchema] = &[
         output: "resolve --format jsonl (each line)",
         about: "One lookup.",
         generate: derived::<Resolution>,
+    },
+    OutputSchema {
+        name: "catalogue",
+        output: "catalogue --format json",
+        about: "A TripleO capabilities map in the shape tripleo-common's GetCapabilitiesAction returned, with each entry's drift from the tree, and the enabled environments checked and ordered.",
+        generate: derived::<CatalogueReport>,
+    },
+    OutputSchema {
+        name: "catalogue.jsonl",
+        output: "catalogue --format jsonl (each line)",
+        about: "One environment of the catalogue, with its topic and group.",
+        generate: derived::<CatalogueRecord<'static>>,
     },
     OutputSchema {
         name: "options",

@@ -37,8 +37,7 @@ pub(crate) use crate::diag::codes::{
 /// Heat's `max_nested_stack_depth`.
 pub(crate) const MAX_NESTED_DEPTH: usize = 5;
 
-/// Heat's `max_resources_per_stack`.
-pub(crate) const MAX_RESOURCES_PER_STACK: usize = 1000;
+pub(crate) use crate::heat_schema::MAX_RESOURCES_PER_STACK;
 
 /// The name Heat gives the stack it validates.
 pub(crate) const ROOT_STACK_NAME: &str = "dummy";
@@ -211,6 +210,26 @@ struct Walker<'c> {
     diagnostics: Vec<Diagnostic>,
     unevaluated: Vec<(String, Unevaluated)>,
     heat_error: Option<String>,
+}
+
+/// Heat's message for a template whose version it does not know
+/// (`InvalidTemplateVersion`), or `None`.
+fn invalid_version(template: &Template) -> Option<String> {
+    let version = template.version.as_deref()?;
+    let (key, allowed): (&str, Vec<&str>) = match template.format {
+        Format::Hot => (
+            "heat_template_version",
+            crate::model::template::HOT_VERSIONS.to_vec(),
+        ),
+        Format::Cfn => return None,
+    };
+    if crate::model::template::hot_date(version).is_some() {
+        return None;
+    }
+    Some(format!(
+        "The template version is invalid: \"{key}: {version}\". \"{key}\" should be one of: {}",
+        allowed.join(", ")
+    ))
 }
 
 /// One stack as the functions see it.
@@ -397,6 +416,11 @@ impl Walker<'_> {
                     .at(*span),
                 );
             }
+        }
+        if let Some(problem) = invalid_version(template) {
+            // Heat refuses the template before it validates anything
+            // (InvalidTemplateVersion); validate reports it as E1001.
+            self.heat_error.get_or_insert(problem);
         }
         if template.resources.len() > MAX_RESOURCES_PER_STACK {
             self.heat_error.get_or_insert_with(|| {

@@ -39,6 +39,7 @@ pub(crate) static RULES: &[&dyn Rule] = &[
     &hot::property_constraint_violation::PropertyConstraintViolation,
     &hot::parameter_type_mismatch::ParameterTypeMismatch,
     &hot::unknown_attribute::UnknownAttribute,
+    &hot::too_many_resources::TooManyResources,
     &hot::output_value::OutputWithoutValue,
     &hot::capability_value::CapabilityNeverMatches,
     &hot::unmappable_resource_type::UnmappableResourceType,
@@ -79,6 +80,7 @@ pub(crate) static ONAP_RULES: &[&dyn OnapRule] = &[
     &onap::environment_resource_registry::EnvironmentResourceRegistry,
     &onap::orphan_environment_file::OrphanEnvironmentFile,
     &onap::unprovided_resource_type::UnprovidedResourceType,
+    &onap::port_on_many_servers::PortOnManyServers,
 ];
 
 /// Every rule's metadata (templates', environments', ONAP's), in code order.

@@ -2,7 +2,7 @@
 //! other templates, loaded in parallel, level by level, before resolution
 //! starts, so that resolution itself is a pure function of loaded data.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::path::{Path, PathBuf};
 
 use crate::load::{self, LoadOptions};
@@ -10,7 +10,7 @@ use crate::model::registry::{is_template_path, RegistryEntry};
 use crate::model::{Environment, FileRecord};
 use crate::resolve::merge::Merged;
 use crate::resolve::{Catalog, TemplateRef};
-use crate::walk::{is_stdin, normalize, path_of, Remap, Source, STDIN, STDIN_PATH};
+use crate::walk::{is_stdin, normalize, path_of, MemoryFiles, Remap, Source, STDIN, STDIN_PATH};
 
 /// Where a (from, target) pair points: the real path key and the display.
 type Located = Option<(PathBuf, String)>;
@@ -24,68 +24,144 @@ pub struct FsCatalog {
     located: std::sync::Mutex<HashMap<(String, String), Located>>,
     /// Path prefixes read from elsewhere.
     remap: Remap,
+    /// Files given in memory: read from them only, never from disk.
+    memory: Option<MemoryFiles>,
+    /// Directories reads are confined to (`LoadOptions::confine`).
+    confine: Option<std::sync::Arc<[PathBuf]>>,
+    /// Notes the files `get_file` reads (`LoadOptions::cache`).
+    cache: Option<load::LoadCache>,
 }
 
 /// Where `target` points from the file `from` (as the user gave it; `""`
 /// for the working directory): the real path to read and the path to show.
 /// Heat's client resolves against the real (symlink-free) directory.
 pub(crate) fn locate(from: &str, target: &str, remap: &Remap) -> Option<(PathBuf, String)> {
-    let target = match target.split_once("://") {
-        Some(("file", rest)) => rest,
-        Some(_) => return None,
-        None => target,
-    };
-    if from.is_empty() && is_stdin(&path_of(target)) {
-        return Some((PathBuf::from(STDIN_PATH), STDIN.to_owned()));
-    }
-    let remapped = remap.apply(target);
-    // A remapped path is read where `--templates-root` says, relative to
-    // the working directory, whoever names it.
-    let from = if matches!(remapped, std::borrow::Cow::Owned(_)) {
-        ""
-    } else {
-        from
-    };
-    let target = &*remapped;
-    let from_path = &path_of(from);
-    // Standard input has no directory: its references are relative to the
-    // working directory, as those given on the command line are.
-    let from_stdin = is_stdin(from_path);
-    let shown_dir = from_path.parent().unwrap_or(Path::new(""));
-    let real_dir = if from.is_empty() || from_stdin {
-        PathBuf::new()
-    } else {
-        crate::vfs::canonicalize(from_path)
-            .ok()
-            .and_then(|p| p.parent().map(Path::to_path_buf))
-            .unwrap_or_else(|| shown_dir.to_path_buf())
-    };
-    let target = &path_of(target);
-    let read = real_dir.join(target);
-    // A linked file elsewhere: show where the target really is, since
-    // that is where it is read from and how other paths reach it.
-    let linked_away = !from.is_empty()
-        && !from_stdin
-        && crate::vfs::canonicalize(if shown_dir.as_os_str().is_empty() {
-            Path::new(".")
-        } else {
-            shown_dir
-        })
-        .is_ok_and(|d| d != real_dir);
-    let shown_base = if linked_away {
-        real_dir.as_path()
-    } else {
-        shown_dir
-    };
-    let mut shown = normalize(&shown_base.join(target));
-    if from.starts_with("./") && !shown.starts_with('/') && !shown.starts_with("../") {
-        shown = format!("./{shown}");
-    }
-    Some((read, shown))
+    Locator::new(from, remap).locate(target)
 }
 
-fn key(path: &Path) -> PathBuf {
-    crate::vfs::canonicalize(path).unwrap_or_else(|_| PathBuf::from(normalize(path)))
+/// The real path of `path`: symlinks resolved on disk (a rendered
+/// file's through the overlay, [`crate::vfs`]), or, for files given in
+/// memory, the path without `.` and `..`.
+fn real(path: &Path, memory: Option<&MemoryFiles>) -> Option<PathBuf> {
+    match memory {
+        Some(_) => Some(PathBuf::from(normalize(path))),
+        None => crate::vfs::canonicalize(path).ok(),
+    }
+}
+
+/// [`locate`], among files given in memory when `memory` is set (paths
+/// are then taken as written: there are no links to follow).
+fn locate_in(
+    from: &str,
+    target: &str,
+    remap: &Remap,
+    memory: Option<&MemoryFiles>,
+) -> Option<(PathBuf, String)> {
+    Locator::new_in(from, remap, memory).locate(target)
+}
+
+/// [`locate`] for many targets named by one file: the file's real
+/// directory (two file-system calls) is found once, on the first target
+/// that needs it.
+pub(crate) struct Locator<'a> {
+    from: &'a str,
+    remap: &'a Remap,
+    memory: Option<&'a MemoryFiles>,
+    base: Option<Base>,
+}
+
+/// Where a file's references are resolved: its real directory, and whether
+/// the directory it is shown in is a link elsewhere.
+struct Base {
+    real_dir: PathBuf,
+    linked_away: bool,
+}
+
+impl Base {
+    /// The base of the file `from` (not empty, not standard input).
+    fn of(from: &str, memory: Option<&MemoryFiles>) -> Base {
+        let from_path = &path_of(from);
+        let shown_dir = from_path.parent().unwrap_or(Path::new(""));
+        let real_dir = real(from_path, memory)
+            .and_then(|p| p.parent().map(Path::to_path_buf))
+            .unwrap_or_else(|| shown_dir.to_path_buf());
+        // A linked file elsewhere: show where the target really is, since
+        // that is where it is read from and how other paths reach it.
+        // Files in memory have no links.
+        let linked_away = memory.is_none()
+            && crate::vfs::canonicalize(if shown_dir.as_os_str().is_empty() {
+                Path::new(".")
+            } else {
+                shown_dir
+            })
+            .is_ok_and(|d| d != real_dir);
+        Base {
+            real_dir,
+            linked_away,
+        }
+    }
+}
+
+impl<'a> Locator<'a> {
+    /// References of the file `from`, with the `remap` prefixes.
+    pub(crate) fn new(from: &'a str, remap: &'a Remap) -> Locator<'a> {
+        Locator::new_in(from, remap, None)
+    }
+
+    /// [`Locator::new`], among files given in memory when `memory` is set.
+    fn new_in(from: &'a str, remap: &'a Remap, memory: Option<&'a MemoryFiles>) -> Locator<'a> {
+        Locator {
+            from,
+            remap,
+            memory,
+            base: None,
+        }
+    }
+
+    /// Where `target` points: see [`locate`].
+    pub(crate) fn locate(&mut self, target: &str) -> Option<(PathBuf, String)> {
+        let target = match target.split_once("://") {
+            Some(("file", rest)) => rest,
+            Some(_) => return None,
+            None => target,
+        };
+        if self.from.is_empty() && is_stdin(&path_of(target)) {
+            return Some((PathBuf::from(STDIN_PATH), STDIN.to_owned()));
+        }
+        let remapped = self.remap.apply(target);
+        // A remapped path is read where `--templates-root` says, relative to
+        // the working directory, whoever names it.
+        let from = if matches!(remapped, std::borrow::Cow::Owned(_)) {
+            ""
+        } else {
+            self.from
+        };
+        let target = &*remapped;
+        let from_path = &path_of(from);
+        // Standard input has no directory: its references are relative to the
+        // working directory, as those given on the command line are.
+        let from_stdin = is_stdin(from_path);
+        let shown_dir = from_path.parent().unwrap_or(Path::new(""));
+        let memory = self.memory;
+        let (real_dir, linked_away) = if from.is_empty() || from_stdin {
+            (Path::new(""), false)
+        } else {
+            let base = self.base.get_or_insert_with(|| Base::of(from, memory));
+            (base.real_dir.as_path(), base.linked_away)
+        };
+        let target = &path_of(target);
+        let read = real_dir.join(target);
+        let shown_base = if linked_away { real_dir } else { shown_dir };
+        let mut shown = normalize(&shown_base.join(target));
+        if from.starts_with("./") && !shown.starts_with('/') && !shown.starts_with("../") {
+            shown = format!("./{shown}");
+        }
+        Some((read, shown))
+    }
+}
+
+fn key(path: &Path, memory: Option<&MemoryFiles>) -> PathBuf {
+    real(path, memory).unwrap_or_else(|| PathBuf::from(normalize(path)))
 }
 
 impl FsCatalog {
@@ -100,8 +176,12 @@ impl FsCatalog {
     ) -> FsCatalog {
         let mut cat = FsCatalog {
             remap: opts.remap.clone(),
+            memory: opts.memory.clone(),
+            confine: opts.confine.clone(),
+            cache: opts.cache.clone(),
             ..FsCatalog::default()
         };
+        let mem = opts.memory.as_ref();
         let mut frontier: Vec<(PathBuf, String)> = Vec::new();
         for r in roots {
             frontier.push((path_of(r), (*r).to_owned()));
@@ -113,7 +193,7 @@ impl FsCatalog {
         for e in entries {
             let from = &envs[e.origin.env].path;
             for target in e.value.template_names() {
-                frontier.extend(locate(from, target, &opts.remap));
+                frontier.extend(locate_in(from, target, &opts.remap, mem));
             }
             // Entries for a nested stack's resources, at any depth.
             let mut nested: Vec<RegistryEntry> = Vec::new();
@@ -129,18 +209,17 @@ impl FsCatalog {
             }
             while let Some(n) = nested.pop() {
                 for (target, _) in n.templates() {
-                    frontier.extend(locate(from, target, &opts.remap));
+                    frontier.extend(locate_in(from, target, &opts.remap, mem));
                 }
                 nested.extend(n.nested());
             }
         }
         while !frontier.is_empty() {
-            let mut sources = Vec::new();
+            let mut sources: Vec<(PathBuf, Source)> = Vec::new();
+            let mut pending: HashSet<PathBuf> = HashSet::new();
             for (path, shown) in frontier.drain(..) {
-                let k = key(&path);
-                if cat.files.contains_key(&k)
-                    || sources.iter().any(|(kk, _): &(PathBuf, Source)| *kk == k)
-                {
+                let k = key(&path, mem);
+                if cat.files.contains_key(&k) || !pending.insert(k.clone()) {
                     continue;
                 }
                 sources.push((k, Source::new(path, shown, true)));
@@ -152,7 +231,7 @@ impl FsCatalog {
                     for r in &t.resources {
                         for ty in std::iter::once(&r.type_name).chain(&r.members) {
                             if is_template_path(ty) {
-                                frontier.extend(locate(&record.path, ty, &opts.remap));
+                                frontier.extend(locate_in(&record.path, ty, &opts.remap, mem));
                             }
                         }
                     }
@@ -161,6 +240,20 @@ impl FsCatalog {
             }
         }
         cat
+    }
+
+    /// Whether a file exists at `path` (among the files given in memory,
+    /// when there are).
+    pub(crate) fn exists(&self, path: &Path) -> bool {
+        match &self.memory {
+            Some(m) => m.contains(path),
+            None => crate::vfs::exists(path),
+        }
+    }
+
+    /// [`locate`], among the files in memory when there are.
+    fn locate(&self, from: &str, target: &str) -> Option<(PathBuf, String)> {
+        locate_in(from, target, &self.remap, self.memory.as_ref())
     }
 
     /// Every loaded file, for reporting their diagnostics.
@@ -179,7 +272,10 @@ impl FsCatalog {
             .unwrap_or_else(std::sync::PoisonError::into_inner);
         cache
             .entry(k)
-            .or_insert_with(|| locate(from, target, &self.remap).map(|(p, shown)| (key(&p), shown)))
+            .or_insert_with(|| {
+                self.locate(from, target)
+                    .map(|(p, shown)| (key(&p, self.memory.as_ref()), shown))
+            })
             .clone()
     }
 }
@@ -195,14 +291,30 @@ impl Catalog for FsCatalog {
         if plain.starts_with('/') && self.remap.apply(plain) != plain {
             return Some(format!("file://{plain}"));
         }
-        let (path, _) = locate(from, target, &self.remap)?;
+        let (path, _) = self.locate(from, target)?;
+        if let Some(memory) = &self.memory {
+            // The key the client sent, which is what Heat looks up.
+            return Some(
+                memory
+                    .key_of(&path)
+                    .map_or_else(|| format!("file://{}", normalize(&path)), str::to_owned),
+            );
+        }
         let real = crate::vfs::canonicalize(path).ok()?;
         Some(format!("file://{}", crate::walk::display(&real)))
     }
 
     fn file(&self, from: &str, target: &str) -> Option<String> {
-        let (path, shown) = locate(from, target, &self.remap)?;
-        let text = String::from_utf8(crate::walk::read_regular(&path).ok()?).ok()?;
+        let (path, shown) = self.locate(from, target)?;
+        if let (Some(c), None) = (&self.cache, &self.memory) {
+            c.note(&path);
+        }
+        let bytes = match &self.memory {
+            Some(memory) => memory.get(&path)?.to_vec(),
+            None if load::outside(&path, self.confine.as_deref()).is_some() => return None,
+            None => crate::walk::read_regular(&path).ok()?,
+        };
+        let text = String::from_utf8(bytes).ok()?;
         // python-heatclient uploads a file that parses as a template as
         // that template's JSON (heat-semantics §2.12).
         let parsed = load::parse_text(&text, &shown, &load::ParseOptions::default());
@@ -226,9 +338,19 @@ impl Catalog for FsCatalog {
     }
 
     fn file_problem(&self, from: &str, target: &str) -> Option<String> {
-        let Some((path, _)) = locate(from, target, &self.remap) else {
+        let Some((path, _)) = self.locate(from, target) else {
             return Some("remote URLs are not fetched".to_owned());
         };
+        if let Some(memory) = &self.memory {
+            return (!memory.contains(&path))
+                .then(|| "not among the files given with the request".to_owned());
+        }
+        if let Some(problem) = load::outside(&path, self.confine.as_deref()) {
+            return Some(problem);
+        }
+        if let Some(c) = &self.cache {
+            c.note(&path);
+        }
         if crate::vfs::get(&path).is_some() {
             return None;
         }
@@ -259,7 +381,7 @@ impl Catalog for FsCatalog {
                     _ => record.not_template_reason(),
                 }),
             },
-            None if crate::vfs::exists(&path) => TemplateRef {
+            None if self.exists(&path) => TemplateRef {
                 display: shown,
                 template: None,
                 problem: Some("it was not loaded".to_owned()),
@@ -269,6 +391,85 @@ impl Catalog for FsCatalog {
                 template: None,
                 problem: Some("no such file".to_owned()),
             },
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_locator_resolves_a_rendered_file_through_the_overlay() {
+        // A file that exists only in the overlay (rendered) under a linked
+        // directory: its references resolve against its real directory,
+        // as a file on disk there would.
+        let dir = tempfile::tempdir().unwrap();
+        let real = std::fs::canonicalize(dir.path()).unwrap().join("real");
+        std::fs::create_dir_all(&real).unwrap();
+        std::os::unix::fs::symlink(&real, dir.path().join("link")).unwrap();
+        crate::vfs::mount(
+            [(
+                real.join("rendered.yaml"),
+                crate::vfs::VirtualFile {
+                    text: "heat_template_version: 2016-10-14\n".into(),
+                    origin: "rendered.j2.yaml".into(),
+                },
+            )],
+            [],
+        );
+        let from = dir.path().join("link/rendered.yaml");
+        let from = from.to_str().unwrap();
+        let remap = Remap::default();
+        let (to_read, shown) = Locator::new(from, &remap).locate("x.yaml").unwrap();
+        assert_eq!(to_read, real.join("x.yaml"));
+        assert_eq!(shown, normalize(&dir.path().join("link/x.yaml")));
+        assert_eq!(key(Path::new(from), None), real.join("rendered.yaml"));
+    }
+
+    #[test]
+    fn one_locator_answers_each_target_as_a_fresh_one_would() {
+        // A file in a linked directory: its targets are read from the real
+        // directory and shown from the link; a remapped target from the working
+        // directory; a URL not at all. Asked in turns of one Locator (its
+        // directory found once), each answer is the first one's.
+        let dir = tempfile::tempdir().unwrap();
+        let real = dir.path().join("real");
+        std::fs::create_dir_all(&real).unwrap();
+        std::fs::write(real.join("a.yaml"), "heat_template_version: 2016-10-14\n").unwrap();
+        std::os::unix::fs::symlink(&real, dir.path().join("link")).unwrap();
+        let from = dir.path().join("link/a.yaml");
+        let from = from.to_str().unwrap();
+        let remap = Remap::new(vec![("/tht".to_owned(), "moved".to_owned())]);
+        let real_dir = std::fs::canonicalize(&real).unwrap();
+        let shown = |p: &Path| normalize(p);
+        let expected = [
+            (
+                "x.yaml",
+                Some((
+                    real_dir.join("x.yaml"),
+                    shown(&dir.path().join("link/x.yaml")),
+                )),
+            ),
+            (
+                "/tht/y.yaml",
+                Some((PathBuf::from("moved/y.yaml"), "moved/y.yaml".to_owned())),
+            ),
+            (
+                "file://../z.yaml",
+                Some((
+                    real_dir.join("../z.yaml"),
+                    shown(&dir.path().join("link/../z.yaml")),
+                )),
+            ),
+            ("https://example.com/t.yaml", None),
+        ];
+        let mut locator = Locator::new(from, &remap);
+        for _ in 0..2 {
+            for (target, want) in &expected {
+                assert_eq!(&locator.locate(target), want, "{target}");
+                assert_eq!(&locate(from, target, &remap), want, "{target}");
+            }
         }
     }
 }

@@ -45,12 +45,18 @@ pub(super) fn composition(
         .max_nested_depth(max_depth)
         .open();
     // An environment also among the paths checked has had its own file
-    // diagnostics reported already.
-    let mut out: Vec<Diagnostic> = ws
-        .environment_file_diagnostics()
-        .into_iter()
-        .filter(|d| !walked.contains(&identity(&d.file)))
-        .collect();
+    // diagnostics (reading, parsing) reported already; not what only its
+    // use as an environment says (E6014: its top level is not a mapping,
+    // which the walk skips as a file that is not Heat's; W0011).
+    let mut out: Vec<Diagnostic> = Vec::new();
+    for f in ws.environment_files() {
+        let checked = walked.contains(&identity(&f.path));
+        out.extend(
+            super::file_diagnostics(std::slice::from_ref(f))
+                .into_iter()
+                .filter(|d| !(checked && f.diagnostics.contains(d))),
+        );
+    }
     // Composing without one of the environments would report what it
     // maps as missing: its own problem is the finding.
     if ws.environments().len() < envs.len() {
@@ -158,15 +164,16 @@ fn choose_roots(composed: &[(PathBuf, Composition)], max_depth: usize) -> Vec<us
             s
         })
         .collect();
-    let nested_by_other = |i: usize| {
-        let me = &composed[i].0;
-        reach
-            .iter()
-            .enumerate()
-            .any(|(j, r)| j != i && composed[j].0 != *me && r.contains(me))
-    };
+    // The templates another template (one of another identity) nests:
+    // one pass over the reaches, where asking every other composition for
+    // each template was quadratic.
+    let nested_by_other: HashSet<&PathBuf> = composed
+        .iter()
+        .zip(&reach)
+        .flat_map(|((me, _), r)| r.iter().filter(move |p| *p != me))
+        .collect();
     let mut roots: Vec<usize> = (0..composed.len())
-        .filter(|&i| !nested_by_other(i))
+        .filter(|&i| !nested_by_other.contains(&composed[i].0))
         .collect();
     let mut covered: HashSet<&PathBuf> = HashSet::new();
     for &i in &roots {

@@ -103,34 +103,14 @@ pub(super) fn plan(ws: &Workspace, root: &str, allow_outside: bool) -> Export {
     }
     // The environments as exported: what the client reads is what they
     // name once edited (a list's other candidates are not uploaded).
-    let mut edited_envs = Vec::new();
-    for env in &ws.environments {
-        let Ok(real) = crate::vfs::canonicalize(crate::walk::path_of(&env.path)) else {
-            continue;
-        };
-        match crate::walk::read_regular(&real).map(|b| String::from_utf8_lossy(&b).into_owned()) {
-            Ok(text) => {
-                let edited = edited_environment(&text, env, &registry);
-                let parsed = parse_text(&edited, &env.path, &ParseOptions::default());
-                let model = parsed
-                    .root
-                    .as_ref()
-                    .and_then(Node::as_map)
-                    .map_or_else(|| env.clone(), |m| Environment::from_node(&env.path, m));
-                edited_envs.push((real, env.path.clone(), edited, model));
-            }
-            Err(e) => diagnostics.push(Diagnostic::new(
-                codes::EXPORT_FILE,
-                &env.path,
-                crate::walk::io_message(&e),
-            )),
-        }
-    }
+    let edited_envs = edited_environments(ws, &registry, &mut diagnostics);
     let models: Vec<Environment> = edited_envs.iter().map(|e| e.3.clone()).collect();
     // The confinement: the root template's directory and the
     // environments' (real paths; a link out of them is outside).
     let mut allowed: Vec<PathBuf> = Vec::new();
-    for p in std::iter::once(root).chain(ws.environments.iter().map(|e| e.path.as_str())) {
+    for p in std::iter::once(root).chain(ws.environments.iter().map(|e| {
+        crate::load::plan::split_part(Path::new(&e.path)).map_or(e.path.as_str(), |(plan, _)| plan)
+    })) {
         if let Some(dir) = crate::vfs::canonicalize(crate::walk::path_of(p))
             .ok()
             .and_then(|r| r.parent().map(Path::to_path_buf))
@@ -162,6 +142,78 @@ pub(super) fn plan(ws: &Workspace, root: &str, allow_outside: bool) -> Export {
         remap: remap.clone(),
         urls,
     }
+}
+
+/// An exported environment: its real path, as shown, its text, its model.
+type Edited = (PathBuf, String, String, Environment);
+
+/// The environments as exported (requires and lists edited out), each
+/// with its model read again from the edited text.
+fn edited_environments(
+    ws: &Workspace,
+    registry: &Registry<'_>,
+    diagnostics: &mut Vec<Diagnostic>,
+) -> Vec<Edited> {
+    let mut edited_envs = Vec::new();
+    for env in &ws.environments {
+        if let Some((real, text)) = plan_part(&env.path, &ws.load) {
+            // A part of a plan: written beside the plan, as JSON.
+            let parsed = parse_text(&text, &env.path, &ParseOptions::default());
+            let Some(model) = parsed
+                .root
+                .as_ref()
+                .and_then(Node::as_map)
+                .map(|m| Environment::from_node(&env.path, m))
+            else {
+                continue;
+            };
+            let edited = edited_environment(&text, &model, registry);
+            let parsed = parse_text(&edited, &env.path, &ParseOptions::default());
+            let model = parsed
+                .root
+                .as_ref()
+                .and_then(Node::as_map)
+                .map_or(model, |m| Environment::from_node(&env.path, m));
+            edited_envs.push((real, env.path.clone(), edited, model));
+            continue;
+        }
+        let Ok(real) = crate::vfs::canonicalize(crate::walk::path_of(&env.path)) else {
+            continue;
+        };
+        match crate::walk::read_regular(&real).map(|b| String::from_utf8_lossy(&b).into_owned()) {
+            Ok(text) => {
+                let edited = edited_environment(&text, env, registry);
+                let parsed = parse_text(&edited, &env.path, &ParseOptions::default());
+                let model = parsed
+                    .root
+                    .as_ref()
+                    .and_then(Node::as_map)
+                    .map_or_else(|| env.clone(), |m| Environment::from_node(&env.path, m));
+                edited_envs.push((real, env.path.clone(), edited, model));
+            }
+            Err(e) => diagnostics.push(Diagnostic::new(
+                codes::EXPORT_FILE,
+                &env.path,
+                crate::walk::io_message(&e),
+            )),
+        }
+    }
+    edited_envs
+}
+
+/// A part of a plan (`PLAN#parameter_defaults`, see `load::plan`): where
+/// the export writes it (beside the plan's real path) and its text, the
+/// JSON of the environment it stands for.
+fn plan_part(path: &str, opts: &crate::load::LoadOptions) -> Option<(PathBuf, String)> {
+    let (plan, part) = crate::load::plan::split_part(Path::new(path))?;
+    if crate::vfs::exists(Path::new(path)) {
+        return None;
+    }
+    let real_plan = crate::vfs::canonicalize(crate::walk::path_of(plan)).ok()?;
+    let source = crate::walk::Source::new(PathBuf::from(path), path.to_owned(), true);
+    let root = crate::load::load_one(&source, opts).root?;
+    let text = json::to_string(&root.value.to_json()) + "\n";
+    Some((crate::load::plan::part_file(&real_plan, part), text))
 }
 
 /// A file the client reads: the file that names it, the name, whether it
@@ -456,9 +508,14 @@ impl Export {
     /// Writes the exported tree into `dir` (which must be empty unless
     /// `force`); returns the paths written, relative to `dir`. The tree is
     /// written into a fresh directory beside `dir` and moved into place, so
-    /// a failed write leaves `dir` as it was; no symbolic link is ever
-    /// followed when writing (one in the way is replaced, not written
-    /// through).
+    /// a failed write leaves `dir` as it was. With `force` into a directory
+    /// that holds files, every path is checked before anything is moved
+    /// (a file where a directory is needed, or a directory where a file
+    /// goes, refuses the write), and a move that still fails undoes the
+    /// ones before it. No symbolic link is ever followed when writing: one
+    /// in the way, of a file or of a directory, is moved aside and replaced
+    /// (what it points to is not touched); a link at `dir` itself is
+    /// refused.
     pub fn write_tree(&self, dir: &Path, force: bool) -> Result<Vec<String>, String> {
         let entries: Vec<(PathBuf, Staged)> = self
             .files
@@ -494,8 +551,11 @@ pub(crate) enum Staged {
 /// empty unless `force`; returns the paths written (directories left
 /// out). The tree is written into a fresh directory beside `dir` (named
 /// `prefix`...) and moved into place, so a failed write leaves `dir` as
-/// it was; no symbolic link is ever followed when writing (one in the way
-/// is replaced, not written through).
+/// it was. With `force` into a directory that holds files, every path is
+/// checked before anything is moved, and a move that still fails undoes
+/// the ones before it (see [`Export::write_tree`]); no symbolic link is
+/// ever followed when writing (one in the way of a file is moved aside and
+/// replaced; one in the way of an empty directory refuses the write).
 pub(crate) fn write_staged(
     dir: &Path,
     force: bool,
@@ -558,44 +618,228 @@ pub(crate) fn write_staged(
         std::fs::rename(&staged, dir).map_err(|e| io(dir, e))?;
         return Ok(written);
     }
-    // --force into a directory that holds files: move each file in,
-    // replacing (never following) a link in the way.
-    for rel in &written {
-        let target = dir.join(rel);
-        no_links_between(dir, &target)
-            .map_err(|m| format!("cannot write `{}`: {m}", display(&target)))?;
-        if let Some(p) = target.parent() {
-            std::fs::create_dir_all(p).map_err(|e| io(p, e))?;
+    // --force into a directory that holds files: check every path first
+    // (the empty directories' too), then move each file in, undoing every
+    // step when one fails.
+    for (rel, content) in entries {
+        if let Staged::Dir = content {
+            dir_path_clear(dir, rel)?;
         }
-        if std::fs::symlink_metadata(&target).is_ok_and(|m| m.file_type().is_symlink()) {
-            std::fs::remove_file(&target).map_err(|e| io(&target, e))?;
-        }
-        std::fs::rename(staging.path().join(rel), &target).map_err(|e| io(&target, e))?;
     }
+    move_in(dir, &written, staging.path())?;
     for (rel, content) in entries {
         if let Staged::Dir = content {
             let target = dir.join(rel);
-            no_links_between(dir, &target.join("x"))
-                .map_err(|m| format!("cannot write `{}`: {m}", display(&target)))?;
             std::fs::create_dir_all(&target).map_err(|e| io(&target, e))?;
         }
     }
     Ok(written)
 }
 
-/// Refuses a path below `dir` whose directories (between `dir` and the
-/// file) include a symbolic link: writing there would land elsewhere.
-fn no_links_between(dir: &Path, target: &Path) -> Result<(), String> {
-    let rel = target.strip_prefix(dir).unwrap_or(target);
+/// Refuses, before anything is moved, an empty directory `rel` to create
+/// below `dir` where a symbolic link or a file stands on its way (a link
+/// would make it land elsewhere).
+fn dir_path_clear(dir: &Path, rel: &Path) -> Result<(), String> {
     let mut at = dir.to_path_buf();
-    let parts: Vec<_> = rel.components().collect();
-    for c in parts.iter().take(parts.len().saturating_sub(1)) {
+    for c in rel.components() {
         at.push(c);
-        if std::fs::symlink_metadata(&at).is_ok_and(|m| m.file_type().is_symlink()) {
-            return Err(format!("`{}` is a symbolic link", display(&at)));
+        let why = match std::fs::symlink_metadata(&at) {
+            Ok(m) if m.file_type().is_symlink() => "is a symbolic link",
+            Ok(m) if !m.is_dir() => "is not a directory",
+            _ => continue,
+        };
+        return Err(format!(
+            "cannot write `{}`: `{}` {why}; nothing was written",
+            display(&dir.join(rel)),
+            display(&at)
+        ));
+    }
+    Ok(())
+}
+
+/// Moves the files `written`, staged under `staged`, into `dir`, which
+/// holds files: every path checked first ([`plan_moves`]), then each file
+/// moved in, and every step undone when one fails (what was replaced is
+/// kept under `staged` until then).
+fn move_in(dir: &Path, written: &[String], staged: &Path) -> Result<(), String> {
+    let steps = plan_moves(dir, written)?;
+    let aside = staged.join(".replaced");
+    let mut done: Vec<Done> = Vec::new();
+    for (rel, step) in written.iter().zip(&steps) {
+        if let Err(e) = apply_move(dir, rel, step, staged, &aside, &mut done) {
+            return Err(match undo(done) {
+                Ok(()) => format!("{e}; `{}` is as it was", display(dir)),
+                Err(u) => format!("{e}; undoing what was written failed: {u}"),
+            });
         }
     }
     Ok(())
+}
+
+/// What writing one file into a directory that holds files needs, checked
+/// before anything is touched.
+#[derive(Debug, Default)]
+struct Move {
+    /// Directories to create (missing), outermost first.
+    create: Vec<PathBuf>,
+    /// Symbolic links in the way (of a directory or of the file), moved
+    /// aside so a real directory or the file takes their place; what they
+    /// point to is never touched.
+    links: Vec<PathBuf>,
+    /// The file already there, moved aside before the new one is moved in.
+    replaces: bool,
+}
+
+/// One step done, to undo when a later one fails.
+enum Done {
+    Created(PathBuf),
+    MovedAside { from: PathBuf, to: PathBuf },
+    Placed(PathBuf),
+}
+
+/// Checks every path the files `written` (relative to `dir`) take: each
+/// directory on the way is a directory, a missing one (created), or a
+/// symbolic link (replaced by a directory); the file itself is not a
+/// directory. Nothing is changed.
+fn plan_moves(dir: &Path, written: &[String]) -> Result<Vec<Move>, String> {
+    let mut planned: std::collections::HashSet<PathBuf> = std::collections::HashSet::new();
+    let mut out = Vec::new();
+    for rel in written {
+        let target = dir.join(rel);
+        let refuse = |at: &Path, why: &str| {
+            format!(
+                "cannot write `{}`: `{}` {why}; nothing was written",
+                display(&target),
+                display(at)
+            )
+        };
+        let mut step = Move::default();
+        let parts: Vec<_> = Path::new(rel).components().collect();
+        let mut at = dir.to_path_buf();
+        // Below a directory still to be made, nothing exists yet (and what
+        // a link in the way points to is never looked at).
+        let mut fresh = false;
+        for (i, c) in parts.iter().enumerate() {
+            at.push(c);
+            let last = i + 1 == parts.len();
+            if planned.contains(&at) {
+                fresh = true;
+                continue;
+            }
+            if fresh {
+                if !last {
+                    step.create.push(at.clone());
+                    planned.insert(at.clone());
+                }
+                continue;
+            }
+            match std::fs::symlink_metadata(&at) {
+                Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+                    if !last {
+                        step.create.push(at.clone());
+                        planned.insert(at.clone());
+                        fresh = true;
+                    }
+                }
+                Err(e) => return Err(refuse(&at, &crate::walk::io_message(&e))),
+                Ok(m) if m.file_type().is_symlink() => {
+                    step.links.push(at.clone());
+                    if !last {
+                        step.create.push(at.clone());
+                        planned.insert(at.clone());
+                        fresh = true;
+                    }
+                }
+                Ok(m) if m.is_dir() && last => return Err(refuse(&at, "is a directory")),
+                Ok(m) if m.is_dir() => {}
+                Ok(_) if last => step.replaces = true,
+                Ok(_) => return Err(refuse(&at, "is not a directory")),
+            }
+        }
+        out.push(step);
+    }
+    Ok(out)
+}
+
+/// Moves the staged file `rel` into `dir` as `step` says, recording each
+/// change in `done`; what it replaces goes under `aside`.
+fn apply_move(
+    dir: &Path,
+    rel: &str,
+    step: &Move,
+    staged: &Path,
+    aside: &Path,
+    done: &mut Vec<Done>,
+) -> Result<(), String> {
+    let io = |p: &Path, e: std::io::Error| {
+        format!(
+            "cannot write `{}`: {}",
+            display(p),
+            crate::walk::io_message(&e)
+        )
+    };
+    let target = dir.join(rel);
+    let put_aside = |from: &Path, done: &mut Vec<Done>| -> Result<(), String> {
+        std::fs::create_dir_all(aside).map_err(|e| io(aside, e))?;
+        let to = aside.join(done.len().to_string());
+        std::fs::rename(from, &to).map_err(|e| io(from, e))?;
+        done.push(Done::MovedAside {
+            from: from.to_path_buf(),
+            to,
+        });
+        Ok(())
+    };
+    for link in &step.links {
+        put_aside(link, done)?;
+        if step.create.contains(link) {
+            std::fs::create_dir(link).map_err(|e| io(link, e))?;
+            done.push(Done::Created(link.clone()));
+        }
+    }
+    for d in step.create.iter().filter(|d| !step.links.contains(d)) {
+        std::fs::create_dir(d).map_err(|e| io(d, e))?;
+        done.push(Done::Created(d.clone()));
+    }
+    if step.replaces {
+        put_aside(&target, done)?;
+    }
+    std::fs::rename(staged.join(rel), &target).map_err(|e| io(&target, e))?;
+    done.push(Done::Placed(target));
+    Ok(())
+}
+
+/// Undoes `done`, last step first: the files moved in removed, the
+/// directories created removed, what was moved aside moved back.
+fn undo(done: Vec<Done>) -> Result<(), String> {
+    let mut failed = Vec::new();
+    for step in done.into_iter().rev() {
+        let (path, result) = match step {
+            Done::Placed(p) => {
+                let r = std::fs::remove_file(&p);
+                (p, r)
+            }
+            Done::Created(p) => {
+                let r = std::fs::remove_dir(&p);
+                (p, r)
+            }
+            Done::MovedAside { from, to } => {
+                let r = std::fs::rename(&to, &from);
+                (from, r)
+            }
+        };
+        if let Err(e) = result {
+            failed.push(format!(
+                "`{}`: {}",
+                display(&path),
+                crate::walk::io_message(&e)
+            ));
+        }
+    }
+    if failed.is_empty() {
+        Ok(())
+    } else {
+        Err(failed.join(", "))
+    }
 }
 
 /// A remapped absolute path as python-heatclient on the deployment host
@@ -670,6 +914,80 @@ pub(crate) fn heat_api_schema(_: &mut schemars::SchemaGenerator) -> schemars::Sc
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn staged_empty_directory_behind_a_link_refuses_before_anything_moves() {
+        // `write_staged` (render's, shared with `heatcap render`) with
+        // --force into a directory that holds files: an empty directory
+        // whose way is a symbolic link is refused before any file moves,
+        // so `dir` stays as it was; without the link, files and the empty
+        // directory are written.
+        let tmp = tempfile::tempdir().unwrap();
+        let dir = tmp.path().join("out");
+        let elsewhere = tmp.path().join("elsewhere");
+        std::fs::create_dir_all(&dir).unwrap();
+        std::fs::create_dir_all(&elsewhere).unwrap();
+        std::fs::write(dir.join("a.yaml"), "old").unwrap();
+        std::os::unix::fs::symlink(&elsewhere, dir.join("link")).unwrap();
+        let entries = vec![
+            (PathBuf::from("a.yaml"), Staged::Text("new".into())),
+            (PathBuf::from("link/empty"), Staged::Dir),
+        ];
+        let err = write_staged(&dir, true, ".t-", &entries).unwrap_err();
+        assert!(
+            err.contains("is a symbolic link; nothing was written"),
+            "{err}"
+        );
+        assert_eq!(std::fs::read_to_string(dir.join("a.yaml")).unwrap(), "old");
+        assert!(!elsewhere.join("empty").exists());
+        std::fs::remove_file(dir.join("link")).unwrap();
+        let written = write_staged(&dir, true, ".t-", &entries).unwrap();
+        assert_eq!(written, ["a.yaml"]);
+        assert_eq!(std::fs::read_to_string(dir.join("a.yaml")).unwrap(), "new");
+        assert!(dir.join("link/empty").is_dir());
+    }
+
+    #[test]
+    fn a_move_that_fails_undoes_the_ones_before_it() {
+        let tmp = tempfile::tempdir().unwrap();
+        let (dir, staged, elsewhere) = (
+            tmp.path().join("out"),
+            tmp.path().join("staged"),
+            tmp.path().join("elsewhere"),
+        );
+        for d in [&dir, &staged, &elsewhere] {
+            std::fs::create_dir_all(d).unwrap();
+        }
+        std::fs::write(dir.join("a.yaml"), "old").unwrap();
+        std::fs::write(elsewhere.join("keep"), "theirs").unwrap();
+        std::os::unix::fs::symlink(&elsewhere, dir.join("sub")).unwrap();
+        std::fs::write(staged.join("a.yaml"), "new").unwrap();
+        std::fs::create_dir_all(staged.join("sub")).unwrap();
+        std::fs::write(staged.join("sub/b.yaml"), "new").unwrap();
+        // `c.yaml` passes the checks but was never staged: its move fails
+        // after `a.yaml` replaced a file and `sub` replaced a link.
+        let written = ["a.yaml", "sub/b.yaml", "c.yaml"].map(String::from);
+        let err = move_in(&dir, &written, &staged).unwrap_err();
+        assert!(
+            err.contains("c.yaml") && err.ends_with("is as it was"),
+            "{err}"
+        );
+        assert_eq!(std::fs::read_to_string(dir.join("a.yaml")).unwrap(), "old");
+        assert_eq!(std::fs::read_link(dir.join("sub")).unwrap(), elsewhere);
+        assert!(!dir.join("c.yaml").exists());
+        let mut left: Vec<_> = std::fs::read_dir(&elsewhere)
+            .unwrap()
+            .map(|e| e.unwrap().file_name())
+            .collect();
+        left.sort();
+        assert_eq!(left, ["keep"]);
+        let mut names: Vec<_> = std::fs::read_dir(&dir)
+            .unwrap()
+            .map(|e| e.unwrap().file_name())
+            .collect();
+        names.sort();
+        assert_eq!(names, ["a.yaml", "sub"]);
+    }
 
     #[test]
     fn a_template_without_capabilities_is_kept_whole() {

@@ -15,9 +15,11 @@
 //! environment maps, since any of them may be a member.
 
 use std::collections::{HashMap, HashSet};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
-use super::catalog::locate;
+use rayon::prelude::*;
+
+use super::catalog::Locator;
 use crate::model::registry::is_template_path;
 use crate::model::FileRecord;
 use crate::validate::hot::plugin_schema::provider_property_violation;
@@ -124,50 +126,110 @@ fn identity(shown: &str) -> PathBuf {
     crate::vfs::canonicalize(&path).unwrap_or_else(|_| PathBuf::from(normalize(&path)))
 }
 
+/// The identity of each of `files` (each once, in parallel: every one is a
+/// few file-system calls).
+pub(super) fn identities<'a>(files: impl Iterator<Item = &'a str>) -> HashMap<String, PathBuf> {
+    let unique: Vec<&str> = files.collect::<HashSet<&str>>().into_iter().collect();
+    unique
+        .par_iter()
+        .map(|f| ((*f).to_owned(), identity(f)))
+        .collect()
+}
+
+/// Where one file's registry entries and template-path resources point
+/// (as shown), found in the worker threads.
+struct Located<'a> {
+    /// (registry key, template shown) for each entry that locates.
+    maps: Vec<(&'a str, String)>,
+    /// (index into the file's `passes`, template shown) for each resource
+    /// whose type is a template path that locates.
+    uses: Vec<(usize, String)>,
+}
+
+impl Contribution {
+    fn locate<'a>(&'a self, remap: &'a Remap) -> Located<'a> {
+        let mut locator = Locator::new(&self.from, remap);
+        Located {
+            maps: self
+                .maps
+                .iter()
+                .filter_map(|(key, target)| {
+                    locator
+                        .locate(target)
+                        .map(|(_, shown)| (key.as_str(), shown))
+                })
+                .collect(),
+            uses: self
+                .passes
+                .iter()
+                .enumerate()
+                .filter(|(_, (ty, properties))| !properties.is_empty() && is_template_path(ty))
+                .filter_map(|(i, (ty, _))| locator.locate(ty).map(|(_, shown)| (i, shown)))
+                .collect(),
+        }
+    }
+}
+
 impl Interface {
-    /// Gathers every file's contribution.
+    /// Gathers every file's contribution. Locating the targets and finding
+    /// their identities (file-system calls) is done in parallel, each
+    /// distinct target once; the rest is lookups.
     pub(super) fn new(all: &[Contribution], remap: &Remap) -> Interface {
-        let mut maps: HashMap<&str, Vec<PathBuf>> = HashMap::new();
+        let located: Vec<Located> = all.par_iter().map(|c| c.locate(remap)).collect();
+        let ids = identities(located.iter().flat_map(|l| {
+            l.maps
+                .iter()
+                .map(|(_, shown)| shown.as_str())
+                .chain(l.uses.iter().map(|(_, shown)| shown.as_str()))
+        }));
+        let mut maps: HashMap<&str, HashSet<&PathBuf>> = HashMap::new();
         let mut out = Interface::default();
-        for c in all {
-            for (key, target) in &c.maps {
-                if let Some((_, shown)) = locate(&c.from, target, remap) {
-                    let id = identity(&shown);
+        for l in &located {
+            for (key, shown) in &l.maps {
+                let id = &ids[shown];
+                if !out.providers.contains(id) {
                     out.providers.insert(id.clone());
-                    maps.entry(key.as_str()).or_default().push(id);
                 }
+                maps.entry(key).or_default().insert(id);
             }
         }
-        for c in all {
+        let mut passed: HashMap<&PathBuf, HashSet<&str>> = HashMap::new();
+        for (c, l) in all.iter().zip(&located) {
             out.to_any_member.extend(c.to_any_member.iter().cloned());
-            for (type_name, properties) in &c.passes {
+            let mut uses = l.uses.iter().peekable();
+            for (i, (type_name, properties)) in c.passes.iter().enumerate() {
                 if properties.is_empty() {
                     continue;
                 }
-                let targets: Vec<PathBuf> = if is_template_path(type_name) {
-                    locate(&c.from, type_name, remap)
-                        .map(|(_, shown)| identity(&shown))
-                        .into_iter()
-                        .collect()
+                let (direct, mapped) = if is_template_path(type_name) {
+                    let located = uses.next_if(|(u, _)| *u == i);
+                    (located.map(|(_, shown)| &ids[shown]), None)
                 } else {
-                    maps.get(type_name.as_str()).cloned().unwrap_or_default()
+                    (None, maps.get(type_name.as_str()))
                 };
-                for t in targets {
-                    out.passed
+                for t in direct
+                    .into_iter()
+                    .chain(mapped.into_iter().flatten().copied())
+                {
+                    passed
                         .entry(t)
                         .or_default()
-                        .extend(properties.iter().cloned());
+                        .extend(properties.iter().map(String::as_str));
                 }
             }
         }
+        out.passed = passed
+            .into_iter()
+            .map(|(t, names)| (t.clone(), names.into_iter().map(str::to_owned).collect()))
+            .collect();
         out
     }
 
-    /// True when a parent passes parameter `name` to the template `file`.
-    pub(super) fn passes(&self, file: &str, name: &str) -> bool {
-        let id = identity(file);
-        self.passed.get(&id).is_some_and(|p| p.contains(name))
-            || (self.providers.contains(&id) && self.to_any_member.contains(name))
+    /// True when a parent passes parameter `name` to the template whose
+    /// identity is `id` (see [`identities`]).
+    pub(super) fn passes(&self, id: &Path, name: &str) -> bool {
+        self.passed.get(id).is_some_and(|p| p.contains(name))
+            || (self.providers.contains(id) && self.to_any_member.contains(name))
     }
 }
 
@@ -185,13 +247,15 @@ pub(super) fn path_type_properties(
 ) -> Vec<crate::diag::Diagnostic> {
     use crate::diag::{codes, Diagnostic};
     let mut targets: Vec<(PathBuf, String)> = Vec::new();
+    let mut seen: HashSet<PathBuf> = HashSet::new();
     let mut uses: Vec<(&Contribution, &PathUse, PathBuf)> = Vec::new();
     for c in all {
+        let mut locator = Locator::new(&c.from, &opts.remap);
         for u in &c.path_uses {
-            let Some((read, shown)) = locate(&c.from, &u.type_name, &opts.remap) else {
+            let Some((read, shown)) = locator.locate(&u.type_name) else {
                 continue;
             };
-            if !targets.iter().any(|(r, _)| *r == read) {
+            if seen.insert(read.clone()) {
                 targets.push((read.clone(), shown));
             }
             uses.push((c, u, read));

@@ -10,9 +10,11 @@
 //! ([`Workspace::export`]) and what Heat refuses ([`validate`]).
 
 pub(crate) mod catalog;
+pub(crate) mod catalogue;
 mod compose_check;
 mod env_values;
 mod export;
+mod heat_request;
 mod interface;
 mod packages;
 mod references;
@@ -25,8 +27,10 @@ use std::path::{Path, PathBuf};
 use indexmap::IndexMap;
 
 pub(crate) use catalog::FsCatalog;
+pub(crate) use catalogue::{catalogue, open_plan, plan_requirements};
 pub(crate) use export::heat_api_schema;
 pub use export::{Export, ExportFile};
+pub(crate) use heat_request::{error_class, validate_request, HeatRequest};
 pub use rendered::RenderPlan;
 pub use validate::{validate, ValidateOptions, Validated};
 
@@ -142,19 +146,23 @@ impl WorkspaceBuilder {
         if let Some(remap) = self.remap.take() {
             self.load.remap = remap;
         }
-        let render_diagnostics = rendered::mount_trees(
-            self.environments
-                .iter()
-                .map(PathBuf::as_path)
-                .chain(self.roots.iter().map(Path::new))
-                .chain(self.choices.values().map(Path::new))
-                .chain(
-                    self.walk
-                        .iter()
-                        .flat_map(|w| w.roots.iter().map(PathBuf::as_path)),
-                ),
-            &self.load.render,
-        );
+        let render_diagnostics = if self.load.renders() {
+            rendered::mount_trees(
+                self.environments
+                    .iter()
+                    .map(PathBuf::as_path)
+                    .chain(self.roots.iter().map(Path::new))
+                    .chain(self.choices.values().map(Path::new))
+                    .chain(
+                        self.walk
+                            .iter()
+                            .flat_map(|w| w.roots.iter().map(PathBuf::as_path)),
+                    ),
+                &self.load.render,
+            )
+        } else {
+            Vec::new()
+        };
         let env_files = load_environments(&self.environments, &self.load);
         let environments: Vec<Environment> = env_files
             .iter()
@@ -306,7 +314,7 @@ impl Workspace {
         for f in loaded {
             let missing = |d: &&Diagnostic| {
                 matches!(d.code, codes::READ_ERROR | codes::NOT_FOUND)
-                    && !crate::vfs::exists(&crate::walk::path_of(&f.path))
+                    && !self.catalog.exists(&crate::walk::path_of(&f.path))
             };
             out.extend(f.diagnostics.iter().filter(|d| !missing(d)).cloned());
         }
@@ -586,10 +594,12 @@ impl Workspace {
     /// True when an environment given could not be read or parsed (or is a
     /// Jinja source): composing without it would report what it maps as
     /// missing, so the commands report its own problem instead.
+    /// A file whose top level is not a mapping (E6014) counts: it loaded,
+    /// but Heat refuses it before it merges anything.
     pub fn environment_broken(&self) -> bool {
-        self.env_files
+        self.environment_file_diagnostics()
             .iter()
-            .any(|f| f.diagnostics.iter().any(|d| d.severity == Severity::Error))
+            .any(|d| d.severity == Severity::Error)
     }
 
     /// The file findings without an entry fall back to: the last

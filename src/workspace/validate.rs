@@ -3,12 +3,12 @@
 //! ONAP profile each directory checked as one package; with environments,
 //! the composition of every template checked.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashSet};
 use std::path::PathBuf;
 
-use super::interface::{Contribution, Interface};
+use super::interface::{identities, Contribution, Interface};
 use super::{compose_check, packages, suppress};
-use crate::diag::{codes, Diagnostic, Severity};
+use crate::diag::{codes, Code, Diagnostic, Severity, Span};
 use crate::load::suppress::Directive;
 use crate::load::{self, LoadOptions};
 use crate::model::package::ModuleKind;
@@ -139,6 +139,8 @@ impl Checked {
 
 /// W2003: parameters a parent passes are not reported (see `interface`).
 const UNUSED_PARAMETER: crate::diag::Code = crate::diag::Code("W2003");
+/// E3018, the rule's code for a template checked on its own.
+const TOO_MANY_RESOURCES_IN_TEMPLATE: crate::diag::Code = crate::diag::Code("E3018");
 
 /// The types the environments `envs` map (nothing without environments):
 /// the rules on Heat's own types leave those resources to the composition.
@@ -159,6 +161,9 @@ fn mapped_types(envs: &[PathBuf], opts: &LoadOptions) -> MappedTypes {
 /// The walk, after the TripleO trees the paths are in are rendered and
 /// mounted (their rendering's diagnostics first).
 fn walk_rendered(opts: &ValidateOptions) -> walk::Walked {
+    if !opts.load.renders() {
+        return walk::walk(&opts.walk);
+    }
     let rendered = super::rendered::mount_trees(
         opts.walk
             .roots
@@ -170,6 +175,49 @@ fn walk_rendered(opts: &ValidateOptions) -> walk::Walked {
     let mut walked = walk::walk(&opts.walk);
     walked.diagnostics.splice(0..0, rendered);
     walked
+}
+
+/// What the composition reports, looked up by hash: a finding of the
+/// per-file rules it covers is not reported twice. (Each finding was
+/// compared with every one of the composition's: quadratic when a large
+/// template names many missing files.)
+struct Reported<'a> {
+    /// (code, file, span) of each.
+    at: HashSet<(Code, &'a str, Option<Span>)>,
+    /// (code, file, a name quoted in the message): every text between two
+    /// consecutive backticks, so that `contains("`t`")` for a `t` without
+    /// backticks is a lookup.
+    quoted: HashSet<(Code, &'a str, &'a str)>,
+}
+
+impl<'a> Reported<'a> {
+    fn of(composed: &'a [Diagnostic]) -> Reported<'a> {
+        let mut r = Reported {
+            at: HashSet::new(),
+            quoted: HashSet::new(),
+        };
+        for c in composed {
+            r.at.insert((c.code, c.file.as_str(), c.span));
+            let segments: Vec<&str> = c.message.split('`').collect();
+            if let [_, inner @ .., _] = segments.as_slice() {
+                for t in inner {
+                    r.quoted.insert((c.code, c.file.as_str(), t));
+                }
+            }
+        }
+        r
+    }
+
+    /// True when the composition reports `d`: the same code in the same
+    /// file at the same place, or, for an unreadable template or file,
+    /// naming the same target (in backticks).
+    fn covers(&self, d: &Diagnostic) -> bool {
+        let target = matches!(d.code, codes::MISSING_TEMPLATE | codes::MISSING_FILE)
+            .then(|| d.message.split('`').nth(1))
+            .flatten();
+        self.at.contains(&(d.code, d.file.as_str(), d.span))
+            || target.is_some_and(|t| self.quoted.contains(&(d.code, d.file.as_str(), t)))
+    }
 }
 
 /// Runs `validate`.
@@ -198,6 +246,10 @@ pub fn validate(opts: &ValidateOptions) -> Validated {
     let mut checked: Vec<String> = Vec::new();
     let mut contributions: Vec<Contribution> = Vec::new();
     let mut directives: Vec<(String, Vec<Directive>)> = Vec::new();
+    // At their final size at once: growing by doubling held the old and the
+    // new buffer together at the peak.
+    out.findings
+        .reserve_exact(per_file.iter().map(|c| c.found.len()).sum());
     for c in per_file {
         if let Some(kind) = c.module {
             out.modules.push((c.path.clone(), kind));
@@ -216,7 +268,7 @@ pub fn validate(opts: &ValidateOptions) -> Validated {
     let names = opts.environments.is_empty() && selection.includes(codes::UNKNOWN_PROPERTY);
     let values = selection.includes(codes::INVALID_PROVIDER_PROPERTY);
     if names || values {
-        out.findings.extend(
+        let mut found: Vec<Diagnostic> =
             super::interface::path_type_properties(&contributions, &opts.load)
                 .into_iter()
                 .filter(|d| {
@@ -225,8 +277,10 @@ pub fn validate(opts: &ValidateOptions) -> Validated {
                     } else {
                         values
                     }
-                }),
-        );
+                })
+                .collect();
+        count_against_compliance(&mut found, opts.profile);
+        out.findings.extend(found);
     }
     if out.findings.iter().any(|d| d.code == UNUSED_PARAMETER) {
         let sources: Vec<walk::Source> = opts
@@ -238,37 +292,30 @@ pub fn validate(opts: &ValidateOptions) -> Validated {
             Contribution::of(&FileRecord::from_loaded(l, false))
         }));
         let interface = Interface::new(&contributions, &opts.load.remap);
+        let ids = identities(
+            out.findings
+                .iter()
+                .filter(|d| d.code == UNUSED_PARAMETER)
+                .map(|d| d.file.as_str()),
+        );
         out.findings.retain(|d| {
             d.code != UNUSED_PARAMETER
                 || !d
                     .key_path
                     .get(1)
-                    .is_some_and(|name| interface.passes(&d.file, name))
+                    .is_some_and(|name| interface.passes(&ids[&d.file], name))
         });
     }
+    drop(contributions);
     if !opts.environments.is_empty() {
-        let mut composed = compose_check::composition(
+        let composed = compose_check::composition(
             &opts.environments,
             &templates,
             &checked,
             &opts.load,
             opts.max_nested_depth,
         );
-        composed.retain(|d| selection.includes(d.code));
-        // A reference the composition reports (in its words: `maps to`)
-        // is not reported twice.
-        out.findings.retain(|d| {
-            let target = matches!(d.code, codes::MISSING_TEMPLATE | codes::MISSING_FILE)
-                .then(|| d.message.split('`').nth(1))
-                .flatten();
-            !composed.iter().any(|c| {
-                c.code == d.code
-                    && c.file == d.file
-                    && (c.span == d.span
-                        || target.is_some_and(|t| c.message.contains(&format!("`{t}`"))))
-            })
-        });
-        out.findings.extend(composed);
+        merge_composed(&mut out.findings, composed, opts);
     }
     out.findings = crate::diag::dedup(out.findings);
     crate::vfs::name_origins(&mut out.findings);
@@ -276,4 +323,92 @@ pub fn validate(opts: &ValidateOptions) -> Validated {
         out.suppressed = suppress::apply(&mut out.findings, directives, opts);
     }
     out
+}
+
+/// Under the ONAP profile, every error found across the package's files
+/// (a template-path type's properties, the composition) counts against
+/// R-92635 and says so, as the errors found in one file do
+/// (`validate::check_package`).
+fn count_against_compliance(found: &mut [Diagnostic], profile: Profile) {
+    if profile != Profile::Onap {
+        return;
+    }
+    for d in found {
+        if d.severity == Severity::Error && d.requirements.is_empty() {
+            d.requirements = vec![crate::validate::onap::OPENSTACK_COMPLIANCE];
+        }
+    }
+}
+
+/// Adds the composition's findings (`-e`) to those of the files: the
+/// selected ones, each problem once.
+fn merge_composed(
+    findings: &mut Vec<Diagnostic>,
+    mut composed: Vec<Diagnostic>,
+    opts: &ValidateOptions,
+) {
+    composed.retain(|d| opts.selection.includes(d.code));
+    // A template checked on its own already says it has too many
+    // resources (E3018, at its `resources` key).
+    composed.retain(|c| {
+        c.code != codes::TOO_MANY_RESOURCES
+            || !findings
+                .iter()
+                .any(|d| d.code == TOO_MANY_RESOURCES_IN_TEMPLATE && d.file == c.file)
+    });
+    // A reference the composition reports (in its words: `maps to`)
+    // is not reported twice.
+    {
+        let reported = Reported::of(&composed);
+        findings.retain(|d| !reported.covers(d));
+    }
+    count_against_compliance(&mut composed, opts.profile);
+    findings.extend(composed);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn at(code: Code, file: &str, line: u32, message: &str) -> Diagnostic {
+        Diagnostic::new(code, file, message).at(Span::point(line, 1))
+    }
+
+    #[test]
+    fn the_composition_covers_the_same_place_or_the_same_missing_target() {
+        let composed = vec![
+            at(
+                codes::MISSING_TEMPLATE,
+                "a.yaml",
+                9,
+                "resource `r` (`T`) maps to `x.yaml`: no such file",
+            ),
+            at(codes::UNKNOWN_PROPERTY, "a.yaml", 4, "other words"),
+        ];
+        let reported = Reported::of(&composed);
+        // The same code, file and place.
+        assert!(reported.covers(&at(codes::UNKNOWN_PROPERTY, "a.yaml", 4, "m")));
+        // Elsewhere in the file, or another file, or another code.
+        assert!(!reported.covers(&at(codes::UNKNOWN_PROPERTY, "a.yaml", 5, "m")));
+        assert!(!reported.covers(&at(codes::UNKNOWN_PROPERTY, "b.yaml", 4, "m")));
+        assert!(!reported.covers(&at(codes::MISSING_FILE, "a.yaml", 4, "m")));
+        // An unreadable template named in backticks anywhere in the
+        // composition's message, at another place.
+        let missing = |t: &str| {
+            at(
+                codes::MISSING_TEMPLATE,
+                "a.yaml",
+                3,
+                &format!("`{t}` cannot be read"),
+            )
+        };
+        assert!(reported.covers(&missing("x.yaml")));
+        assert!(reported.covers(&missing("T")));
+        // Not a text outside backticks, nor part of a quoted name.
+        assert!(!reported.covers(&missing("maps to")));
+        assert!(!reported.covers(&missing(": no such file")));
+        assert!(!reported.covers(&missing("x")));
+        // Only unreadable templates and files are matched by name.
+        assert!(!reported.covers(&at(codes::UNKNOWN_PROPERTY, "a.yaml", 3, "`x.yaml`")));
+    }
 }

@@ -15,7 +15,7 @@ static META: RuleMeta = RuleMeta {
     code: Code("W3012"),
     name: "DeprecatedProperty",
     summary: "a resource sets a property Heat 27.0.1 marks deprecated or has hidden; the version and Heat's replacement are given",
-    what: "No property a resource sets (at any depth, members included) is deprecated or hidden in Heat 27.0.1. Its value is not checked: Heat translates most of these into their replacement (`network_id` into `network`), which then counts as set.",
+    what: "No property a resource sets (at any depth, members included) is deprecated or hidden in Heat 27.0.1. A deprecated property's value is still checked like any other (E3014, E3015): Heat converts it at create (`metadata: none` on an `OS::Heat::DeployedServer` is refused: `\"none\" is not a map`). A hidden property's is not: Heat translates most of these into their replacement (`network_id` into `network`), which then counts as set.",
     why: "It still works, but Heat names a replacement; hidden properties are gone from its documentation.",
     example: "`network_id:` on an `OS::Neutron::Port` (hidden since 5.0.0: \"Use property network.\").",
     source: "Heat 27.0.1's support status of each property (heat/engine/support.py)",

@@ -27,6 +27,7 @@ pub(crate) mod property_constraint_violation;
 pub(crate) mod property_type_mismatch;
 pub(crate) mod resource_name;
 pub(crate) mod resource_without_type;
+pub(crate) mod too_many_resources;
 pub(crate) mod undeclared_parameter;
 pub(crate) mod unknown_attribute;
 pub(crate) mod unknown_condition;

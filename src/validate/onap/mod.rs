@@ -28,6 +28,7 @@ pub(crate) mod parameter_name;
 pub(crate) mod parameter_type;
 pub(crate) mod parameter_without_description;
 pub(crate) mod parameter_without_type;
+pub(crate) mod port_on_many_servers;
 pub(crate) mod remote_resource_type;
 pub(crate) mod repeated_resource_id;
 pub(crate) mod resource_id_characters;

@@ -19,9 +19,11 @@
 //!   no unknown keys inside it), and Heat's path stops at that property;
 //! - `null` is the default, else the type's empty value, and that is what
 //!   the constraints see (a required property set to null is not missing);
-//! - deprecated and hidden properties are accepted without checking their
-//!   value (Heat translates most of them into their replacement, which then
-//!   counts as given: `network_id` sets `network`);
+//! - hidden properties are accepted without checking their value (Heat
+//!   translates most of them into their replacement, which then counts as
+//!   given: `network_id` sets `network`); deprecated ones are checked like
+//!   any other, as Heat checks them (no translation rule of Heat 27 deletes
+//!   or replaces one);
 //! - a placeholder type (`OS::Heat::None` and the removed types Heat keeps
 //!   as placeholders: no properties, any attribute) accepts any property;
 //! - a template-backed type of Heat's default environment
@@ -629,8 +631,15 @@ impl<'a> Walker<'a, '_> {
                         status_detail(ss)
                     );
                     self.push(Kind::DeprecatedProperty, k.span, &here.keys, message);
-                    // Heat translates most of them; their values are its own.
-                    continue;
+                    // A hidden property is mostly translated into its
+                    // replacement, whose checks are Heat's own. A deprecated
+                    // one is not (none of Heat 27's is deleted or replaced by
+                    // a translation rule): Heat converts and checks its value
+                    // at create like any other (tests/heat/schema-verdicts.json,
+                    // deprecated-value-*.yaml).
+                    if ss.status == Status::Hidden {
+                        continue;
+                    }
                 }
             }
             match given {

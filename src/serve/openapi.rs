@@ -1,0 +1,337 @@
+//! The OpenAPI 3.1 document of heatcap's own endpoints (and of Heat's
+//! validate, whose answer heatcap builds): each response schema is the
+//! JSON Schema of the same command's JSON output (`report::schema`,
+//! generated from the output types), so the document cannot drift from
+//! what is served. docs/openapi.json holds a copy (a unit test keeps it
+//! equal; `HEATCAP_UPDATE_DOCS=1` rewrites it).
+
+use serde_json::{json, Map, Value};
+
+/// One endpoint: path, summary, its query parameters (name, required,
+/// repeatable, description) and the schema of its answer.
+struct Endpoint {
+    path: &'static str,
+    summary: &'static str,
+    params: &'static [(&'static str, bool, bool, &'static str)],
+    schema: &'static str,
+}
+
+const ROOT: (&str, bool, bool, &str) = (
+    "root",
+    false,
+    false,
+    "The served root (its name, see /heatcap/v1/roots); the first when absent.",
+);
+const ENV: (&str, bool, bool, &str) = (
+    "environment",
+    false,
+    true,
+    "An environment file, relative to the root; repeatable, merged in order.",
+);
+const PATH: (&str, bool, bool, &str) = (
+    "path",
+    false,
+    true,
+    "A file or directory relative to the root; repeatable; the root when absent.",
+);
+const RECURSIVE: (&str, bool, bool, &str) = (
+    "recursive",
+    false,
+    false,
+    "true: walk directories recursively (-r).",
+);
+const TEMPLATE: (&str, bool, bool, &str) = (
+    "template",
+    true,
+    false,
+    "The root template, relative to the root.",
+);
+
+const ENDPOINTS: &[Endpoint] = &[
+    Endpoint {
+        path: "/heatcap/v1/index",
+        summary: "`heatcap index PATH... [-r] --format json`",
+        params: &[ROOT, PATH, RECURSIVE],
+        schema: "index",
+    },
+    Endpoint {
+        path: "/heatcap/v1/capabilities/find",
+        summary: "`heatcap capabilities-find -c KEY=VALUE... PATH... --format json`",
+        params: &[
+            ROOT,
+            (
+                "c",
+                false,
+                true,
+                "A condition KEY=VALUE; repeatable, all must hold.",
+            ),
+            PATH,
+            RECURSIVE,
+        ],
+        schema: "capabilities-find",
+    },
+    Endpoint {
+        path: "/heatcap/v1/capabilities/summary",
+        summary: "`heatcap template-capabilities PATH... -e ENV... --format json`",
+        params: &[ROOT, PATH, ENV, RECURSIVE],
+        schema: "template-capabilities",
+    },
+    Endpoint {
+        path: "/heatcap/v1/options",
+        summary: "`heatcap options -e ENV... [--templates DIR]... --format json`",
+        params: &[
+            ROOT,
+            ENV,
+            (
+                "templates",
+                false,
+                true,
+                "A directory whose templates offer implementations; repeatable.",
+            ),
+        ],
+        schema: "options",
+    },
+    Endpoint {
+        path: "/heatcap/v1/resolve",
+        summary: "`heatcap resolve [-t TEMPLATE] -e ENV... [--type T] --format json`",
+        params: &[
+            ROOT,
+            (
+                "template",
+                false,
+                false,
+                "The root template, relative to the root.",
+            ),
+            ENV,
+            ("type", false, false, "One resource type to look up."),
+            (
+                "resource",
+                false,
+                false,
+                "The resource name the lookup is for (with type).",
+            ),
+            ("all", false, false, "true: every registry entry (--all)."),
+        ],
+        schema: "resolve",
+    },
+    Endpoint {
+        path: "/heatcap/v1/parameters",
+        summary: "`heatcap parameters -t TEMPLATE -e ENV... --format json`",
+        params: &[
+            ROOT,
+            TEMPLATE,
+            ENV,
+            (
+                "choose",
+                false,
+                true,
+                "TYPE=PATH: a UI's choice for a type; repeatable.",
+            ),
+        ],
+        schema: "parameters",
+    },
+    Endpoint {
+        path: "/heatcap/v1/validate",
+        summary: "`heatcap validate PATH... -e ENV... --format json`",
+        params: &[ROOT, PATH, ENV, RECURSIVE],
+        schema: "validate",
+    },
+    Endpoint {
+        path: "/heatcap/v1/export",
+        summary: "`heatcap export -t TEMPLATE -e ENV... --format heat-api`",
+        params: &[ROOT, TEMPLATE, ENV],
+        schema: "export-heat-api",
+    },
+];
+
+/// `#/$defs/X` → `#/components/schemas/{prefix}.X`, everywhere in `v`.
+fn rewrite_refs(v: &mut Value, prefix: &str) {
+    match v {
+        Value::Object(m) => {
+            if let Some(Value::String(r)) = m.get_mut("$ref") {
+                if let Some(name) = r.strip_prefix("#/$defs/") {
+                    *r = format!("#/components/schemas/{prefix}.{name}");
+                } else if r == "#" {
+                    *r = format!("#/components/schemas/{prefix}");
+                }
+            }
+            m.values_mut().for_each(|x| rewrite_refs(x, prefix));
+        }
+        Value::Array(items) => items.iter_mut().for_each(|x| rewrite_refs(x, prefix)),
+        _ => {}
+    }
+}
+
+/// A command's output schema, split into components.
+fn add_schema(name: &str, components: &mut Map<String, Value>) {
+    let Some(Value::Object(mut s)) = crate::report::schema(name) else {
+        return;
+    };
+    for k in ["$schema", "$id", "$comment"] {
+        s.remove(k);
+    }
+    if let Some(Value::Object(defs)) = s.remove("$defs") {
+        for (k, mut d) in defs {
+            rewrite_refs(&mut d, name);
+            components.insert(format!("{name}.{k}"), d);
+        }
+    }
+    let mut root = Value::Object(s);
+    rewrite_refs(&mut root, name);
+    components.insert(name.to_owned(), root);
+}
+
+fn parameter(p: &(&str, bool, bool, &str)) -> Value {
+    let (name, required, repeated, description) = *p;
+    // What the handler refuses with a 400 before reading anything.
+    let item = match name {
+        "c" => json!({"type": "string", "pattern": "^\\s*[^=\\s][^=]*="}),
+        "choose" => json!({"type": "string", "pattern": "^[^=]+=.+$"}),
+        _ => json!({"type": "string"}),
+    };
+    let schema = if repeated {
+        json!({"type": "array", "items": item})
+    } else if matches!(name, "recursive" | "all") {
+        json!({"type": "string", "enum": ["true", "false"]})
+    } else {
+        json!({"type": "string"})
+    };
+    let mut v = json!({
+        "name": name,
+        "in": "query",
+        "required": required,
+        "description": description,
+        "schema": schema,
+    });
+    if repeated {
+        v["style"] = json!("form");
+        v["explode"] = json!(true);
+    }
+    v
+}
+
+fn fault_response(what: &str) -> Value {
+    json!({
+        "description": what,
+        "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Fault"}}}
+    })
+}
+
+/// The document, as served at `/heatcap/v1/openapi.json`.
+pub(crate) fn value() -> Value {
+    let mut components = Map::new();
+    components.insert(
+        "Fault".to_owned(),
+        json!({
+            "description": "Heat's fault document (heat/api/middleware/fault.py).",
+            "type": "object",
+            "required": ["code", "title", "explanation", "error"],
+            "properties": {
+                "code": {"type": "integer"},
+                "title": {"type": "string"},
+                "explanation": {"type": "string"},
+                "error": {
+                    "type": "object",
+                    "required": ["type", "traceback"],
+                    "properties": {
+                        "type": {"type": "string"},
+                        "traceback": {"type": "null"},
+                        "message": {"type": "string"}
+                    }
+                }
+            }
+        }),
+    );
+    let mut paths = Map::new();
+    for e in ENDPOINTS {
+        add_schema(e.schema, &mut components);
+        paths.insert(
+            e.path.to_owned(),
+            json!({"get": {
+                "summary": e.summary,
+                "operationId": e.path.trim_start_matches("/heatcap/v1/").replace('/', "_"),
+                "parameters": e.params.iter().map(parameter).collect::<Vec<_>>(),
+                "responses": {
+                    "200": {
+                        "description": "The command's JSON output.",
+                        "content": {"application/json": {"schema": {"$ref": format!("#/components/schemas/{}", e.schema)}}}
+                    },
+                    "400": fault_response("A malformed request, or (export) the errors that refuse it."),
+                    "403": fault_response("A path that would leave the served root."),
+                    "404": fault_response("No such root."),
+                    "500": fault_response("A limit (time) or a fault of heatcap's.")
+                }
+            }}),
+        );
+    }
+    paths.insert(
+        "/heatcap/v1/roots".to_owned(),
+        json!({"get": {
+            "summary": "The served roots and their names.",
+            "operationId": "roots",
+            "responses": {"200": {
+                "description": "The roots.",
+                "content": {"application/json": {"schema": {
+                    "type": "object",
+                    "required": ["roots"],
+                    "properties": {"roots": {"type": "array", "items": {
+                        "type": "object",
+                        "required": ["name", "path"],
+                        "properties": {"name": {"type": "string"}, "path": {"type": "string"}}
+                    }}}
+                }}}
+            }}
+        }}),
+    );
+    add_schema("parameters-heat", &mut components);
+    json!({
+        "openapi": "3.1.0",
+        "info": {
+            "title": "heatcap serve",
+            "version": env!("CARGO_PKG_VERSION"),
+            "description": "heatcap's answers over the served roots (docs/cli.md, `serve`). Each answer is the JSON the command prints for the same question; errors are Heat's fault documents. Heat's own API (/v1/{tenant_id}/...) is Heat's: see Heat's API reference."
+        },
+        "paths": paths,
+        "components": {"schemas": components}
+    })
+}
+
+/// The document's text: indented by two spaces, then a newline.
+pub(crate) fn document() -> String {
+    let mut out = serde_json::to_string_pretty(&value()).unwrap_or_default();
+    out.push('\n');
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// docs/openapi.json is the served document (HEATCAP_UPDATE_DOCS=1
+    /// rewrites it).
+    #[test]
+    fn committed_document_is_current() {
+        let path = "docs/openapi.json";
+        let now = document();
+        if std::env::var_os("HEATCAP_UPDATE_DOCS").is_some() {
+            std::fs::write(path, &now).unwrap();
+        }
+        let committed = std::fs::read_to_string(path).unwrap_or_default();
+        assert!(
+            committed == now,
+            "docs/openapi.json is stale: HEATCAP_UPDATE_DOCS=1 cargo test --lib serve::openapi"
+        );
+    }
+
+    #[test]
+    fn every_reference_resolves() {
+        let doc = value();
+        let schemas = doc["components"]["schemas"].as_object().unwrap();
+        let text = doc.to_string();
+        for piece in text.split("\"#/components/schemas/").skip(1) {
+            let name = &piece[..piece.find('"').unwrap()];
+            assert!(schemas.contains_key(name), "{name}");
+        }
+        assert!(!text.contains("#/$defs/"));
+    }
+}

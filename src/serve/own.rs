@@ -1,0 +1,543 @@
+//! heatcap's own answers under `/heatcap/v1/` (a path Heat's API cannot
+//! take): the commands' JSON outputs over the served roots. Every path in
+//! a request is relative to a root (`root=NAME`, the first root when
+//! absent); `..`, absolute paths, URLs and links out of a root are
+//! refused before anything is read, and the loader itself refuses any file
+//! outside the roots that a template or an environment names.
+
+use std::path::{Component, Path, PathBuf};
+
+use axum::extract::{RawQuery, State};
+use axum::http::StatusCode;
+use axum::response::Response;
+use axum::routing::get;
+use axum::Router;
+use indexmap::IndexMap;
+
+use super::body::{self, all, last};
+use super::fault::{json_response, Fault};
+use super::Shared;
+use crate::load::LoadOptions;
+use crate::query::Condition;
+use crate::report::{self, Format, Look};
+use crate::walk::{display, WalkOptions};
+use crate::workspace::{validate as run_validate, ValidateOptions};
+use crate::Workspace;
+
+/// The served directories, each with a name requests use.
+#[derive(Debug, Default)]
+pub(crate) struct Roots {
+    list: Vec<Root>,
+}
+
+#[derive(Debug, Clone)]
+pub(crate) struct Root {
+    /// The directory's name (made unique).
+    pub name: String,
+    /// As given on the command line (paths in answers start with it).
+    pub shown: PathBuf,
+    /// Its real path (links resolved).
+    pub real: PathBuf,
+}
+
+impl Roots {
+    pub(crate) fn new(dirs: &[PathBuf]) -> Roots {
+        let mut list: Vec<Root> = Vec::new();
+        for d in dirs {
+            let real = std::fs::canonicalize(d).unwrap_or_else(|_| d.clone());
+            let base = real
+                .file_name()
+                .map_or_else(|| "root".to_owned(), |n| n.to_string_lossy().into_owned());
+            let mut name = base.clone();
+            let mut n = 2;
+            while list.iter().any(|r| r.name == name) {
+                name = format!("{base}-{n}");
+                n += 1;
+            }
+            list.push(Root {
+                name,
+                shown: d.clone(),
+                real,
+            });
+        }
+        Roots { list }
+    }
+
+    /// The real paths, which the loader confines reads to.
+    pub(crate) fn real_paths(&self) -> Vec<PathBuf> {
+        self.list.iter().map(|r| r.real.clone()).collect()
+    }
+
+    fn pick(&self, name: Option<&str>) -> Result<&Root, Fault> {
+        match name {
+            None => self.list.first().ok_or_else(|| {
+                Fault::not_found(
+                    "NotFound",
+                    "no root is served (start heatcap serve with --root DIR)",
+                )
+            }),
+            Some(n) => self.list.iter().find(|r| r.name == n).ok_or_else(|| {
+                Fault::not_found("NotFound", format!("no served root is named `{n}`"))
+            }),
+        }
+    }
+}
+
+impl Root {
+    /// `rel` inside this root, as the CLI would be given it (the root as
+    /// given, joined with `rel`); refused when it could leave the root.
+    pub(crate) fn path(&self, rel: &str) -> Result<PathBuf, Fault> {
+        confined(&self.shown, &self.real, rel)
+    }
+}
+
+/// `rel` joined to `shown`, refused (400 for a URL, 403 for anything that
+/// leaves the root: absolute, `..`, a link whose target is outside).
+fn confined(shown: &Path, root_real: &Path, rel: &str) -> Result<PathBuf, Fault> {
+    if rel.contains("://") {
+        return Err(Fault::bad_request(format!(
+            "`{rel}`: a URL; give a path relative to the served root"
+        )));
+    }
+    let p = Path::new(rel);
+    let leaves = p.is_absolute()
+        || rel.starts_with('~')
+        || p.components()
+            .any(|c| !matches!(c, Component::Normal(_) | Component::CurDir));
+    if rel.is_empty() || leaves || rel.contains('\0') {
+        return Err(Fault::forbidden(format!(
+            "`{rel}`: paths are relative to the served root and stay inside it"
+        )));
+    }
+    let joined = shown.join(p);
+    if let Ok(target) = std::fs::canonicalize(&joined) {
+        if !target.starts_with(root_real) {
+            return Err(Fault::forbidden(format!(
+                "`{rel}` leads outside the served root"
+            )));
+        }
+    }
+    Ok(joined)
+}
+
+pub(crate) fn router() -> Router<Shared> {
+    Router::new()
+        .route("/roots", get(roots))
+        .route("/index", get(index))
+        .route("/capabilities/find", get(find))
+        .route("/capabilities/summary", get(summary))
+        .route("/options", get(options))
+        .route("/resolve", get(resolve))
+        .route("/parameters", get(parameters))
+        .route("/validate", get(validate))
+        .route("/export", get(export))
+        .route("/openapi.json", get(openapi))
+}
+
+/// The query, the root it names and its relative paths made real.
+struct Asked {
+    pairs: Vec<(String, String)>,
+    root: Root,
+}
+
+impl Asked {
+    fn new(shared: &Shared, query: Option<&str>) -> Result<Asked, Fault> {
+        let pairs = body::query_pairs(query);
+        let root = shared.roots.pick(last(&pairs, "root"))?.clone();
+        Ok(Asked { pairs, root })
+    }
+
+    fn one(&self, key: &str) -> Option<&str> {
+        last(&self.pairs, key)
+    }
+
+    fn required(&self, key: &str) -> Result<PathBuf, Fault> {
+        let rel = self
+            .one(key)
+            .ok_or_else(|| Fault::bad_request(format!("`{key}` is required")))?;
+        self.root.path(rel)
+    }
+
+    fn paths(&self, key: &str) -> Result<Vec<PathBuf>, Fault> {
+        all(&self.pairs, key)
+            .into_iter()
+            .map(|r| self.root.path(r))
+            .collect()
+    }
+
+    /// The walk's roots: the paths asked, else the root itself.
+    fn walked(&self) -> Result<Vec<PathBuf>, Fault> {
+        let paths = self.paths("path")?;
+        Ok(if paths.is_empty() {
+            vec![self.root.shown.clone()]
+        } else {
+            paths
+        })
+    }
+
+    fn flag(&self, key: &str) -> Result<bool, Fault> {
+        body::boolean(self.one(key))
+    }
+
+    /// The service's environments, then the request's.
+    fn environments(&self, shared: &Shared) -> Result<Vec<PathBuf>, Fault> {
+        let mut envs = shared.config.environments.clone();
+        envs.extend(self.paths("environment")?);
+        Ok(envs)
+    }
+
+    fn walk(&self) -> Result<WalkOptions, Fault> {
+        let w = WalkOptions::new(self.walked()?);
+        Ok(if self.flag("recursive")? {
+            w.recursive()
+        } else {
+            w
+        })
+    }
+}
+
+/// Reads confined to the served roots (and the service's environments'
+/// directories, which the operator chose).
+fn load_options(shared: &Shared) -> LoadOptions {
+    let mut allowed = shared.roots.real_paths();
+    allowed.extend(shared.config.environments.iter().filter_map(|e| {
+        std::fs::canonicalize(e)
+            .ok()
+            .and_then(|p| p.parent().map(Path::to_path_buf))
+    }));
+    LoadOptions {
+        confine: Some(allowed.into()),
+        cache: Some(shared.cache.clone()),
+        ..LoadOptions::default()
+    }
+}
+
+/// A renderer's bytes as text.
+fn text(f: impl FnOnce(&mut Vec<u8>) -> std::io::Result<()>) -> Result<String, Fault> {
+    let mut out = Vec::new();
+    f(&mut out).map_err(|e| Fault::internal("IOError", e.to_string()))?;
+    String::from_utf8(out).map_err(|e| Fault::internal("UnicodeError", e.to_string()))
+}
+
+/// A renderer's bytes as a 200 JSON answer.
+fn rendered(f: impl FnOnce(&mut Vec<u8>) -> std::io::Result<()>) -> Result<Response, Fault> {
+    text(f).map(|t| json_response(StatusCode::OK, t))
+}
+
+/// One kept answer: the files it was computed from, and its body.
+type Kept = (crate::load::Touched, String);
+
+/// Answers kept while every file they were computed from is unchanged on
+/// disk (the routes that walk no directory: a new file in a directory is
+/// seen only by a walk).
+#[derive(Default)]
+pub(crate) struct Answers(std::sync::Mutex<std::collections::HashMap<String, Kept>>);
+
+/// Most answers kept; past it the store starts again.
+const MAX_ANSWERS: usize = 256;
+
+impl Answers {
+    fn lock(&self) -> std::sync::MutexGuard<'_, std::collections::HashMap<String, Kept>> {
+        self.0
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+    }
+}
+
+/// The answer to `key` (the request's path and query): the kept one when
+/// no file it was computed from changed, else computed by `f` with a load
+/// that notes the files it reads, and kept.
+async fn kept<F>(shared: &Shared, key: String, f: F) -> Answer
+where
+    F: FnOnce(LoadOptions) -> Result<String, Fault> + Send + 'static,
+{
+    let found = shared.answers.lock().get(&key).cloned();
+    if let Some((touched, body)) = found {
+        let still = shared.blocking(move || touched.unchanged()).await?;
+        if still {
+            return Ok(json_response(StatusCode::OK, body));
+        }
+    }
+    let (cache, touched) = shared.cache.tracking();
+    let mut load = load_options(shared);
+    load.cache = Some(cache);
+    let body = shared.blocking(move || f(load)).await??;
+    let mut answers = shared.answers.lock();
+    if answers.len() >= MAX_ANSWERS {
+        answers.clear();
+    }
+    answers.insert(key, (touched, body.clone()));
+    Ok(json_response(StatusCode::OK, body))
+}
+
+type Answer = Result<Response, Fault>;
+
+async fn roots(State(shared): State<Shared>) -> Answer {
+    let list: Vec<serde_json::Value> = shared
+        .roots
+        .list
+        .iter()
+        .map(|r| serde_json::json!({"name": r.name, "path": display(&r.shown)}))
+        .collect();
+    rendered(|out| report::json::write_line(out, &serde_json::json!({ "roots": list })))
+}
+
+/// `index [PATH]... [-r]`.
+async fn index(State(shared): State<Shared>, RawQuery(q): RawQuery) -> Answer {
+    let asked = Asked::new(&shared, q.as_deref())?;
+    let walk = asked.walk()?;
+    let load = load_options(&shared);
+    shared
+        .clone()
+        .blocking(move || {
+            let ws = Workspace::builder().load_options(load).walk(walk).open();
+            rendered(|out| report::render_index(out, &ws.index(), Format::Json, Look::default()))
+        })
+        .await?
+}
+
+/// `capabilities-find -c KEY=VALUE... [PATH]... [-r]`.
+async fn find(State(shared): State<Shared>, RawQuery(q): RawQuery) -> Answer {
+    let asked = Asked::new(&shared, q.as_deref())?;
+    let conditions: Vec<Condition> = all(&asked.pairs, "c")
+        .into_iter()
+        .map(|c| {
+            Condition::parse(c)
+                .ok_or_else(|| Fault::bad_request(format!("c takes KEY=VALUE, got `{c}`")))
+        })
+        .collect::<Result<_, _>>()?;
+    let walk = asked.walk()?;
+    let load = load_options(&shared);
+    shared
+        .clone()
+        .blocking(move || {
+            let ws = Workspace::builder()
+                .load_options(load)
+                .walk(walk)
+                .prefilter("capabilities")
+                .open();
+            let matches = ws.find(&conditions);
+            rendered(|out| report::render_find(out, &matches, Format::Json, Look::default()))
+        })
+        .await?
+}
+
+/// `template-capabilities [PATH]... [-e ENV]... [-r] [--by-type]`.
+async fn summary(State(shared): State<Shared>, RawQuery(q): RawQuery) -> Answer {
+    let asked = Asked::new(&shared, q.as_deref())?;
+    let walk = asked.walk()?;
+    let envs = asked.environments(&shared)?;
+    let by_type = asked.flag("by_type")?;
+    let load = load_options(&shared);
+    shared
+        .clone()
+        .blocking(move || {
+            let ws = Workspace::builder()
+                .load_options(load)
+                .walk(walk)
+                .environments(&envs)
+                .registry_templates()
+                .open();
+            if by_type {
+                rendered(|out| {
+                    report::render_by_type(out, &ws.by_type(), Format::Json, Look::default())
+                })
+            } else {
+                rendered(|out| {
+                    report::render_summary(out, &ws.summary(), Format::Json, Look::default())
+                })
+            }
+        })
+        .await?
+}
+
+/// `options -e ENV... [--templates DIR]...`.
+async fn options(State(shared): State<Shared>, RawQuery(q): RawQuery) -> Answer {
+    let asked = Asked::new(&shared, q.as_deref())?;
+    let envs = asked.environments(&shared)?;
+    let dirs = asked.paths("templates")?;
+    let load = load_options(&shared);
+    shared
+        .clone()
+        .blocking(move || {
+            let ws = Workspace::builder()
+                .load_options(load)
+                .environments(&envs)
+                .open();
+            let offered = ws.options(&dirs);
+            rendered(|out| report::render_options(out, &offered, Format::Json, Look::default()))
+        })
+        .await?
+}
+
+/// `resolve [-t TEMPLATE] -e ENV... [--type T [--resource R]] [--all]`.
+async fn resolve(State(shared): State<Shared>, RawQuery(q): RawQuery) -> Answer {
+    let asked = Asked::new(&shared, q.as_deref())?;
+    let envs = asked.environments(&shared)?;
+    let root = match asked.one("template") {
+        Some(_) => Some(display(&asked.required("template")?)),
+        None => None,
+    };
+    let type_name = asked.one("type").map(str::to_owned);
+    let resource = asked.one("resource").map(str::to_owned);
+    let show_all = asked.flag("all")? || type_name.is_some();
+    let depth = shared.config.max_nested_depth;
+    let key = format!("resolve?{}", q.as_deref().unwrap_or_default());
+    kept(&shared, key, move |load| {
+        let ws = Workspace::builder()
+            .load_options(load)
+            .environments(&envs)
+            .roots(root.as_slice())
+            .max_nested_depth(depth)
+            .open();
+        let resolved = ws.resolve(root.as_deref(), type_name.as_deref(), resource.as_deref());
+        text(|out| report::render_resolve(out, &resolved, Format::Json, show_all, Look::default()))
+    })
+    .await
+}
+
+/// `parameters -t TEMPLATE -e ENV... [--choose TYPE=PATH]... [--format
+/// json|heat]`.
+async fn parameters(State(shared): State<Shared>, RawQuery(q): RawQuery) -> Answer {
+    let asked = Asked::new(&shared, q.as_deref())?;
+    let envs = asked.environments(&shared)?;
+    let root = display(&asked.required("template")?);
+    let mut choices = IndexMap::new();
+    for c in all(&asked.pairs, "choose") {
+        let (t, p) = c
+            .split_once('=')
+            .filter(|(t, p)| !t.is_empty() && !p.is_empty())
+            .ok_or_else(|| Fault::bad_request(format!("choose takes TYPE=PATH, got `{c}`")))?;
+        choices.insert(t.to_owned(), display(&asked.root.path(p)?));
+    }
+    let heat = match asked.one("format") {
+        None | Some("json") => false,
+        Some("heat") => true,
+        Some(other) => {
+            return Err(Fault::bad_request(format!(
+                "format `{other}`: json or heat"
+            )))
+        }
+    };
+    let depth = shared.config.max_nested_depth;
+    let key = format!("parameters?{}", q.as_deref().unwrap_or_default());
+    kept(&shared, key, move |load| {
+        let ws = Workspace::builder()
+            .load_options(load)
+            .environments(&envs)
+            .roots(&[&root])
+            .choices(choices)
+            .max_nested_depth(depth)
+            .open();
+        let (described, doc) = ws.parameters(&root);
+        if heat {
+            text(|out| report::json::write_line(out, &doc))
+        } else {
+            text(|out| report::render_parameters(out, &described, Format::Json, Look::default()))
+        }
+    })
+    .await
+}
+
+/// `validate [PATH]... [-e ENV]... [-r] [--format json|sarif]`.
+async fn validate(State(shared): State<Shared>, RawQuery(q): RawQuery) -> Answer {
+    let asked = Asked::new(&shared, q.as_deref())?;
+    let format = match asked.one("format") {
+        None | Some("json") => Format::Json,
+        Some("sarif") => Format::Sarif,
+        Some(other) => {
+            return Err(Fault::bad_request(format!(
+                "format `{other}`: json or sarif"
+            )))
+        }
+    };
+    let walk = asked.walk()?;
+    let envs = asked.environments(&shared)?;
+    let depth = shared.config.max_nested_depth;
+    let load = load_options(&shared);
+    shared
+        .clone()
+        .blocking(move || {
+            let validated = run_validate(&ValidateOptions {
+                walk,
+                load,
+                selection: crate::validate::Selection::default(),
+                profile: crate::validate::Profile::Hot,
+                environments: envs,
+                max_nested_depth: depth,
+                inline_suppressions: true,
+            });
+            rendered(|out| {
+                report::render_validate(
+                    out,
+                    &validated,
+                    format,
+                    &crate::catalogue(),
+                    Look::default(),
+                    &report::Sources::new(),
+                )
+            })
+        })
+        .await?
+}
+
+/// `export -t TEMPLATE -e ENV... --format heat-api`: the stack-create
+/// body, or a 400 with the errors that refuse it.
+async fn export(State(shared): State<Shared>, RawQuery(q): RawQuery) -> Answer {
+    let asked = Asked::new(&shared, q.as_deref())?;
+    let envs = asked.environments(&shared)?;
+    let root = display(&asked.required("template")?);
+    let depth = shared.config.max_nested_depth;
+    let load = load_options(&shared);
+    shared
+        .clone()
+        .blocking(move || {
+            let ws = Workspace::builder()
+                .load_options(load)
+                .environments(&envs)
+                .roots(&[&root])
+                .max_nested_depth(depth)
+                .open();
+            let plan = ws.export(&root, false);
+            if plan.refused() {
+                let first = plan
+                    .diagnostics
+                    .iter()
+                    .find(|d| d.severity == crate::diag::Severity::Error)
+                    .map_or_else(|| "the export is refused".to_owned(), ToString::to_string);
+                return Err(Fault::bad_request(first));
+            }
+            rendered(|out| report::json::write_line(out, &plan.heat_api_body()))
+        })
+        .await?
+}
+
+/// The OpenAPI document of these endpoints.
+async fn openapi() -> Response {
+    json_response(StatusCode::OK, super::openapi::document())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn confinement() {
+        let shown = Path::new("fixtures/spec");
+        let real = std::fs::canonicalize(shown).unwrap();
+        assert!(confined(shown, &real, "environment.yaml").is_ok());
+        for bad in ["../x.yaml", "/etc/passwd", "a/../../x", "~/x", ""] {
+            assert_eq!(
+                confined(shown, &real, bad).unwrap_err().status,
+                403,
+                "{bad}"
+            );
+        }
+        assert_eq!(
+            confined(shown, &real, "file:///etc/passwd")
+                .unwrap_err()
+                .status,
+            400
+        );
+    }
+}

@@ -1,0 +1,689 @@
+//! `heatcap serve`, run as a process and spoken to over a socket (plain
+//! HTTP/1.1 written here, so that nothing between the test and the server
+//! smooths over what a client really sends): Heat's API answers what the
+//! CLI answers (and so Heat's recorded documents, tests/heat_oracle.rs),
+//! heatcap's own routes answer the commands' JSON, and the limits hold:
+//! traversal, oversized bodies, a slow client, a request during shutdown.
+
+use std::fmt::Write as _;
+use std::io::{BufRead, BufReader, Read, Write};
+use std::net::TcpStream;
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+use clap::Parser;
+use heatcap::cli::{run, Cli};
+use serde_json::Value as J;
+
+/// A running `heatcap serve` on a free port; killed when dropped.
+struct Server {
+    child: Child,
+    addr: String,
+    stderr: BufReader<std::process::ChildStderr>,
+}
+
+impl Server {
+    fn start(args: &[&str]) -> Server {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_heatcap"))
+            .args(["serve", "--listen", "127.0.0.1:0"])
+            .args(args)
+            .stdout(Stdio::null())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        let mut stderr = BufReader::new(child.stderr.take().unwrap());
+        let mut line = String::new();
+        stderr.read_line(&mut line).unwrap();
+        let addr = line
+            .split("http://")
+            .nth(1)
+            .and_then(|s| s.split_whitespace().next())
+            .unwrap_or_else(|| panic!("no address in {line:?}"))
+            .to_owned();
+        Server {
+            child,
+            addr,
+            stderr,
+        }
+    }
+
+    fn connect(&self) -> TcpStream {
+        let s = TcpStream::connect(&self.addr).unwrap();
+        s.set_read_timeout(Some(Duration::from_mins(1))).unwrap();
+        s
+    }
+
+    fn request(&self, method: &str, path: &str, headers: &[(&str, &str)], body: &[u8]) -> Answer {
+        let mut s = self.connect();
+        s.write_all(&raw(method, path, headers, body)).unwrap();
+        read_answer(&mut s)
+    }
+
+    fn get(&self, path: &str) -> Answer {
+        self.request("GET", path, &[], b"")
+    }
+
+    fn post_json(&self, path: &str, body: &[u8]) -> Answer {
+        self.request("POST", path, &[("Content-Type", "application/json")], body)
+    }
+
+    fn signal(&self, name: &str) {
+        let ok = Command::new("kill")
+            .args([&format!("-{name}"), &self.child.id().to_string()])
+            .status()
+            .unwrap()
+            .success();
+        assert!(ok);
+    }
+
+    /// Waits for the process to exit (at most 20 s): its exit code.
+    fn wait(&mut self) -> i32 {
+        let until = Instant::now() + Duration::from_secs(20);
+        loop {
+            if let Some(status) = self.child.try_wait().unwrap() {
+                return status.code().unwrap_or(-1);
+            }
+            assert!(Instant::now() < until, "still running");
+            std::thread::sleep(Duration::from_millis(50));
+        }
+    }
+
+    fn rest_of_stderr(&mut self) -> String {
+        let mut s = String::new();
+        let _ = self.stderr.read_to_string(&mut s);
+        s
+    }
+}
+
+impl Drop for Server {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+fn raw(method: &str, path: &str, headers: &[(&str, &str)], body: &[u8]) -> Vec<u8> {
+    let mut r = format!("{method} {path} HTTP/1.1\r\nHost: test\r\nConnection: close\r\n");
+    for (k, v) in headers {
+        let _ = write!(r, "{k}: {v}\r\n");
+    }
+    if !body.is_empty() || method == "POST" {
+        let _ = write!(r, "Content-Length: {}\r\n", body.len());
+    }
+    r.push_str("\r\n");
+    let mut bytes = r.into_bytes();
+    bytes.extend_from_slice(body);
+    bytes
+}
+
+#[derive(Debug)]
+struct Answer {
+    status: u16,
+    headers: Vec<(String, String)>,
+    body: String,
+}
+
+impl Answer {
+    fn json(&self) -> J {
+        serde_json::from_str(&self.body).unwrap_or_else(|e| panic!("not JSON ({e}): {self:?}"))
+    }
+
+    fn header(&self, name: &str) -> Option<&str> {
+        self.headers
+            .iter()
+            .find(|(k, _)| k.eq_ignore_ascii_case(name))
+            .map(|(_, v)| v.as_str())
+    }
+
+    /// A Heat fault document of this status and type.
+    fn fault(&self, status: u16, kind: &str) {
+        assert_eq!(self.status, status, "{self:?}");
+        assert_eq!(self.header("content-type"), Some("application/json"));
+        let f = self.json();
+        assert_eq!(f["code"], status, "{f}");
+        assert_eq!(f["error"]["type"], kind, "{f}");
+        assert!(f["title"].is_string() && f["explanation"].is_string());
+    }
+}
+
+fn read_answer(s: &mut TcpStream) -> Answer {
+    let mut bytes = Vec::new();
+    s.read_to_end(&mut bytes).unwrap();
+    let text = String::from_utf8(bytes).unwrap();
+    let (head, body) = text.split_once("\r\n\r\n").unwrap_or((&text, ""));
+    let mut lines = head.lines();
+    let status = lines
+        .next()
+        .and_then(|l| l.split_whitespace().nth(1))
+        .and_then(|c| c.parse().ok())
+        .unwrap_or_else(|| panic!("no status line: {text:?}"));
+    let headers = lines
+        .filter_map(|l| l.split_once(": "))
+        .map(|(k, v)| (k.to_owned(), v.to_owned()))
+        .collect();
+    Answer {
+        status,
+        headers,
+        body: body.to_owned(),
+    }
+}
+
+/// The CLI's stdout for `args`.
+fn cli(args: &[&str]) -> String {
+    let cli = Cli::try_parse_from(std::iter::once("heatcap").chain(args.iter().copied())).unwrap();
+    let (mut out, mut err) = (Vec::new(), Vec::new());
+    run(cli, &mut out, &mut err).unwrap();
+    String::from_utf8(out).unwrap()
+}
+
+fn enc(s: &str) -> String {
+    s.bytes()
+        .map(|b| match b {
+            b'A'..=b'Z' | b'a'..=b'z' | b'0'..=b'9' | b'-' | b'_' | b'.' | b'/' => {
+                (b as char).to_string()
+            }
+            _ => format!("%{b:02X}"),
+        })
+        .collect()
+}
+
+/// What python-heatclient posts for a deployment (absolute `file://` keys,
+/// nested templates as JSON): `export --format heat-api`, whose files are
+/// checked against the client's own in tests/heat_oracle.rs.
+fn client_body(root: &Path, envs: &[PathBuf]) -> String {
+    let mut args = vec![
+        "export".to_owned(),
+        "-t".to_owned(),
+        root.display().to_string(),
+        "--format".to_owned(),
+        "heat-api".to_owned(),
+        "--max-nested-depth".to_owned(),
+        "7".to_owned(),
+        "-q".to_owned(),
+    ];
+    for e in envs {
+        args.push("-e".to_owned());
+        args.push(e.display().to_string());
+    }
+    let words: Vec<&str> = args.iter().map(String::as_str).collect();
+    cli(&words)
+}
+
+fn heat_document(root: &Path, envs: &[PathBuf]) -> J {
+    let mut args = vec![
+        "parameters".to_owned(),
+        "-t".to_owned(),
+        root.display().to_string(),
+        "--format".to_owned(),
+        "heat".to_owned(),
+        "-q".to_owned(),
+        "--max-nested-depth".to_owned(),
+        "7".to_owned(),
+    ];
+    for e in envs {
+        args.push("-e".to_owned());
+        args.push(e.display().to_string());
+    }
+    let words: Vec<&str> = args.iter().map(String::as_str).collect();
+    serde_json::from_str(&cli(&words)).unwrap()
+}
+
+/// The client's body posted to `/validate?show_nested=True` answers
+/// exactly the CLI's `parameters --format heat` (which tests/heat_oracle.rs
+/// compares with Heat's recorded document): every fixture deployment
+/// python-heatclient can upload, and the 2016 TripleO deployment.
+#[test]
+fn validate_answers_what_the_cli_answers() {
+    let server = Server::start(&["--max-nested-depth", "7"]);
+    let mut cases: Vec<(PathBuf, Vec<PathBuf>)> = Vec::new();
+    let mut dirs: Vec<PathBuf> = std::fs::read_dir("fixtures/heat")
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.is_dir())
+        .collect();
+    dirs.sort();
+    for d in dirs {
+        let env = d.join("env.yaml");
+        cases.push((
+            d.join("root.yaml"),
+            if env.exists() { vec![env] } else { vec![] },
+        ));
+    }
+    let c = Path::new("fixtures/tripleo-heat-templates-2016");
+    cases.push((
+        c.join("overcloud.yaml"),
+        [
+            "overcloud-resource-registry-puppet.yaml",
+            "environments/network-isolation.yaml",
+            "environments/storage-environment.yaml",
+            "environments/puppet-pacemaker.yaml",
+        ]
+        .iter()
+        .map(|e| c.join(e))
+        .collect(),
+    ));
+    let mut compared = Vec::new();
+    for (root, envs) in &cases {
+        let body = client_body(root, envs);
+        if body.trim().is_empty() {
+            // export refuses what the client could not upload either
+            // (a cycle between files, a missing template).
+            continue;
+        }
+        let expected = heat_document(root, envs);
+        let answer = server.post_json("/v1/demo/validate?show_nested=True", body.as_bytes());
+        if let Some(message) = expected.get("Error").and_then(J::as_str) {
+            assert_eq!(answer.status, 400, "{}: {answer:?}", root.display());
+            assert_eq!(
+                answer.json()["error"]["message"],
+                message,
+                "{}",
+                root.display()
+            );
+        } else {
+            assert_eq!(answer.status, 200, "{}: {}", root.display(), answer.body);
+            assert_eq!(answer.json(), expected, "{}", root.display());
+        }
+        compared.push(root.display().to_string());
+    }
+    // export refuses the cycle, the too-deep nesting and the unknown
+    // property (the client cannot upload them as a composition either).
+    assert!(compared.len() >= 9, "only {compared:?}");
+    assert!(compared
+        .iter()
+        .any(|c| c.contains("tripleo-heat-templates-2016")));
+    assert!(compared.iter().any(|c| c.contains("invalid-version")));
+    // Without show_nested, no NestedParameters (as Heat).
+    let (root, envs) = &cases.last().unwrap();
+    let flat = server.post_json("/v1/demo/validate", client_body(root, envs).as_bytes());
+    assert_eq!(flat.status, 200);
+    assert!(flat.json().get("NestedParameters").is_none());
+    assert!(heat_document(root, envs).get("NestedParameters").is_some());
+}
+
+/// heat-api.md §1.2, §1.3, §2.4: the versions document, Heat's body rules,
+/// faults with Heat's types and codes.
+#[test]
+fn heat_transport_rules() {
+    let s = Server::start(&[]);
+    for path in ["/", "/versions", "/v1", "/v1/demo"] {
+        let a = s.get(path);
+        assert_eq!(a.status, 300, "{path}");
+        assert_eq!(a.json()["versions"][0]["id"], "v1.0");
+    }
+    let a = s.get("/v1/demo/validate");
+    a.fault(405, "HTTPMethodNotAllowed");
+    assert_eq!(a.header("allow"), Some("POST"));
+    s.get("/v1/demo/nothing-here").fault(404, "NotFound");
+    // Not parsed: a form content type; a body not starting with `{`.
+    let form = s.request(
+        "POST",
+        "/v1/demo/validate",
+        &[("Content-Type", "application/x-www-form-urlencoded")],
+        br#"{"template": {}}"#,
+    );
+    form.fault(400, "HTTPBadRequest");
+    // Plain text is parsed (bug 1887882).
+    let plain = s.request(
+        "POST",
+        "/v1/demo/validate",
+        &[("Content-Type", "text/plain")],
+        br#"{"template": {"heat_template_version": "2016-10-14"}}"#,
+    );
+    assert_eq!(plain.status, 200, "{plain:?}");
+    s.post_json("/v1/demo/validate", b"{not json")
+        .fault(400, "HTTPBadRequest");
+    s.post_json("/v1/demo/validate", b"{}")
+        .fault(400, "HTTPBadRequest");
+    assert_eq!(
+        s.post_json("/v1/demo/validate", b"{}").json()["error"]["message"],
+        "No template specified"
+    );
+    // tests/heat/invalid-version.json: Heat's InvalidTemplateVersion.
+    let v = s.post_json(
+        "/v1/demo/validate",
+        br#"{"template": {"heat_template_version": "2099-01-01"}}"#,
+    );
+    v.fault(400, "InvalidTemplateVersion");
+    let recorded: J =
+        serde_json::from_str(&std::fs::read_to_string("tests/heat/invalid-version.json").unwrap())
+            .unwrap();
+    assert!(recorded["Error"]
+        .as_str()
+        .unwrap()
+        .ends_with(v.json()["error"]["message"].as_str().unwrap()));
+    // Booleans: true/false in any case, else ValueError without message.
+    let b = s.post_json(
+        "/v1/demo/validate?show_nested=yes",
+        br#"{"template": {"heat_template_version": "2016-10-14"}}"#,
+    );
+    b.fault(400, "ValueError");
+    assert!(b.json()["error"].get("message").is_none());
+    s.get("/v1/demo/resource_types?with_description=yes")
+        .fault(400, "ValueError");
+    s.get("/v1/demo/template_versions/2016-10-14/functions")
+        .fault(404, "NotFound");
+    s.get("/v1/demo/resource_types/No::Such::Type")
+        .fault(404, "EntityNotFound");
+    s.get("/v1/demo/resource_types?support_status=NOPE")
+        .fault(400, "Invalid");
+    s.get("/v1/demo/resource_types/OS::Heat::RandomString/template?template_type=x")
+        .fault(400, "HTTPBadRequest");
+}
+
+/// The resource-type routes answer `resource-type ... --format heat`.
+#[test]
+fn resource_types_answer_what_the_cli_answers() {
+    let s = Server::start(&[]);
+    let pairs: [(&str, Vec<&str>); 5] = [
+        (
+            "/v1/demo/resource_types",
+            vec!["resource-type", "list", "--format", "heat"],
+        ),
+        (
+            "/v1/demo/resource_types?name=OS::Heat::&with_description=True",
+            vec![
+                "resource-type",
+                "list",
+                "--filter",
+                "name=OS::Heat::",
+                "--long",
+                "--format",
+                "heat",
+            ],
+        ),
+        (
+            "/v1/demo/resource_types/OS::Heat::RandomString",
+            vec![
+                "resource-type",
+                "show",
+                "OS::Heat::RandomString",
+                "--format",
+                "heat",
+            ],
+        ),
+        (
+            "/v1/demo/resource_types/OS::Nova::Server/template?template_type=hot",
+            vec![
+                "resource-type",
+                "show",
+                "OS::Nova::Server",
+                "--template-type",
+                "hot",
+                "--format",
+                "heat",
+            ],
+        ),
+        (
+            "/v1/demo/resource_types/OS%3A%3ANova%3A%3AServer/template",
+            vec![
+                "resource-type",
+                "show",
+                "OS::Nova::Server",
+                "--template-type",
+                "cfn",
+                "--format",
+                "heat",
+            ],
+        ),
+    ];
+    for (path, args) in pairs {
+        let a = s.get(path);
+        assert_eq!(a.status, 200, "{path}: {a:?}");
+        assert_eq!(a.body.trim_end(), cli(&args).trim_end(), "{path}");
+    }
+    let versions = s.get("/v1/demo/template_versions").json();
+    assert_eq!(versions["template_versions"].as_array().unwrap().len(), 13);
+    let f = s.get("/v1/demo/template_versions/heat_template_version.2018-08-31/functions?with_condition_func=true");
+    assert_eq!(f.status, 200);
+    assert!(f.json()["template_functions"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .any(|x| x["functions"] == "equals"));
+    assert_eq!(
+        s.get("/v1/demo/build_info").json()["api"]["revision"]
+            .as_str()
+            .unwrap()
+            .split(' ')
+            .next(),
+        Some("heatcap")
+    );
+}
+
+/// heatcap's own routes answer the commands' JSON for the same question.
+#[test]
+fn own_routes_answer_what_the_cli_answers() {
+    let s = Server::start(&["--root", "fixtures/spec", "--root", "fixtures/heat"]);
+    let roots = s.get("/heatcap/v1/roots").json();
+    assert_eq!(roots["roots"][0]["name"], "spec");
+    let cases: [(&str, Vec<&str>); 7] = [
+        (
+            "/heatcap/v1/options?environment=environment.yaml",
+            vec!["options", "-e", "fixtures/spec/environment.yaml", "--format", "json"],
+        ),
+        (
+            "/heatcap/v1/resolve?environment=environment.yaml&all=true",
+            vec!["resolve", "-e", "fixtures/spec/environment.yaml", "--all", "--format", "json"],
+        ),
+        (
+            "/heatcap/v1/index?recursive=true",
+            vec!["index", "-r", "fixtures/spec", "--format", "json"],
+        ),
+        (
+            "/heatcap/v1/capabilities/find?c=deployment=puppet&recursive=true",
+            vec!["capabilities-find", "-r", "-c", "deployment=puppet", "fixtures/spec", "--format", "json"],
+        ),
+        (
+            "/heatcap/v1/parameters?root=heat&template=remove-item/root.yaml&environment=remove-item/env.yaml",
+            vec!["parameters", "-t", "fixtures/heat/remove-item/root.yaml", "-e", "fixtures/heat/remove-item/env.yaml", "--format", "json"],
+        ),
+        (
+            "/heatcap/v1/validate?root=heat&path=conditions&recursive=true&format=sarif",
+            vec!["validate", "-r", "fixtures/heat/conditions", "--format", "sarif", "--no-config"],
+        ),
+        (
+            "/heatcap/v1/export?root=heat&template=remove-item/root.yaml&environment=remove-item/env.yaml",
+            vec!["export", "-t", "fixtures/heat/remove-item/root.yaml", "-e", "fixtures/heat/remove-item/env.yaml", "--format", "heat-api"],
+        ),
+    ];
+    for (path, args) in cases {
+        let a = s.get(path);
+        assert_eq!(a.status, 200, "{path}: {a:?}");
+        assert_eq!(a.body, cli(&args), "{path}");
+    }
+    let doc = s.get("/heatcap/v1/openapi.json");
+    assert_eq!(
+        doc.body,
+        std::fs::read_to_string("docs/openapi.json").unwrap()
+    );
+}
+
+/// Nothing outside a root: `..`, absolute paths, `~`, URLs, a link out of
+/// the root, and a registry entry naming a file outside.
+#[test]
+fn confined_to_the_roots() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path().join("root");
+    std::fs::create_dir(&root).unwrap();
+    let outside = dir.path().join("secret.yaml");
+    std::fs::write(
+        &outside,
+        "heat_template_version: 2016-10-14\nparameters: {Secret: {type: string}}\n",
+    )
+    .unwrap();
+    std::os::unix::fs::symlink(&outside, root.join("link.yaml")).unwrap();
+    std::fs::write(
+        root.join("root.yaml"),
+        "heat_template_version: 2016-10-14\nresources:\n  s: {type: OS::Out}\n",
+    )
+    .unwrap();
+    std::fs::write(
+        root.join("env.yaml"),
+        "resource_registry:\n  OS::Out: ../secret.yaml\n",
+    )
+    .unwrap();
+    let s = Server::start(&["--root", root.to_str().unwrap()]);
+    for rel in [
+        "../secret.yaml",
+        "/etc/passwd",
+        "sub/../../secret.yaml",
+        "~/x.yaml",
+        "link.yaml",
+    ] {
+        s.get(&format!("/heatcap/v1/parameters?template={}", enc(rel)))
+            .fault(403, "Forbidden");
+    }
+    s.get(&format!(
+        "/heatcap/v1/parameters?template={}",
+        enc("file:///etc/passwd")
+    ))
+    .fault(400, "HTTPBadRequest");
+    s.get(&format!("/heatcap/v1/index?path={}", enc("..")))
+        .fault(403, "Forbidden");
+    // A registry entry leading outside: not read, said so, no parameter
+    // of the file outside leaks.
+    let a = s.get("/heatcap/v1/parameters?template=root.yaml&environment=env.yaml");
+    assert_eq!(a.status, 200, "{a:?}");
+    assert!(
+        a.body.contains("outside the directories heatcap serves"),
+        "{}",
+        a.body
+    );
+    assert!(!a.body.contains("Secret"), "{}", a.body);
+}
+
+/// Heat's 1 MiB body limit, answered as Heat answers it (400
+/// RequestLimitExceeded, never 413), with or without a declared length.
+#[test]
+fn oversized_bodies() {
+    let s = Server::start(&[]);
+    let mut body = br#"{"template": ""#.to_vec();
+    body.resize(1_048_577, b'x');
+    body.extend_from_slice(br#""}"#);
+    let a = s.post_json("/v1/demo/validate", &body);
+    a.fault(400, "RequestLimitExceeded");
+    assert_eq!(
+        a.json()["error"]["message"],
+        "Request limit exceeded: JSON body size (1048579 bytes) exceeds maximum allowed size (1048576 bytes)."
+    );
+    // Chunked, no length: read up to the limit, then refused.
+    let mut c = s.connect();
+    c.write_all(b"POST /v1/demo/validate HTTP/1.1\r\nHost: t\r\nConnection: close\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n").unwrap();
+    let chunk = vec![b'x'; 65536];
+    for _ in 0..20 {
+        if c.write_all(format!("{:x}\r\n", chunk.len()).as_bytes())
+            .is_err()
+            || c.write_all(&chunk).is_err()
+            || c.write_all(b"\r\n").is_err()
+        {
+            break;
+        }
+    }
+    let _ = c.write_all(b"0\r\n\r\n");
+    read_answer(&mut c).fault(400, "RequestLimitExceeded");
+}
+
+/// A client that sends half its headers is cut off after the header
+/// timeout, and others are still served meanwhile.
+#[test]
+fn slow_client_is_timed_out() {
+    let s = Server::start(&["--header-timeout", "1"]);
+    let mut slow = s.connect();
+    slow.write_all(b"GET /v1/demo/build_info HTTP/1.1\r\nHost: t\r\n")
+        .unwrap();
+    let started = Instant::now();
+    assert_eq!(s.get("/v1/demo/build_info").status, 200);
+    let mut rest = Vec::new();
+    let _ = slow.read_to_end(&mut rest);
+    let waited = started.elapsed();
+    assert!(waited < Duration::from_secs(10), "held {waited:?}");
+    // hyper answers 408 or just closes; either way no request is served.
+    let text = String::from_utf8_lossy(&rest);
+    assert!(!text.contains("200 OK"), "{text}");
+}
+
+/// SIGTERM while a request is being sent: it is answered in full, then
+/// the server exits 0 and takes no new connection.
+#[test]
+fn request_in_flight_finishes_on_shutdown() {
+    let mut s = Server::start(&[]);
+    let body = br#"{"template": {"heat_template_version": "2016-10-14", "parameters": {"p": {"type": "string"}}}}"#;
+    let mut c = s.connect();
+    let full = raw(
+        "POST",
+        "/v1/demo/validate",
+        &[("Content-Type", "application/json")],
+        body,
+    );
+    let half = full.len() - body.len() / 2;
+    c.write_all(&full[..half]).unwrap();
+    std::thread::sleep(Duration::from_millis(300));
+    s.signal("TERM");
+    std::thread::sleep(Duration::from_millis(300));
+    c.write_all(&full[half..]).unwrap();
+    let a = read_answer(&mut c);
+    assert_eq!(a.status, 200, "{a:?}");
+    assert!(a.json()["Parameters"]["p"].is_object());
+    assert_eq!(s.wait(), 0);
+    assert!(TcpStream::connect(&s.addr).is_err());
+    let log = s.rest_of_stderr();
+    assert!(log.contains("POST /v1/demo/validate 200"), "{log}");
+    assert!(log.contains("stopped"), "{log}");
+}
+
+/// Only loopback unless told otherwise.
+#[test]
+fn remote_listening_needs_a_flag() {
+    let out = Command::new(env!("CARGO_BIN_EXE_heatcap"))
+        .args(["serve", "--listen", "0.0.0.0:0"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("--allow-remote"));
+}
+
+/// Warm: the second request is answered from the parsed files, and a file
+/// changed on disk is seen by the next request.
+#[test]
+fn a_change_on_disk_is_seen_by_the_next_request() {
+    let dir = tempfile::tempdir().unwrap();
+    let t = dir.path().join("t.yaml");
+    std::fs::write(
+        &t,
+        "heat_template_version: 2016-10-14\nparameters: {A: {type: string}}\n",
+    )
+    .unwrap();
+    let s = Server::start(&["--root", dir.path().to_str().unwrap()]);
+    let first = s.get("/heatcap/v1/parameters?template=t.yaml").json();
+    assert!(first["parameters"].get("A").is_some(), "{first}");
+    assert_eq!(
+        s.get("/heatcap/v1/parameters?template=t.yaml").json(),
+        first
+    );
+    std::fs::write(
+        &t,
+        "heat_template_version: 2016-10-14\nparameters: {B: {type: number}}\n",
+    )
+    .unwrap();
+    let second = s.get("/heatcap/v1/parameters?template=t.yaml").json();
+    assert!(second["parameters"].get("A").is_none(), "{second}");
+    assert!(second["parameters"].get("B").is_some(), "{second}");
+}
+
+/// The per-request time limit: a body that stops arriving is answered
+/// with Heat's 500 fault once `--request-timeout` has passed, and the
+/// server goes on serving.
+#[test]
+fn request_time_limit() {
+    let s = Server::start(&["--request-timeout", "1"]);
+    let mut c = s.connect();
+    c.write_all(b"POST /v1/demo/validate HTTP/1.1\r\nHost: t\r\nConnection: close\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{\"template\":")
+        .unwrap();
+    let started = Instant::now();
+    let a = read_answer(&mut c);
+    a.fault(500, "Timeout");
+    assert!(started.elapsed() < Duration::from_secs(10));
+    assert_eq!(s.get("/v1/demo/build_info").status, 200);
+}
