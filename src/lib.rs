@@ -44,11 +44,13 @@
 //! 1. leaves any stage may use: `diag` (findings and the catalogue of
 //!    codes), `error`, [`node`] (the YAML tree and the YAML 1.1 scalar
 //!    rules), `encode` (JSON and YAML writers), `heat_schema` (Heat's
-//!    resource types and their property and attribute schemas, embedded);
+//!    resource types and their property and attribute schemas, embedded),
+//!    `vfs` (virtual files read instead of the disk: rendered outputs);
 //! 2. `walk`: roots and globs → the files to read;
 //! 3. `load`: read and parse as Heat does, in parallel;
 //! 4. `model`: typed views (templates, environments and their registry
-//!    entries);
+//!    entries), and beside it `render` (TripleO's Jinja sources rendered in
+//!    memory as the tree's own script renders them);
 //! 5. `eval`: Heat's intrinsic functions and conditions, evaluated as Heat
 //!    evaluates them when it validates a stack;
 //! 6. `index` (capabilities), `resolve` (merge, look up, choose, compose)
@@ -78,10 +80,12 @@ pub(crate) mod model;
 pub mod node;
 pub(crate) mod product;
 pub(crate) mod query;
+pub(crate) mod render;
 pub(crate) mod report;
 pub(crate) mod resolve;
 pub(crate) mod serve;
 pub(crate) mod validate;
+pub(crate) mod vfs;
 pub(crate) mod walk;
 pub(crate) mod workspace;
 
@@ -89,7 +93,8 @@ pub use diag::{Code, CodeInfo, Diagnostic, Pos, Related, Severity, Span};
 pub use error::{Error, Exit};
 pub use index::{Inferred, Site};
 pub use load::{
-    parse_text, FileKind, LoadCache, LoadOptions, ParseOptions, Parsed, Status, Touched,
+    parse_text, FileKind, LoadCache, LoadOptions, ParseOptions, Parsed, RenderOptions, Status,
+    Touched,
 };
 pub use model::capability::{CapValue, Scalar};
 pub use model::catalogue::{Catalogue, CatalogueEnvironment, CatalogueGroup, CatalogueTopic};
@@ -119,7 +124,8 @@ pub use resolve::{
 pub use validate::{Profile, Selection as RuleSelection};
 pub use walk::{MemoryFiles, WalkOptions};
 pub use workspace::{
-    validate, Export, ExportFile, ValidateOptions, Validated, Workspace, WorkspaceBuilder,
+    validate, Export, ExportFile, RenderPlan, ValidateOptions, Validated, Workspace,
+    WorkspaceBuilder,
 };
 
 /// The whole catalogue of codes, in code order: what each code means, why

@@ -246,6 +246,12 @@ impl Walked {
         from: &str,
         at: crate::diag::Span,
     ) {
+        if crate::vfs::get(&path).is_some() {
+            if self.seen.first_virtual(&path) {
+                self.sources.push(source(path, display, true));
+            }
+            return;
+        }
         match std::fs::metadata(&path) {
             Ok(meta) if meta.is_file() => {
                 if self.seen.first(&path, ino_of(&meta)) {
@@ -316,6 +322,12 @@ pub(crate) fn walk(opts: &WalkOptions) -> Walked {
             }
             continue;
         }
+        if crate::vfs::get(root).is_some() {
+            if seen.first_virtual(root) {
+                out.sources.push(source(root.clone(), shown, true));
+            }
+            continue;
+        }
         let meta = match std::fs::metadata(root) {
             Ok(m) => m,
             Err(e) => {
@@ -370,6 +382,7 @@ fn anchored<'a>(prefix: Option<&Path>, rel: &'a Path) -> std::borrow::Cow<'a, Pa
 }
 
 fn walk_dir(root: &Path, opts: &WalkOptions, seen: &mut Dedup, out: &mut Walked) {
+    let first_of_root = out.sources.len();
     let include_at = anchor(root, opts.include_base.as_deref());
     let exclude_at = anchor(root, opts.exclude_base.as_deref());
     let excluded = |rel: &Path| opts.exclude.is_match(anchored(exclude_at.as_deref(), rel));
@@ -426,6 +439,9 @@ fn walk_dir(root: &Path, opts: &WalkOptions, seen: &mut Dedup, out: &mut Walked)
         let ino = entry_ino(&entry);
         files.push((entry.into_path(), ino, link));
     }
+    let virtual_files = virtual_files_below(root, opts, &|rel| {
+        opts.include.is_match(anchored(include_at.as_deref(), rel)) && !excluded(rel)
+    });
     // A file reached both by a link and by its own name is listed under its
     // own name (the first link only when no other name reaches it).
     let mut own_name: std::collections::HashSet<u64> = std::collections::HashSet::new();
@@ -443,6 +459,57 @@ fn walk_dir(root: &Path, opts: &WalkOptions, seen: &mut Dedup, out: &mut Walked)
             out.sources.push(source(path, shown, false));
         }
     }
+    if !virtual_files.is_empty() {
+        add_virtual(root, first_of_root, virtual_files, seen, out);
+    }
+}
+
+/// The virtual files (`crate::vfs`) below `root` the walk takes (not
+/// hidden unless `--hidden`, matching the globs), as paths below `root`.
+fn virtual_files_below(
+    root: &Path,
+    opts: &WalkOptions,
+    wanted: &dyn Fn(&Path) -> bool,
+) -> Vec<PathBuf> {
+    if !crate::vfs::any() {
+        return Vec::new();
+    }
+    let Ok(real) = std::fs::canonicalize(root) else {
+        return Vec::new();
+    };
+    if !crate::vfs::mounted_below(&real) {
+        return Vec::new();
+    }
+    crate::vfs::files_below(&real)
+        .into_iter()
+        .filter(|rel| {
+            let parent_hidden = rel.parent().is_some_and(|p| {
+                p.components()
+                    .any(|c| c.as_os_str().to_string_lossy().starts_with('.'))
+            });
+            (opts.hidden || !parent_hidden) && wanted(rel)
+        })
+        .collect()
+}
+
+/// Adds the virtual files below `root` to the walk's sources, in the
+/// walk's order (path order, as the sorted walk lists a directory); a
+/// real file at the same path is already listed and is read through the
+/// overlay.
+fn add_virtual(root: &Path, start: usize, rels: Vec<PathBuf>, seen: &mut Dedup, out: &mut Walked) {
+    let listed: std::collections::HashSet<PathBuf> = out.sources[start..]
+        .iter()
+        .map(|s| s.path.clone())
+        .collect();
+    for rel in rels {
+        let path = root.join(&rel);
+        if listed.contains(&path) || !seen.first_virtual(&path) {
+            continue;
+        }
+        let shown = display(&path);
+        out.sources.push(source(path, shown, false));
+    }
+    out.sources[start..].sort_by(|a, b| a.path.cmp(&b.path));
 }
 
 /// E0017 for a path that is not a regular file.
@@ -457,13 +524,7 @@ pub(crate) fn not_regular(shown: String) -> Diagnostic {
 /// The bytes of a regular file; anything else is refused before it is
 /// opened (a FIFO would block, a device never end).
 pub(crate) fn read_regular(path: &Path) -> std::io::Result<Vec<u8>> {
-    let meta = std::fs::metadata(path)?;
-    if !meta.is_file() {
-        return Err(std::io::Error::other(
-            "not a regular file (a FIFO, a device or a socket)",
-        ));
-    }
-    std::fs::read(path)
+    crate::vfs::read(path)
 }
 
 impl Source {
@@ -714,6 +775,8 @@ fn link_loops(path: &Path) -> bool {
 /// an inode number, to compare their devices.
 #[derive(Debug, Default)]
 struct Dedup {
+    /// Virtual files (`crate::vfs`) by real path.
+    virtual_files: std::collections::HashSet<PathBuf>,
     #[cfg(unix)]
     by_ino: std::collections::HashMap<u64, Vec<PathBuf>>,
     /// Real path → the path it was listed under.
@@ -722,6 +785,12 @@ struct Dedup {
 }
 
 impl Dedup {
+    /// True the first time a virtual file is seen.
+    fn first_virtual(&mut self, path: &Path) -> bool {
+        let key = crate::vfs::canonicalize(path).unwrap_or_else(|_| path.to_path_buf());
+        self.virtual_files.insert(key)
+    }
+
     /// True the first time a file is seen.
     #[cfg(unix)]
     fn first(&mut self, path: &Path, ino: u64) -> bool {

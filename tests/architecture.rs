@@ -14,9 +14,13 @@ const STAGES: &[(&str, u32)] = &[
     ("node", 1),
     ("encode", 2),
     ("heat_schema", 2),
+    // Virtual files read instead of the disk (rendered outputs, buffers).
+    ("vfs", 2),
     ("walk", 3),
     ("load", 4),
     ("model", 5),
+    // TripleO's Jinja sources rendered in memory (beside model).
+    ("render", 5),
     ("eval", 6),
     ("index", 7),
     ("resolve", 7),

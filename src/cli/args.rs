@@ -155,6 +155,8 @@ pub enum Command {
     Options(OptionsArgs),
     /// Write a tree (or print the API body) that stock Heat accepts.
     Export(ExportArgs),
+    /// Write a TripleO tree rendered as its tools/process-templates.py -o DIR writes it.
+    Render(RenderCmdArgs),
     /// Every parameter the chosen composition needs, and where each value comes from.
     Parameters(ParametersArgs),
     /// Check templates against Heat's rules; findings as path:line:col lines.
@@ -351,6 +353,23 @@ pub struct WalkArgs {
     /// Largest file read, in characters (Heat's max_template_size).
     #[arg(long, value_name = "CHARS", default_value_t = crate::load::DEFAULT_MAX_SIZE)]
     pub max_size: usize,
+    #[command(flatten)]
+    pub render: RenderArgs,
+}
+
+/// The data a TripleO tree's Jinja sources are rendered with (a tree with
+/// `*.j2.yaml` sources and a roles file is rendered in memory, as its
+/// tools/process-templates.py renders it).
+#[derive(Debug, Clone, Default, Args)]
+pub struct RenderArgs {
+    /// The roles file TripleO trees are rendered with [default: the tree's
+    /// roles_data.yaml].
+    #[arg(long, value_name = "FILE")]
+    pub roles_data: Option<PathBuf>,
+    /// The network data file TripleO trees are rendered with [default: the
+    /// one the tree's script names, e.g. network_data.yaml].
+    #[arg(long, value_name = "FILE")]
+    pub network_data: Option<PathBuf>,
 }
 
 /// Which configuration file is read (`.heatcap.yaml`).
@@ -492,6 +511,8 @@ pub struct ResolveArgs {
     #[arg(long, value_name = "CHARS", default_value_t = crate::load::DEFAULT_MAX_SIZE)]
     pub max_size: usize,
     #[command(flatten)]
+    pub render: RenderArgs,
+    #[command(flatten)]
     pub output: OutputArgs,
     /// Heat's max_nested_stack_depth: nested stacks deeper than this are
     /// refused (Heat's default; TripleO's undercloud used 7).
@@ -530,6 +551,8 @@ pub struct OptionsArgs {
     /// Largest file read, in characters (Heat's max_template_size).
     #[arg(long, value_name = "CHARS", default_value_t = crate::load::DEFAULT_MAX_SIZE)]
     pub max_size: usize,
+    #[command(flatten)]
+    pub render: RenderArgs,
     #[command(flatten)]
     pub output: OutputArgs,
 }
@@ -570,11 +593,32 @@ pub struct ExportArgs {
     #[arg(long, value_parser = format_parser(EXPORT_FORMATS), default_value = "plain")]
     pub format: Format,
     #[command(flatten)]
+    pub render: RenderArgs,
+    #[command(flatten)]
     pub output: QuietArgs,
     /// Heat's max_nested_stack_depth: nested stacks deeper than this are
     /// refused (Heat's default; TripleO's undercloud used 7).
     #[arg(long, value_name = "N", default_value_t = 5)]
     pub max_nested_depth: usize,
+}
+
+#[derive(Debug, Args)]
+pub struct RenderCmdArgs {
+    /// The top of a tripleo-heat-templates tree (with `*.j2.yaml` sources
+    /// and a roles file).
+    #[arg(value_name = "TREE")]
+    pub tree: PathBuf,
+    /// The directory to write the rendered tree into (created; must be
+    /// empty unless --force).
+    #[arg(long, value_name = "DIR")]
+    pub out: PathBuf,
+    /// Write into a directory that is not empty.
+    #[arg(long)]
+    pub force: bool,
+    #[command(flatten)]
+    pub render: RenderArgs,
+    #[command(flatten)]
+    pub output: QuietArgs,
 }
 
 impl ExportArgs {
@@ -625,6 +669,8 @@ pub struct ParametersArgs {
     /// Output format (`heat`: the document Heat's validate API returns).
     #[arg(long, value_parser = format_parser(PARAMETERS_FORMATS))]
     pub format: Option<Format>,
+    #[command(flatten)]
+    pub render: RenderArgs,
     #[command(flatten)]
     pub output: QuietArgs,
     /// Heat's max_nested_stack_depth: nested stacks deeper than this are

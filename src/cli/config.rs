@@ -119,7 +119,17 @@ pub fn remap_with_file(
 
 /// Load options from the flags.
 pub fn load_options(args: &WalkArgs) -> Result<LoadOptions, Error> {
-    sized_load_options(args.max_size)
+    let mut load = sized_load_options(args.max_size)?;
+    load.render = render_options(&args.render);
+    Ok(load)
+}
+
+/// `--roles-data`, `--network-data`.
+pub fn render_options(args: &super::args::RenderArgs) -> crate::load::RenderOptions {
+    crate::load::RenderOptions {
+        roles_data: args.roles_data.clone(),
+        network_data: args.network_data.clone(),
+    }
 }
 
 /// Load options for a `--max-size` (characters, at least 1).
@@ -133,6 +143,7 @@ pub fn sized_load_options(max_size: usize) -> Result<LoadOptions, Error> {
         prefilter: Vec::new(),
         remap: crate::walk::Remap::default(),
         stdin: None,
+        render: crate::load::RenderOptions::default(),
         memory: None,
         confine: None,
         cache: None,

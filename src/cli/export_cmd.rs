@@ -38,6 +38,7 @@ pub(super) fn export(
         .roots(&[&root])
         .max_nested_depth(a.max_nested_depth)
         .remap(remap.clone())
+        .render_options(config::render_options(&a.render))
         .open();
     let plan = ws.export(&root, a.allow_outside);
     if plan.refused() {

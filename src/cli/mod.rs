@@ -11,6 +11,7 @@ mod export_cmd;
 mod introspect_cmd;
 mod parameters_cmd;
 mod progress;
+mod render_cmd;
 mod resolve_cmd;
 mod resource_type_cmd;
 mod rules_cmd;
@@ -67,6 +68,7 @@ pub fn run_on(
         Command::Resolve(a) => resolve_cmd::resolve(&a, r, &ui, out, err),
         Command::Options(a) => resolve_cmd::options(&a, r, &ui, out, err),
         Command::Export(a) => export_cmd::export(&a, r, &ui, out, err),
+        Command::Render(a) => render_cmd::render(&a, &ui, out, err),
         Command::Parameters(a) => parameters_cmd::parameters(&a, r, &ui, out, err),
         Command::Validate(a) => validate_cmd::validate(&a, r, &ui, out, err),
         Command::Catalogue(a) => catalogue_cmd::catalogue(&a, r, &ui, out, err),
@@ -191,6 +193,7 @@ fn remap_paths(command: &mut Command, remap: &Remap) {
             all(&mut a.environments);
             a.template = a.template.as_deref().map(|t| remap.apply_path(t));
         }
+        Command::Render(a) => a.tree = remap.apply_path(&a.tree),
         Command::Validate(a) => {
             all(&mut a.paths);
             all(&mut a.environments);

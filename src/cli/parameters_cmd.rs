@@ -32,6 +32,7 @@ fn workspace(a: &ParametersArgs, choices: IndexMap<String, String>, remap: &Rema
         .choices(choices)
         .max_nested_depth(a.max_nested_depth)
         .remap(remap.clone())
+        .render_options(config::render_options(&a.render))
         .open()
 }
 
@@ -91,7 +92,8 @@ fn parameters_diff(
         .environments(&a.environments)
         .choices(chosen.clone())
         .max_nested_depth(a.max_nested_depth)
-        .remap(remap.clone());
+        .remap(remap.clone())
+        .render_options(config::render_options(&a.render));
     let progress = ui.progress(a.output.quiet, "evaluating");
     let (d, diagnostics) = Workspace::choice_diff(&base, &display(a.template()), t, from, to);
     drop(progress);

@@ -34,6 +34,8 @@ pub(crate) const JINJA_SKIPPED: Code = Code("I0013");
 pub(crate) const NOT_FOUND: Code = Code("E0014");
 /// A file named explicitly is a Jinja source.
 pub(crate) const JINJA_SOURCE: Code = Code("E0015");
+/// A Jinja source, or the data it is rendered with, could not be rendered.
+pub(crate) const RENDER_ERROR: Code = Code("E0020");
 /// A path that is not a regular file (a FIFO, a device, a socket).
 pub(crate) const NOT_REGULAR: Code = Code("E0017");
 /// A directory given without `-r`.
@@ -213,9 +215,9 @@ pub(crate) static CODES: &[CodeInfo] = &[
     CodeInfo {
         code: JINJA_SKIPPED,
         name: "JinjaSkipped",
-        summary: "a Jinja source (`*.j2.yaml`) was skipped",
-        what: "The file is a Jinja source, not YAML that Heat reads.",
-        why: "Heat reads rendered templates; run heatcap on the rendered output.",
+        summary: "a Jinja source (`*.j2.yaml`) was skipped (its outputs, rendered in memory, are read instead)",
+        what: "The file is a Jinja source, not YAML that Heat reads. In a TripleO tree heatcap can render (a roles file beside the sources) the note names the outputs it was rendered into, which are read in its place.",
+        why: "Heat reads rendered templates. In a tree heatcap cannot render, give --roles-data or run heatcap on the rendered output.",
         example: "`overcloud.j2.yaml` in a tripleo-heat-templates checkout.",
         source: "heatcap's walker",
     },
@@ -233,7 +235,7 @@ pub(crate) static CODES: &[CodeInfo] = &[
         name: "JinjaSource",
         summary: "a file given as a template or environment is a Jinja source (`*.j2.yaml`)",
         what: "A file named on the command line (a root template, an environment, a path to check) is a Jinja source.",
-        why: "Heat reads YAML, not Jinja: the tree must be rendered first (TripleO's tools/process-templates.py), and the rendered file given instead.",
+        why: "Heat reads YAML, not Jinja: give the rendered file instead. In a TripleO tree heatcap renders in memory, the message names it (`overcloud.yaml` for `overcloud.j2.yaml`); in a tree it cannot render (no roles file), render it first (`heatcap render`, TripleO's tools/process-templates.py) or give --roles-data.",
         example: "`heatcap parameters -t overcloud.j2.yaml -e ...`.",
         source: "heatcap's walker; TripleO's rendering step",
     },
@@ -272,6 +274,15 @@ pub(crate) static CODES: &[CodeInfo] = &[
         why: "A misspelt suppression suppresses nothing, silently; saying so is the only way the author learns.",
         example: "`# heatcap: ignore E3004` (no brackets), or `# heatcap: ignore[E9999]`.",
         source: "heatcap's inline suppressions (docs/cli.md)",
+    },
+    CodeInfo {
+        code: RENDER_ERROR,
+        name: "RenderError",
+        summary: "a Jinja source, or the roles or network data it is rendered with, cannot be rendered",
+        what: "heatcap renders a TripleO tree's `*.j2.yaml` sources as the tree's `tools/process-templates.py` does. A roles or network data file that is not a list of named mappings, a Jinja syntax error, an undefined value used where Jinja2 fails (an attribute of it, arithmetic), a missing include or a failing method call stops that output; the message names the output, the position is in the source.",
+        why: "The script stops at the first such error and writes a half-rendered tree; heatcap renders every other output, so the rest of the tree is still read, and `heatcap render` writes nothing.",
+        example: "`{{ role.name | nosuchfilter }}` in `puppet/role.role.j2.yaml`.",
+        source: "TripleO's tools/process-templates.py; Jinja2's Environment defaults",
     },
     CodeInfo {
         code: CAPABILITIES_NOT_MAPPING,

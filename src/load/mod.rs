@@ -75,6 +75,19 @@ pub struct LoadOptions {
     /// a file on disk is read and parsed again only when its size or
     /// modification time changed.
     pub cache: Option<LoadCache>,
+    /// The data TripleO trees' Jinja sources are rendered with.
+    pub render: RenderOptions,
+}
+
+/// Where a TripleO tree's rendering data comes from (`--roles-data`,
+/// `--network-data`); `None` is the tree's script's default, relative to
+/// the tree.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct RenderOptions {
+    /// The roles file.
+    pub roles_data: Option<std::path::PathBuf>,
+    /// The network data file.
+    pub network_data: Option<std::path::PathBuf>,
 }
 
 /// What identifies a file's content without reading it: its length,
@@ -179,6 +192,19 @@ fn stamp(path: &Path) -> Option<Stamp> {
     Some((m.len(), m.modified().ok(), inode))
 }
 
+impl LoadOptions {
+    /// Whether TripleO trees are rendered and mounted before reading
+    /// ([`crate::vfs`]). Not for files given in memory (nothing is read
+    /// from disk), nor under confinement (`heatcap serve`): rendering
+    /// looks for a tree's top above the paths it is given, which may lie
+    /// outside the served roots, and the overlay is the process's and
+    /// never re-rendered, so a long-running service would answer from
+    /// renders older than the sources.
+    pub(crate) fn renders(&self) -> bool {
+        self.memory.is_none() && self.confine.is_none()
+    }
+}
+
 impl Default for LoadOptions {
     fn default() -> Self {
         LoadOptions {
@@ -187,6 +213,7 @@ impl Default for LoadOptions {
             prefilter: Vec::new(),
             remap: crate::walk::Remap::default(),
             stdin: None,
+            render: RenderOptions::default(),
             memory: None,
             confine: None,
             cache: None,
@@ -245,10 +272,39 @@ where
     sources.par_iter().map(|s| f(load_one(s, opts))).collect()
 }
 
+/// The outputs of a rendered source, shown beside it (`a.yaml, b.yaml`;
+/// the first few and a count).
+fn rendered_names(source: &Source, outputs: &[std::path::PathBuf]) -> String {
+    let dir = std::path::Path::new(&source.display)
+        .parent()
+        .map(crate::walk::display)
+        .unwrap_or_default();
+    let names: Vec<String> = outputs
+        .iter()
+        .filter_map(|o| o.file_name())
+        .map(|n| {
+            let n = n.to_string_lossy();
+            if dir.is_empty() {
+                n.into_owned()
+            } else {
+                format!("{dir}/{n}")
+            }
+        })
+        .collect();
+    match names.len() {
+        0 => "nothing (every output failed or is excluded)".to_owned(),
+        1..=3 => names.join(", "),
+        n => format!("{}, ... ({n} files)", names[..3].join(", ")),
+    }
+}
+
 /// Reads, parses and classifies one file (from the cache when it has the
 /// file as it is now on disk).
 pub(crate) fn load_one(source: &Source, opts: &LoadOptions) -> Loaded {
-    let cacheable = opts.memory.is_none() && !crate::walk::is_stdin(&source.path);
+    // A rendered file has no disk stamp to check the cache against.
+    let cacheable = opts.memory.is_none()
+        && !crate::walk::is_stdin(&source.path)
+        && crate::vfs::get(&source.path).is_none();
     let (Some(cache), true) = (&opts.cache, cacheable) else {
         return load_fresh(source, opts);
     };
@@ -270,6 +326,44 @@ pub(crate) fn load_one(source: &Source, opts: &LoadOptions) -> Loaded {
     loaded
 }
 
+/// A Jinja source (`*.j2.yaml`): skipped, saying what became of it.
+fn jinja_source(mut loaded: Loaded, source: &Source) -> Loaded {
+    let file = source.display.as_str();
+    loaded.status = Status::Skipped;
+    loaded.reason = Some("a Jinja source, rendered before Heat sees it");
+    let rendered = crate::vfs::outputs_of(&source.path);
+    loaded.diagnostics.push(match (rendered, source.explicit) {
+        (Some(outputs), true) => Diagnostic::new(
+            codes::JINJA_SOURCE,
+            file,
+            format!(
+                "a Jinja source, which Heat cannot read; heatcap rendered it: give the rendered file instead ({})",
+                rendered_names(source, &outputs)
+            ),
+        ),
+        (Some(outputs), false) => {
+            loaded.reason = Some("a Jinja source, rendered in memory: its outputs are read instead");
+            Diagnostic::new(
+                codes::JINJA_SKIPPED,
+                file,
+                format!("jinja template source rendered in memory into {}", rendered_names(source, &outputs)),
+            )
+        }
+        // Named explicitly, the user meant Heat to read it: that fails.
+        (None, true) => Diagnostic::new(
+            codes::JINJA_SOURCE,
+            file,
+            "a Jinja source, which Heat cannot read, in a tree heatcap cannot render (no roles file: give --roles-data): render the tree first (TripleO: tools/process-templates.py) and use the rendered file",
+        ),
+        (None, false) => Diagnostic::new(
+            codes::JINJA_SKIPPED,
+            file,
+            "jinja template source skipped; run heatcap on the rendered output",
+        ),
+    });
+    loaded
+}
+
 /// Reads, parses and classifies one file.
 fn load_fresh(source: &Source, opts: &LoadOptions) -> Loaded {
     let mut loaded = Loaded {
@@ -282,26 +376,10 @@ fn load_fresh(source: &Source, opts: &LoadOptions) -> Loaded {
         bytes: 0,
         directives: Vec::new(),
     };
-    let file = source.display.as_str();
     if source.jinja {
-        loaded.status = Status::Skipped;
-        loaded.reason = Some("a Jinja source, rendered before Heat sees it");
-        // Named explicitly, the user meant Heat to read it: that fails.
-        loaded.diagnostics.push(if source.explicit {
-            Diagnostic::new(
-                codes::JINJA_SOURCE,
-                file,
-                "a Jinja source, which Heat cannot read: render the tree first (TripleO: tools/process-templates.py) and use the rendered file",
-            )
-        } else {
-            Diagnostic::new(
-                codes::JINJA_SKIPPED,
-                file,
-                "jinja template source skipped; run heatcap on the rendered output",
-            )
-        });
-        return loaded;
+        return jinja_source(loaded, source);
     }
+    let file = source.display.as_str();
     if let Some((plan_path, part)) = plan_part(&source.path) {
         return load_plan_part(loaded, plan_path, part, opts);
     }
@@ -349,6 +427,7 @@ fn load_fresh(source: &Source, opts: &LoadOptions) -> Loaded {
     }
     let parsed = parse_text(&text, file, &opts.parse);
     loaded.diagnostics = parsed.diagnostics;
+    crate::vfs::name_origins(&mut loaded.diagnostics);
     loaded.directives = suppress::scan(&text, parsed.root.as_ref());
     if let Some(root) = parsed.root {
         let (kind, reason) = classify::classify(&root);
@@ -364,7 +443,7 @@ fn load_fresh(source: &Source, opts: &LoadOptions) -> Loaded {
 /// file has that name.
 fn plan_part(path: &std::path::Path) -> Option<(&str, &str)> {
     let found = plan::split_part(path)?;
-    (!path.exists()).then_some(found)
+    (!crate::vfs::exists(path)).then_some(found)
 }
 
 /// Loads a part of a plan ([`plan`]): the plan file is read and parsed
@@ -415,7 +494,9 @@ fn load_plan_part(mut loaded: Loaded, plan_path: &str, part: &str, opts: &LoadOp
 /// directory once links are resolved), or `None` when it may.
 pub(crate) fn outside(path: &Path, confine: Option<&[PathBuf]>) -> Option<String> {
     let allowed = confine?;
-    match std::fs::canonicalize(path) {
+    // Through the overlay: a rendered file's real path is its real
+    // directory joined with its name.
+    match crate::vfs::canonicalize(path) {
         Ok(real) if allowed.iter().any(|d| real.starts_with(d)) => None,
         // A missing file is reported as missing by the read itself,
         // unless its directory already leads elsewhere.
@@ -452,6 +533,9 @@ fn read_limited(source: &Source, max_chars: usize) -> Result<Vec<u8>, Box<Diagno
             crate::walk::path_io_message(&source.path, e),
         ))
     };
+    if let Some(v) = crate::vfs::get(&source.path) {
+        return Ok(v.text.as_bytes().to_vec());
+    }
     // Never open what is not a regular file: a FIFO blocks in open().
     let meta = std::fs::metadata(&source.path).map_err(|e| err(&e))?;
     if !meta.is_file() {

@@ -376,3 +376,49 @@ fn cache_sees_changes_on_disk() {
     let text = format!("{:?}", changed.root);
     assert!(text.contains("changed"), "{text}");
 }
+
+#[test]
+fn a_rendered_file_is_read_through_the_overlay_within_confinement_and_never_from_memory() {
+    // The order of reads after the merge of `render` and `serve`: files
+    // given in memory answer alone; otherwise a mounted (rendered) file is
+    // read from the overlay, and confinement still applies to it by its
+    // real path.
+    let dir = tempfile::tempdir().unwrap();
+    let real = std::fs::canonicalize(dir.path()).unwrap();
+    std::fs::create_dir(real.join("served")).unwrap();
+    std::fs::create_dir(real.join("other")).unwrap();
+    let text = "heat_template_version: 2016-10-14\n";
+    crate::vfs::mount(
+        ["served/r.yaml", "other/r.yaml"].map(|p| {
+            (
+                real.join(p),
+                crate::vfs::VirtualFile {
+                    text: text.into(),
+                    origin: p.replace(".yaml", ".j2.yaml"),
+                },
+            )
+        }),
+        [],
+    );
+    let confined = LoadOptions {
+        confine: Some(vec![real.join("served")].into()),
+        ..LoadOptions::default()
+    };
+    assert!(!confined.renders() && LoadOptions::default().renders());
+    let inside = Source::new(real.join("served/r.yaml"), "served/r.yaml".into(), true);
+    let loaded = load_one(&inside, &confined);
+    assert_eq!(loaded.status, Status::Ok, "{:?}", loaded.diagnostics);
+    let outside = Source::new(real.join("other/r.yaml"), "other/r.yaml".into(), true);
+    let loaded = load_one(&outside, &confined);
+    assert_eq!(loaded.status, Status::Error);
+    assert_eq!(loaded.diagnostics[0].code, codes::READ_ERROR);
+    let memory = LoadOptions {
+        memory: Some(crate::walk::MemoryFiles::new([(
+            "elsewhere.yaml".to_owned(),
+            text.as_bytes().to_vec(),
+        )])),
+        ..LoadOptions::default()
+    };
+    let loaded = load_one(&inside, &memory);
+    assert_eq!(loaded.diagnostics[0].code, codes::NOT_FOUND);
+}

@@ -282,15 +282,32 @@ async fn roots(State(shared): State<Shared>) -> Answer {
     rendered(|out| report::json::write_line(out, &serde_json::json!({ "roots": list })))
 }
 
+/// The builder, inferring candidates from the environments unless
+/// `declared_only` is asked (as the commands' `--declared-only`).
+fn inferring(
+    builder: crate::workspace::WorkspaceBuilder,
+    infer: bool,
+) -> crate::workspace::WorkspaceBuilder {
+    if infer {
+        builder.infer_candidates()
+    } else {
+        builder
+    }
+}
+
 /// `index [PATH]... [-r]`.
 async fn index(State(shared): State<Shared>, RawQuery(q): RawQuery) -> Answer {
     let asked = Asked::new(&shared, q.as_deref())?;
     let walk = asked.walk()?;
+    let infer = !asked.flag("declared_only")?;
     let load = load_options(&shared);
     shared
         .clone()
         .blocking(move || {
-            let ws = Workspace::builder().load_options(load).walk(walk).open();
+            let ws = inferring(Workspace::builder(), infer)
+                .load_options(load)
+                .walk(walk)
+                .open();
             rendered(|out| report::render_index(out, &ws.index(), Format::Json, Look::default()))
         })
         .await?
@@ -307,11 +324,14 @@ async fn find(State(shared): State<Shared>, RawQuery(q): RawQuery) -> Answer {
         })
         .collect::<Result<_, _>>()?;
     let walk = asked.walk()?;
+    // As `capabilities-find`: inference adds only `resource_type`.
+    let infer =
+        !asked.flag("declared_only")? && conditions.iter().any(|c| c.key == "resource_type");
     let load = load_options(&shared);
     shared
         .clone()
         .blocking(move || {
-            let ws = Workspace::builder()
+            let ws = inferring(Workspace::builder(), infer)
                 .load_options(load)
                 .walk(walk)
                 .prefilter("capabilities")
@@ -328,11 +348,12 @@ async fn summary(State(shared): State<Shared>, RawQuery(q): RawQuery) -> Answer 
     let walk = asked.walk()?;
     let envs = asked.environments(&shared)?;
     let by_type = asked.flag("by_type")?;
+    let infer = !asked.flag("declared_only")?;
     let load = load_options(&shared);
     shared
         .clone()
         .blocking(move || {
-            let ws = Workspace::builder()
+            let ws = inferring(Workspace::builder(), infer)
                 .load_options(load)
                 .walk(walk)
                 .environments(&envs)
@@ -356,11 +377,12 @@ async fn options(State(shared): State<Shared>, RawQuery(q): RawQuery) -> Answer 
     let asked = Asked::new(&shared, q.as_deref())?;
     let envs = asked.environments(&shared)?;
     let dirs = asked.paths("templates")?;
+    let infer = !asked.flag("declared_only")?;
     let load = load_options(&shared);
     shared
         .clone()
         .blocking(move || {
-            let ws = Workspace::builder()
+            let ws = inferring(Workspace::builder(), infer)
                 .load_options(load)
                 .environments(&envs)
                 .open();

@@ -91,12 +91,13 @@ pub(crate) fn locate_read(
     Some(read)
 }
 
-/// The real path of `path`: symlinks resolved on disk, or, for files
-/// given in memory, the path without `.` and `..`.
+/// The real path of `path`: symlinks resolved on disk (a rendered
+/// file's through the overlay, [`crate::vfs`]), or, for files given in
+/// memory, the path without `.` and `..`.
 fn real(path: &Path, memory: Option<&MemoryFiles>) -> Option<PathBuf> {
     match memory {
         Some(_) => Some(PathBuf::from(normalize(path))),
-        None => std::fs::canonicalize(path).ok(),
+        None => crate::vfs::canonicalize(path).ok(),
     }
 }
 
@@ -141,7 +142,7 @@ impl Base {
         // that is where it is read from and how other paths reach it.
         // Files in memory have no links.
         let linked_away = memory.is_none()
-            && std::fs::canonicalize(if shown_dir.as_os_str().is_empty() {
+            && crate::vfs::canonicalize(if shown_dir.as_os_str().is_empty() {
                 Path::new(".")
             } else {
                 shown_dir
@@ -299,7 +300,7 @@ impl FsCatalog {
     pub(crate) fn exists(&self, path: &Path) -> bool {
         match &self.memory {
             Some(m) => m.contains(path),
-            None => path.exists(),
+            None => crate::vfs::exists(path),
         }
     }
 
@@ -352,7 +353,7 @@ impl Catalog for FsCatalog {
                     .map_or_else(|| format!("file://{}", normalize(&path)), str::to_owned),
             );
         }
-        let real = std::fs::canonicalize(path).ok()?;
+        let real = crate::vfs::canonicalize(path).ok()?;
         Some(format!("file://{}", crate::walk::display(&real)))
     }
 
@@ -403,6 +404,9 @@ impl Catalog for FsCatalog {
         if let Some(c) = &self.cache {
             c.note(&path);
         }
+        if crate::vfs::get(&path).is_some() {
+            return None;
+        }
         match std::fs::metadata(&path) {
             Ok(m) if m.is_file() => None,
             Ok(_) => Some("it is not a file".to_owned()),
@@ -447,6 +451,34 @@ impl Catalog for FsCatalog {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_locator_resolves_a_rendered_file_through_the_overlay() {
+        // A file that exists only in the overlay (rendered) under a linked
+        // directory: its references resolve against its real directory,
+        // as a file on disk there would.
+        let dir = tempfile::tempdir().unwrap();
+        let real = std::fs::canonicalize(dir.path()).unwrap().join("real");
+        std::fs::create_dir_all(&real).unwrap();
+        std::os::unix::fs::symlink(&real, dir.path().join("link")).unwrap();
+        crate::vfs::mount(
+            [(
+                real.join("rendered.yaml"),
+                crate::vfs::VirtualFile {
+                    text: "heat_template_version: 2016-10-14\n".into(),
+                    origin: "rendered.j2.yaml".into(),
+                },
+            )],
+            [],
+        );
+        let from = dir.path().join("link/rendered.yaml");
+        let from = from.to_str().unwrap();
+        let remap = Remap::default();
+        let (to_read, shown) = Locator::new(from, &remap).locate("x.yaml").unwrap();
+        assert_eq!(to_read, real.join("x.yaml"));
+        assert_eq!(shown, normalize(&dir.path().join("link/x.yaml")));
+        assert_eq!(key(Path::new(from), None), real.join("rendered.yaml"));
+    }
 
     #[test]
     fn one_locator_answers_each_target_as_a_fresh_one_would() {

@@ -24,7 +24,7 @@ use crate::walk::{normalize, path_of};
 /// when it cannot be resolved.
 pub(super) fn identity(path: &str) -> PathBuf {
     let path = path_of(path);
-    std::fs::canonicalize(&path).unwrap_or_else(|_| PathBuf::from(normalize(&path)))
+    crate::vfs::canonicalize(&path).unwrap_or_else(|_| PathBuf::from(normalize(&path)))
 }
 
 /// The composition findings for `templates` (display paths, walk order)
@@ -70,7 +70,8 @@ pub(super) fn composition(
         }
         // A missing file is reported where it is named (E7001).
         let missing = |d: &&Diagnostic| {
-            matches!(d.code, codes::READ_ERROR | codes::NOT_FOUND) && !path_of(&f.path).exists()
+            matches!(d.code, codes::READ_ERROR | codes::NOT_FOUND)
+                && !crate::vfs::exists(&path_of(&f.path))
         };
         out.extend(f.diagnostics.iter().filter(|d| !missing(d)).cloned());
     }

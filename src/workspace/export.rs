@@ -111,7 +111,7 @@ pub(super) fn plan(ws: &Workspace, root: &str, allow_outside: bool) -> Export {
     for p in std::iter::once(root).chain(ws.environments.iter().map(|e| {
         crate::load::plan::split_part(Path::new(&e.path)).map_or(e.path.as_str(), |(plan, _)| plan)
     })) {
-        if let Some(dir) = std::fs::canonicalize(crate::walk::path_of(p))
+        if let Some(dir) = crate::vfs::canonicalize(crate::walk::path_of(p))
             .ok()
             .and_then(|r| r.parent().map(Path::to_path_buf))
         {
@@ -177,7 +177,7 @@ fn edited_environments(
             edited_envs.push((real, env.path.clone(), edited, model));
             continue;
         }
-        let Ok(real) = std::fs::canonicalize(crate::walk::path_of(&env.path)) else {
+        let Ok(real) = crate::vfs::canonicalize(crate::walk::path_of(&env.path)) else {
             continue;
         };
         match crate::walk::read_regular(&real).map(|b| String::from_utf8_lossy(&b).into_owned()) {
@@ -206,10 +206,10 @@ fn edited_environments(
 /// JSON of the environment it stands for.
 fn plan_part(path: &str, opts: &crate::load::LoadOptions) -> Option<(PathBuf, String)> {
     let (plan, part) = crate::load::plan::split_part(Path::new(path))?;
-    if Path::new(path).exists() {
+    if crate::vfs::exists(Path::new(path)) {
         return None;
     }
-    let real_plan = std::fs::canonicalize(crate::walk::path_of(plan)).ok()?;
+    let real_plan = crate::vfs::canonicalize(crate::walk::path_of(plan)).ok()?;
     let source = crate::walk::Source::new(PathBuf::from(path), path.to_owned(), true);
     let root = crate::load::load_one(&source, opts).root?;
     let text = json::to_string(&root.value.to_json()) + "\n";
@@ -259,7 +259,7 @@ fn client_files(
         let Some((path, shown)) = locate(&from, &target, remap) else {
             continue;
         };
-        let Ok(real) = std::fs::canonicalize(&path) else {
+        let Ok(real) = crate::vfs::canonicalize(&path) else {
             // A missing template or get_file target is reported where it is
             // used (E7001, E7006); anything else the client reads, here.
             let reported = diagnostics
@@ -355,7 +355,7 @@ fn client_location(path: &Path, real: &Path) -> PathBuf {
         Some(p) if !p.as_os_str().is_empty() => p,
         _ => Path::new("."),
     };
-    std::fs::canonicalize(dir)
+    crate::vfs::canonicalize(dir)
         .ok()
         .zip(path.file_name())
         .map_or_else(|| real.to_path_buf(), |(d, name)| d.join(name))
@@ -472,7 +472,7 @@ impl Export {
         };
         let mut body_files = serde_json::Map::new();
         let mut template = serde_json::Value::Null;
-        let root_real = std::fs::canonicalize(crate::walk::path_of(&self.root))
+        let root_real = crate::vfs::canonicalize(crate::walk::path_of(&self.root))
             .unwrap_or_else(|_| crate::walk::path_of(&self.root));
         for (real, (shown, kind, text)) in &self.files {
             match kind {
@@ -517,64 +517,144 @@ impl Export {
     /// (what it points to is not touched); a link at `dir` itself is
     /// refused.
     pub fn write_tree(&self, dir: &Path, force: bool) -> Result<Vec<String>, String> {
-        let io = |p: &Path, e: std::io::Error| {
-            format!(
-                "cannot write `{}`: {}",
-                display(p),
-                crate::walk::io_message(&e)
-            )
-        };
-        if std::fs::symlink_metadata(dir).is_ok_and(|m| m.file_type().is_symlink()) {
-            return Err(format!(
-                "`{}` is a symbolic link; give the directory itself",
-                display(dir)
-            ));
-        }
-        let empty = std::fs::read_dir(dir).map_or(true, |mut d| d.next().is_none());
-        if dir.exists() && !empty && !force {
-            return Err(format!(
-                "`{}` is not empty; use --force to write into it",
-                display(dir)
-            ));
-        }
-        let parent = match dir.parent() {
-            Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
-            _ => PathBuf::from("."),
-        };
-        std::fs::create_dir_all(&parent).map_err(|e| io(&parent, e))?;
-        let staging = tempfile::Builder::new()
-            .prefix(".heatcap-export-")
-            .tempdir_in(&parent)
-            .map_err(|e| io(&parent, e))?;
-        let mut written = Vec::new();
-        for (real, (_, kind, text)) in &self.files {
-            let rel = real.strip_prefix(&self.base).unwrap_or(real);
-            let target = staging.path().join(rel);
-            if let Some(p) = target.parent() {
-                std::fs::create_dir_all(p).map_err(|e| io(p, e))?;
-            }
-            match kind {
-                // A file copied unchanged keeps its bytes exactly.
-                ExportFile::Raw => {
-                    std::fs::copy(real, &target).map_err(|e| io(&target, e))?;
-                }
-                _ => std::fs::write(&target, text).map_err(|e| io(&target, e))?,
-            }
-            written.push(display(rel));
-        }
-        if !dir.exists() || empty {
-            if dir.exists() {
-                std::fs::remove_dir(dir).map_err(|e| io(dir, e))?;
-            }
-            let staged = staging.keep();
-            std::fs::rename(&staged, dir).map_err(|e| io(dir, e))?;
-            return Ok(written);
-        }
-        // --force into a directory that holds files: check every path
-        // first, then move each file in, undoing every step when one fails.
-        move_in(dir, &written, staging.path())?;
-        Ok(written)
+        let entries: Vec<(PathBuf, Staged)> = self
+            .files
+            .iter()
+            .map(|(real, (_, kind, text))| {
+                let rel = real.strip_prefix(&self.base).unwrap_or(real).to_path_buf();
+                let content = match kind {
+                    // A file copied unchanged keeps its bytes exactly.
+                    ExportFile::Raw if crate::vfs::get(real).is_none() => {
+                        Staged::Copy(real.clone())
+                    }
+                    _ => Staged::Text(text.clone()),
+                };
+                (rel, content)
+            })
+            .collect();
+        write_staged(dir, force, ".heatcap-export-", &entries)
     }
+}
+
+/// What one file of a staged tree holds.
+#[derive(Debug, Clone)]
+pub(crate) enum Staged {
+    /// The bytes (and permissions) of this file, copied.
+    Copy(PathBuf),
+    /// This text.
+    Text(String),
+    /// An empty directory.
+    Dir,
+}
+
+/// Writes `entries` (paths relative to `dir`) into `dir`, which must be
+/// empty unless `force`; returns the paths written (directories left
+/// out). The tree is written into a fresh directory beside `dir` (named
+/// `prefix`...) and moved into place, so a failed write leaves `dir` as
+/// it was. With `force` into a directory that holds files, every path is
+/// checked before anything is moved, and a move that still fails undoes
+/// the ones before it (see [`Export::write_tree`]); no symbolic link is
+/// ever followed when writing (one in the way of a file is moved aside and
+/// replaced; one in the way of an empty directory refuses the write).
+pub(crate) fn write_staged(
+    dir: &Path,
+    force: bool,
+    prefix: &str,
+    entries: &[(PathBuf, Staged)],
+) -> Result<Vec<String>, String> {
+    let io = |p: &Path, e: std::io::Error| {
+        format!(
+            "cannot write `{}`: {}",
+            display(p),
+            crate::walk::io_message(&e)
+        )
+    };
+    if std::fs::symlink_metadata(dir).is_ok_and(|m| m.file_type().is_symlink()) {
+        return Err(format!(
+            "`{}` is a symbolic link; give the directory itself",
+            display(dir)
+        ));
+    }
+    let empty = std::fs::read_dir(dir).map_or(true, |mut d| d.next().is_none());
+    if dir.exists() && !empty && !force {
+        return Err(format!(
+            "`{}` is not empty; use --force to write into it",
+            display(dir)
+        ));
+    }
+    let parent = match dir.parent() {
+        Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
+        _ => PathBuf::from("."),
+    };
+    std::fs::create_dir_all(&parent).map_err(|e| io(&parent, e))?;
+    let staging = tempfile::Builder::new()
+        .prefix(prefix)
+        .tempdir_in(&parent)
+        .map_err(|e| io(&parent, e))?;
+    let mut written = Vec::new();
+    for (rel, content) in entries {
+        let target = staging.path().join(rel);
+        if let Staged::Dir = content {
+            std::fs::create_dir_all(&target).map_err(|e| io(&target, e))?;
+            continue;
+        }
+        if let Some(p) = target.parent() {
+            std::fs::create_dir_all(p).map_err(|e| io(p, e))?;
+        }
+        match content {
+            Staged::Copy(real) => {
+                std::fs::copy(real, &target).map_err(|e| io(&target, e))?;
+            }
+            Staged::Text(text) => std::fs::write(&target, text).map_err(|e| io(&target, e))?,
+            Staged::Dir => {}
+        }
+        written.push(display(rel));
+    }
+    if !dir.exists() || empty {
+        if dir.exists() {
+            std::fs::remove_dir(dir).map_err(|e| io(dir, e))?;
+        }
+        let staged = staging.keep();
+        std::fs::rename(&staged, dir).map_err(|e| io(dir, e))?;
+        return Ok(written);
+    }
+    // --force into a directory that holds files: check every path first
+    // (the empty directories' too), then move each file in, undoing every
+    // step when one fails.
+    for (rel, content) in entries {
+        if let Staged::Dir = content {
+            dir_path_clear(dir, rel)?;
+        }
+    }
+    move_in(dir, &written, staging.path())?;
+    for (rel, content) in entries {
+        if let Staged::Dir = content {
+            let target = dir.join(rel);
+            std::fs::create_dir_all(&target).map_err(|e| io(&target, e))?;
+        }
+    }
+    Ok(written)
+}
+
+/// Refuses, before anything is moved, an empty directory `rel` to create
+/// below `dir` where a symbolic link or a file stands on its way (a link
+/// would make it land elsewhere).
+fn dir_path_clear(dir: &Path, rel: &Path) -> Result<(), String> {
+    let mut at = dir.to_path_buf();
+    for c in rel.components() {
+        at.push(c);
+        let why = match std::fs::symlink_metadata(&at) {
+            Ok(m) if m.file_type().is_symlink() => "is a symbolic link",
+            Ok(m) if !m.is_dir() => "is not a directory",
+            _ => continue,
+        };
+        return Err(format!(
+            "cannot write `{}`: `{}` {why}; nothing was written",
+            display(&dir.join(rel)),
+            display(&at)
+        ));
+    }
+    Ok(())
 }
 
 /// Moves the files `written`, staged under `staged`, into `dir`, which
@@ -779,7 +859,7 @@ fn client_url(from: &str, target: &str, remap: &Remap) -> Option<String> {
 /// The real path `target` names from `from`, when it exists.
 fn real_of(from: &str, target: &str, remap: &Remap) -> Option<PathBuf> {
     let (p, _) = locate(from, target, remap)?;
-    std::fs::canonicalize(p).ok()
+    crate::vfs::canonicalize(p).ok()
 }
 
 /// The deepest directory containing every file.
@@ -834,6 +914,38 @@ pub(crate) fn heat_api_schema(_: &mut schemars::SchemaGenerator) -> schemars::Sc
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn staged_empty_directory_behind_a_link_refuses_before_anything_moves() {
+        // `write_staged` (render's, shared with `heatcap render`) with
+        // --force into a directory that holds files: an empty directory
+        // whose way is a symbolic link is refused before any file moves,
+        // so `dir` stays as it was; without the link, files and the empty
+        // directory are written.
+        let tmp = tempfile::tempdir().unwrap();
+        let dir = tmp.path().join("out");
+        let elsewhere = tmp.path().join("elsewhere");
+        std::fs::create_dir_all(&dir).unwrap();
+        std::fs::create_dir_all(&elsewhere).unwrap();
+        std::fs::write(dir.join("a.yaml"), "old").unwrap();
+        std::os::unix::fs::symlink(&elsewhere, dir.join("link")).unwrap();
+        let entries = vec![
+            (PathBuf::from("a.yaml"), Staged::Text("new".into())),
+            (PathBuf::from("link/empty"), Staged::Dir),
+        ];
+        let err = write_staged(&dir, true, ".t-", &entries).unwrap_err();
+        assert!(
+            err.contains("is a symbolic link; nothing was written"),
+            "{err}"
+        );
+        assert_eq!(std::fs::read_to_string(dir.join("a.yaml")).unwrap(), "old");
+        assert!(!elsewhere.join("empty").exists());
+        std::fs::remove_file(dir.join("link")).unwrap();
+        let written = write_staged(&dir, true, ".t-", &entries).unwrap();
+        assert_eq!(written, ["a.yaml"]);
+        assert_eq!(std::fs::read_to_string(dir.join("a.yaml")).unwrap(), "new");
+        assert!(dir.join("link/empty").is_dir());
+    }
 
     #[test]
     fn a_move_that_fails_undoes_the_ones_before_it() {

@@ -189,7 +189,7 @@ impl<'a> Targets<'_, 'a> {
             return Some((format!("type:{name}"), offer));
         }
         let (read, shown) = catalog::locate_cached(from, name, self.remap, &mut self.dirs)?;
-        let key = std::fs::canonicalize(&read).map_or_else(
+        let key = crate::vfs::canonicalize(&read).map_or_else(
             |_| crate::walk::normalize(&read),
             |p| crate::walk::display(&p),
         );

@@ -123,7 +123,7 @@ pub(super) struct Interface {
 /// A file's identity: its real path, or its path without `.` and `..`.
 fn identity(shown: &str) -> PathBuf {
     let path = path_of(shown);
-    std::fs::canonicalize(&path).unwrap_or_else(|_| PathBuf::from(normalize(&path)))
+    crate::vfs::canonicalize(&path).unwrap_or_else(|_| PathBuf::from(normalize(&path)))
 }
 
 /// The identity of each of `files` (each once, in parallel: every one is a

@@ -19,10 +19,11 @@ mod inferred;
 mod interface;
 mod packages;
 mod references;
+mod rendered;
 mod suppress;
 mod validate;
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 use indexmap::IndexMap;
 
@@ -31,6 +32,7 @@ pub(crate) use catalogue::{catalogue, open_plan, plan_requirements};
 pub(crate) use export::heat_api_schema;
 pub use export::{Export, ExportFile};
 pub(crate) use heat_request::{error_class, validate_request, HeatRequest};
+pub use rendered::RenderPlan;
 pub use validate::{validate, ValidateOptions, Validated};
 
 use crate::diag::{codes, Diagnostic, Severity};
@@ -76,6 +78,14 @@ impl WorkspaceBuilder {
     #[must_use]
     pub fn load_options(mut self, load: LoadOptions) -> Self {
         self.load = load;
+        self
+    }
+
+    /// The data TripleO trees are rendered with (`--roles-data`,
+    /// `--network-data`).
+    #[must_use]
+    pub fn render_options(mut self, render: crate::load::RenderOptions) -> Self {
+        self.load.render = render;
         self
     }
 
@@ -153,6 +163,23 @@ impl WorkspaceBuilder {
         if let Some(remap) = self.remap.take() {
             self.load.remap = remap;
         }
+        let render_diagnostics = if self.load.renders() {
+            rendered::mount_trees(
+                self.environments
+                    .iter()
+                    .map(PathBuf::as_path)
+                    .chain(self.roots.iter().map(Path::new))
+                    .chain(self.choices.values().map(Path::new))
+                    .chain(
+                        self.walk
+                            .iter()
+                            .flat_map(|w| w.roots.iter().map(PathBuf::as_path)),
+                    ),
+                &self.load.render,
+            )
+        } else {
+            Vec::new()
+        };
         let env_files = load_environments(&self.environments, &self.load);
         let environments: Vec<Environment> = env_files
             .iter()
@@ -170,6 +197,12 @@ impl WorkspaceBuilder {
                 load_corpus(walk::walk(w), &opts)
             }
             None => (Corpus::default(), Walked::default()),
+        };
+        let render_diagnostics = if self.walk.is_some() {
+            corpus.walk_diagnostics.splice(0..0, render_diagnostics);
+            Vec::new()
+        } else {
+            render_diagnostics
         };
         // With inference, TripleO's install prefix is read in the walked tree.
         let root = self
@@ -219,6 +252,7 @@ impl WorkspaceBuilder {
             merged,
             catalog,
             choices: self.choices,
+            render_diagnostics,
             max_depth: self
                 .max_depth
                 .unwrap_or(crate::resolve::compose::MAX_NESTED_DEPTH),
@@ -250,6 +284,9 @@ pub struct Workspace {
     merged: Merged,
     catalog: FsCatalog,
     choices: IndexMap<String, String>,
+    /// What rendering the TripleO trees given found, when nothing is
+    /// walked (a walk reports it with its own diagnostics).
+    render_diagnostics: Vec<Diagnostic>,
     max_depth: usize,
 }
 
@@ -257,6 +294,12 @@ impl Workspace {
     /// Starts describing what to open.
     pub fn builder() -> WorkspaceBuilder {
         WorkspaceBuilder::default()
+    }
+
+    /// `render`: the TripleO tree at `tree` rendered as its
+    /// `tools/process-templates.py -o DIR` writes it, ready to write.
+    pub fn render(tree: &Path, opts: &crate::load::RenderOptions) -> RenderPlan {
+        rendered::plan(tree, opts)
     }
 
     /// The walked files.
@@ -307,7 +350,9 @@ impl Workspace {
     /// The environment files' own diagnostics (reading and parsing), and a
     /// warning for each file given as an environment that is not one.
     pub fn environment_file_diagnostics(&self) -> Vec<Diagnostic> {
-        file_diagnostics(&self.env_files)
+        let mut out = self.render_diagnostics.clone();
+        out.extend(file_diagnostics(&self.env_files));
+        out
     }
 
     /// The diagnostics of the templates the catalog loaded, by path. A
@@ -377,7 +422,7 @@ impl Workspace {
                 tree: None,
                 resolutions: Vec::new(),
                 resolved: false,
-                diagnostics: crate::diag::dedup(diagnostics),
+                diagnostics: finish(diagnostics),
             };
         }
         let loaded = self.catalog_diagnostics();
@@ -413,7 +458,7 @@ impl Workspace {
             tree,
             resolutions,
             resolved,
-            diagnostics: crate::diag::dedup(diagnostics),
+            diagnostics: finish(diagnostics),
         }
     }
 
@@ -468,7 +513,7 @@ impl Workspace {
             environments: self.environment_paths(),
             requires: self.requires(),
             choices,
-            diagnostics: crate::diag::dedup(diagnostics),
+            diagnostics: finish(diagnostics),
         };
         // The tree's environment catalogue (TripleO's capabilities map, in
         // the first directory walked) says which conflicts it declares
@@ -542,7 +587,7 @@ impl Workspace {
             tree,
             parameters,
             required,
-            diagnostics: crate::diag::dedup(diagnostics),
+            diagnostics: finish(diagnostics),
             unevaluated,
         };
         (report, heat)
@@ -594,7 +639,7 @@ impl Workspace {
             tree: crate::product::parameters::StackNode::root(root),
             parameters: IndexMap::new(),
             required: Vec::new(),
-            diagnostics: crate::diag::dedup(diagnostics),
+            diagnostics: finish(diagnostics),
             unevaluated: Vec::new(),
         };
         (report, serde_json::json!({ "Error": first }))
@@ -703,6 +748,14 @@ fn file_diagnostics(envs: &[FileRecord]) -> Vec<Diagnostic> {
 
 /// Loads every walked file (in parallel, in order) into a corpus, slim;
 /// the walk is kept for files added later.
+/// A report's diagnostics: once each, and those in a rendered file
+/// naming its source.
+fn finish(diagnostics: Vec<Diagnostic>) -> Vec<Diagnostic> {
+    let mut out = crate::diag::dedup(diagnostics);
+    crate::vfs::name_origins(&mut out);
+    out
+}
+
 fn load_corpus(walked: Walked, opts: &LoadOptions) -> (Corpus, Walked) {
     let files = load::load_all(&walked.sources, opts, |l| {
         FileRecord::from_loaded(l, false).slimmed()

@@ -72,6 +72,9 @@ pub(super) fn unreadable(record: &FileRecord, remap: &Remap) -> Vec<Diagnostic> 
         // The client joins URLs as text (`urljoin`): `a/../b` is `b`
         // whether or not `a` exists.
         let path = std::path::PathBuf::from(crate::walk::normalize(&path));
+        if crate::vfs::get(&path).is_some() {
+            continue;
+        }
         let problem = match std::fs::metadata(&path) {
             Ok(m) if m.is_file() => continue,
             Ok(_) => "it is not a file".to_owned(),

@@ -158,6 +158,25 @@ fn mapped_types(envs: &[PathBuf], opts: &LoadOptions) -> MappedTypes {
     mapped
 }
 
+/// The walk, after the TripleO trees the paths are in are rendered and
+/// mounted (their rendering's diagnostics first).
+fn walk_rendered(opts: &ValidateOptions) -> walk::Walked {
+    if !opts.load.renders() {
+        return walk::walk(&opts.walk);
+    }
+    let rendered = super::rendered::mount_trees(
+        opts.walk
+            .roots
+            .iter()
+            .chain(&opts.environments)
+            .map(PathBuf::as_path),
+        &opts.load.render,
+    );
+    let mut walked = walk::walk(&opts.walk);
+    walked.diagnostics.splice(0..0, rendered);
+    walked
+}
+
 /// What the composition reports, looked up by hash: a finding of the
 /// per-file rules it covers is not reported twice. (Each finding was
 /// compared with every one of the composition's: quadratic when a large
@@ -203,7 +222,7 @@ impl<'a> Reported<'a> {
 
 /// Runs `validate`.
 pub fn validate(opts: &ValidateOptions) -> Validated {
-    let walked = walk::walk(&opts.walk);
+    let walked = walk_rendered(opts);
     let selection = &opts.selection;
     let mapped = mapped_types(&opts.environments, &opts.load);
     let per_file: Vec<Checked> = match opts.profile {
@@ -299,6 +318,7 @@ pub fn validate(opts: &ValidateOptions) -> Validated {
         merge_composed(&mut out.findings, composed, opts);
     }
     out.findings = crate::diag::dedup(out.findings);
+    crate::vfs::name_origins(&mut out.findings);
     if opts.inline_suppressions {
         out.suppressed = suppress::apply(&mut out.findings, directives, opts);
     }

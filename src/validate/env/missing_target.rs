@@ -45,7 +45,7 @@ impl EnvRule for MissingRegistryTarget {
         // python-heatclient resolves against the real directory of the file
         // (a symbolic link's target's).
         let shown = Path::new(&cx.file.path);
-        let dir = std::fs::canonicalize(shown)
+        let dir = crate::vfs::canonicalize(shown)
             .ok()
             .and_then(|p| p.parent().map(Path::to_path_buf))
             .unwrap_or_else(|| shown.parent().unwrap_or(Path::new("")).to_path_buf());
@@ -65,7 +65,7 @@ impl EnvRule for MissingRegistryTarget {
                         "relative to this environment file".to_owned(),
                     ),
                 };
-                if !read.is_file() {
+                if !crate::vfs::is_file(&read) {
                     out.push(
                         Diagnostic::new(
                             META.code,
