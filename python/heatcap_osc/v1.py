@@ -59,6 +59,23 @@ class _Capabilities(columns.FormattableColumn):
         return dict(self._value)
 
 
+class _Inferred(columns.FormattableColumn):
+    """Where a match's types were inferred from (heatcap's `inferred`: type →
+    the environment entries that map it), as `TYPE: ENV:LINE` lines; `-`
+    when every type was declared."""
+
+    def human_readable(self):
+        if not self._value:
+            return "-"
+        return "\n".join(
+            f"{ty}: " + ", ".join(f"{e['environment']}:{e['line']}" for e in entries)
+            for ty, entries in self._value.items()
+        )
+
+    def machine_readable(self):
+        return dict(self._value) if self._value else None
+
+
 class _Offered(_Capabilities):
     """A candidate's capabilities as heatcap's options table shows them: `resource_type` left out, `-` for none."""
 
@@ -186,8 +203,11 @@ class CapabilitiesFind(_HeatcapLister):
             args += ["-c", condition]
         args += ["--", *parsed_args.paths]
         answer = self._heatcap(args)
-        rows = [(m["path"], _Capabilities(m["capabilities"])) for m in answer]
-        return ("Path", "Capabilities"), rows
+        rows = [
+            (m["path"], _Capabilities(m["capabilities"]), _Inferred(m.get("inferred")))
+            for m in answer
+        ]
+        return ("Path", "Capabilities", "Inferred from"), rows
 
 
 class CapabilitiesSummary(_HeatcapLister):

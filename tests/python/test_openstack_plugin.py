@@ -82,7 +82,13 @@ def test_find_answers_the_specs_example_as_the_cli_does(env):
     cli_json = json.loads(run([HEATCAP, "capabilities-find", "--format", "json", *condition, *paths], env).stdout)
     status, rows = plugin_json([*FIND, *condition, *paths], env)
     assert status == 0
-    assert [{"path": r["Path"], "capabilities": r["Capabilities"]} for r in rows] == cli_json
+    assert [
+        {"path": r["Path"], "capabilities": r["Capabilities"]}
+        | ({"inferred": r["Inferred from"]} if r["Inferred from"] is not None else {})
+        for r in rows
+    ] == cli_json
+    # The environment maps the type to both: each says where it was inferred from.
+    assert all(r["Inferred from"] for r in rows)
     assert [m["capabilities"]["deployment"] for m in cli_json] == ["docker", "puppet"]
 
 
