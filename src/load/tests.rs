@@ -388,13 +388,14 @@ fn a_rendered_file_is_read_through_the_overlay_within_confinement_and_never_from
     std::fs::create_dir(real.join("served")).unwrap();
     std::fs::create_dir(real.join("other")).unwrap();
     let text = "heat_template_version: 2016-10-14\n";
-    crate::vfs::mount(
+    let mut overlay = crate::vfs::FileOverlay::new();
+    overlay.mount(
         ["served/r.yaml", "other/r.yaml"].map(|p| {
             (
                 real.join(p),
                 crate::vfs::VirtualFile {
                     text: text.into(),
-                    origin: p.replace(".yaml", ".j2.yaml"),
+                    origin: Some(p.replace(".yaml", ".j2.yaml")),
                 },
             )
         }),
@@ -402,6 +403,7 @@ fn a_rendered_file_is_read_through_the_overlay_within_confinement_and_never_from
     );
     let confined = LoadOptions {
         confine: Some(vec![real.join("served")].into()),
+        overlay: overlay.clone(),
         ..LoadOptions::default()
     };
     assert!(!confined.renders() && LoadOptions::default().renders());
@@ -417,6 +419,7 @@ fn a_rendered_file_is_read_through_the_overlay_within_confinement_and_never_from
             "elsewhere.yaml".to_owned(),
             text.as_bytes().to_vec(),
         )])),
+        overlay,
         ..LoadOptions::default()
     };
     let loaded = load_one(&inside, &memory);

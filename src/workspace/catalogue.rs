@@ -112,7 +112,10 @@ pub(crate) fn catalogue(
         dir.clone()
     };
     // The tree's environments, by name relative to the map.
-    let walked = walk::walk(&WalkOptions::new(vec![root.clone()]).recursive());
+    let walked = walk::walk(
+        &WalkOptions::new(vec![root.clone()]).recursive(),
+        &opts.overlay,
+    );
     // (A plan environment is not an environment: the loader says so.)
     let kinds: Vec<(String, Option<FileKind>)> = load::load_all(&walked.sources, opts, |l| {
         (

@@ -1,21 +1,17 @@
 //! Raw TripleO trees: every tree a command's paths are in is rendered in
-//! memory (`crate::render`) and its outputs mounted (`crate::vfs`) before
+//! memory (`crate::render`) and its outputs mounted in the workspace's own
+//! overlay (`crate::vfs::FileOverlay`, in its `LoadOptions`) before
 //! anything is walked or read, so every stage reads the rendered files
 //! under their rendered names.
 
 use std::collections::HashSet;
 use std::path::{Path, PathBuf};
-use std::sync::Mutex;
 
 use crate::diag::Diagnostic;
 use crate::load::RenderOptions;
 use crate::render::{self, RenderedTree};
-use crate::vfs::{self, VirtualFile};
+use crate::vfs::{FileOverlay, VirtualFile};
 use crate::walk::display;
-
-/// The trees this process has mounted, with the data they were rendered
-/// with: each is rendered once, however many workspaces open it.
-static MOUNTED: Mutex<Vec<(PathBuf, RenderOptions)>> = Mutex::new(Vec::new());
 
 /// The tree a path is in: the path itself (a directory) or its nearest
 /// ancestor, as typed, that [`render::is_renderable`] accepts.
@@ -41,11 +37,13 @@ fn tree_of(path: &Path, opts: &RenderOptions, checked: &mut HashSet<PathBuf>) ->
     None
 }
 
-/// Renders and mounts the trees `paths` are in; the rendering's
-/// diagnostics (roles or network data, failing sources).
+/// Renders the trees `paths` are in and mounts them in `overlay` (a tree
+/// it already holds, rendered with the same data, is not rendered again);
+/// the rendering's diagnostics (roles or network data, failing sources).
 pub(crate) fn mount_trees<'a>(
     paths: impl IntoIterator<Item = &'a Path>,
     opts: &RenderOptions,
+    overlay: &mut FileOverlay,
 ) -> Vec<Diagnostic> {
     let mut checked = HashSet::new();
     let mut trees: Vec<PathBuf> = Vec::new();
@@ -69,24 +67,21 @@ pub(crate) fn mount_trees<'a>(
         let Ok(real) = std::fs::canonicalize(dir) else {
             continue;
         };
-        {
-            let mut mounted = MOUNTED
-                .lock()
-                .unwrap_or_else(std::sync::PoisonError::into_inner);
-            if mounted.iter().any(|(r, o)| *r == real && o == opts) {
-                continue;
-            }
-            mounted.push((real.clone(), opts.clone()));
+        // The data it is rendered with, as a key.
+        let with = format!("{opts:?}");
+        if overlay.has_rendered(&real, &with) {
+            continue;
         }
+        overlay.note_rendered(real.clone(), with);
         let rendered = render::render_tree(dir, &display(&tree), opts);
         out.extend(rendered.diagnostics.iter().cloned());
-        mount(&real, &tree, rendered);
+        mount(&real, &tree, rendered, overlay);
     }
     out
 }
 
 /// Mounts a rendering's outputs at their real paths.
-fn mount(real: &Path, shown_root: &Path, tree: RenderedTree) {
+fn mount(real: &Path, shown_root: &Path, tree: RenderedTree, overlay: &mut FileOverlay) {
     let shown = |rel: &str| display(&shown_root.join(rel));
     let mut sources: std::collections::BTreeMap<PathBuf, Vec<PathBuf>> = tree
         .sources
@@ -105,12 +100,12 @@ fn mount(real: &Path, shown_root: &Path, tree: RenderedTree) {
                 path,
                 VirtualFile {
                     text: f.text.into(),
-                    origin: shown(&f.source),
+                    origin: Some(shown(&f.source)),
                 },
             )
         })
         .collect();
-    vfs::mount(files, sources);
+    overlay.mount(files, sources);
 }
 
 /// `heatcap render`: a TripleO tree rendered as its
