@@ -148,6 +148,22 @@ impl FileOverlay {
         Arc::make_mut(&mut self.0).rendered.push((real, with));
     }
 
+    /// Adds everything `other` holds (its files win over this one's at the
+    /// same path).
+    pub(crate) fn merge(&mut self, other: &FileOverlay) {
+        if other.0.files.is_empty() && other.0.rendered.is_empty() {
+            return;
+        }
+        let inner = Arc::make_mut(&mut self.0);
+        for (path, file) in &other.0.files {
+            inner.files.insert(path.clone(), file.clone());
+        }
+        for (source, outputs) in &other.0.sources {
+            inner.sources.insert(source.clone(), outputs.clone());
+        }
+        inner.rendered.extend(other.0.rendered.iter().cloned());
+    }
+
     /// Whether anything is mounted at or below `dir_real`.
     pub(crate) fn mounted_below(&self, dir_real: &Path) -> bool {
         self.0

@@ -103,12 +103,26 @@ pub(crate) type Stamp = (u64, Option<std::time::SystemTime>, u64);
 /// what was loaded.
 type CacheMap = HashMap<(PathBuf, String, Vec<&'static str>), (Stamp, Loaded)>;
 
+/// A TripleO tree rendered: the stamps of every file and directory it was
+/// rendered from, the outputs (an overlay of their own) and what rendering
+/// found.
+type RenderedEntry = (
+    Vec<(PathBuf, Option<Stamp>)>,
+    crate::vfs::FileOverlay,
+    Vec<Diagnostic>,
+);
+
+/// (real path of the tree, the data it is rendered with) → its rendering.
+type RenderedMap = HashMap<(PathBuf, String), RenderedEntry>;
+
 /// Loaded files by (path, how it is shown, prefilter), with the stamp
-/// they were read at. Shared by clones; a clone made by
-/// [`LoadCache::tracking`] also notes every file it is asked for.
+/// they were read at, and rendered TripleO trees with the stamps of their
+/// inputs. Shared by clones; a clone made by [`LoadCache::tracking`] also
+/// notes every file it is asked for.
 #[derive(Debug, Clone, Default)]
 pub struct LoadCache {
     files: std::sync::Arc<std::sync::Mutex<CacheMap>>,
+    rendered: std::sync::Arc<std::sync::Mutex<RenderedMap>>,
     touched: Option<Touched>,
 }
 
@@ -164,10 +178,39 @@ impl LoadCache {
         (
             LoadCache {
                 files: self.files.clone(),
+                rendered: self.rendered.clone(),
                 touched: Some(touched.clone()),
             },
             touched,
         )
+    }
+
+    /// The rendering of the tree `key` names, kept while none of `inputs`
+    /// (every file and directory it is rendered from) changed, else made
+    /// by `render` and kept. Every input is noted as read.
+    pub(crate) fn rendered(
+        &self,
+        key: (PathBuf, String),
+        inputs: &[PathBuf],
+        render: impl FnOnce() -> (crate::vfs::FileOverlay, Vec<Diagnostic>),
+    ) -> (crate::vfs::FileOverlay, Vec<Diagnostic>) {
+        let now: Vec<(PathBuf, Option<Stamp>)> =
+            inputs.iter().map(|p| (p.clone(), self.note(p))).collect();
+        let lock = || {
+            self.rendered
+                .lock()
+                .unwrap_or_else(std::sync::PoisonError::into_inner)
+        };
+        if let Some((then, overlay, found)) = lock().get(&key) {
+            if *then == now {
+                return (overlay.clone(), found.clone());
+            }
+        }
+        // Rendered without the lock: another request may render the same
+        // tree meanwhile; either result is the tree as it is.
+        let (overlay, found) = render();
+        lock().insert(key, (now, overlay.clone(), found.clone()));
+        (overlay, found)
     }
 
     /// Notes that the file at `path` was asked for, as it is now.
@@ -198,15 +241,14 @@ fn stamp(path: &Path) -> Option<Stamp> {
 }
 
 impl LoadOptions {
-    /// Whether TripleO trees are rendered and mounted before reading
-    /// ([`crate::vfs`]). Not for files given in memory (nothing is read
-    /// from disk), nor under confinement (`heatcap serve`): rendering
-    /// looks for a tree's top above the paths it is given, which may lie
-    /// outside the served roots, and the overlay is the process's and
-    /// never re-rendered, so a long-running service would answer from
-    /// renders older than the sources.
+    /// Whether TripleO trees are rendered and mounted in the overlay
+    /// before reading ([`crate::vfs`]). Not for files given in memory
+    /// (nothing is read from disk). Under confinement (`heatcap serve`)
+    /// only trees inside the allowed directories are looked for and
+    /// rendered; with a cache, a tree is rendered again when one of its
+    /// files or directories changed.
     pub(crate) fn renders(&self) -> bool {
-        self.memory.is_none() && self.confine.is_none()
+        self.memory.is_none()
     }
 }
 

@@ -175,8 +175,7 @@ impl WorkspaceBuilder {
                             .iter()
                             .flat_map(|w| w.roots.iter().map(PathBuf::as_path)),
                     ),
-                &self.load.render,
-                &mut self.load.overlay,
+                &mut self.load,
             )
         } else {
             Vec::new()

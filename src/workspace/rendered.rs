@@ -8,14 +8,21 @@ use std::collections::HashSet;
 use std::path::{Path, PathBuf};
 
 use crate::diag::Diagnostic;
-use crate::load::RenderOptions;
+use crate::load::{LoadOptions, RenderOptions};
 use crate::render::{self, RenderedTree};
 use crate::vfs::{FileOverlay, VirtualFile};
 use crate::walk::display;
 
 /// The tree a path is in: the path itself (a directory) or its nearest
-/// ancestor, as typed, that [`render::is_renderable`] accepts.
-fn tree_of(path: &Path, opts: &RenderOptions, checked: &mut HashSet<PathBuf>) -> Option<PathBuf> {
+/// ancestor, as typed, that [`render::is_renderable`] accepts. Under
+/// confinement the search stops at the first directory outside the
+/// allowed ones (nothing there is looked at).
+fn tree_of(
+    path: &Path,
+    opts: &RenderOptions,
+    confine: Option<&[PathBuf]>,
+    checked: &mut HashSet<PathBuf>,
+) -> Option<PathBuf> {
     let mut at: Option<&Path> = Some(path);
     while let Some(p) = at {
         let dir = if p.as_os_str().is_empty() {
@@ -23,6 +30,13 @@ fn tree_of(path: &Path, opts: &RenderOptions, checked: &mut HashSet<PathBuf>) ->
         } else {
             p
         };
+        if let Some(allowed) = confine {
+            let inside = std::fs::canonicalize(dir)
+                .is_ok_and(|real| allowed.iter().any(|a| real.starts_with(a)));
+            if !inside && dir.exists() {
+                return None;
+            }
+        }
         if !checked.insert(dir.to_path_buf()) {
             // Seen from another path: its answer is already taken.
             return None;
@@ -37,21 +51,24 @@ fn tree_of(path: &Path, opts: &RenderOptions, checked: &mut HashSet<PathBuf>) ->
     None
 }
 
-/// Renders the trees `paths` are in and mounts them in `overlay` (a tree
-/// it already holds, rendered with the same data, is not rendered again);
-/// the rendering's diagnostics (roles or network data, failing sources).
+/// Renders the trees `paths` are in and mounts them in `load`'s overlay
+/// (a tree it already holds, rendered with the same data, is not rendered
+/// again; with `load`'s cache, a tree none of whose files and
+/// directories changed is taken from it); the rendering's diagnostics
+/// (roles or network data, failing sources).
 pub(crate) fn mount_trees<'a>(
     paths: impl IntoIterator<Item = &'a Path>,
-    opts: &RenderOptions,
-    overlay: &mut FileOverlay,
+    load: &mut LoadOptions,
 ) -> Vec<Diagnostic> {
+    let opts = &load.render.clone();
+    let confine = load.confine.clone();
     let mut checked = HashSet::new();
     let mut trees: Vec<PathBuf> = Vec::new();
     for p in paths {
         if crate::walk::is_stdin(p) {
             continue;
         }
-        if let Some(t) = tree_of(p, opts, &mut checked) {
+        if let Some(t) = tree_of(p, opts, confine.as_deref(), &mut checked) {
             if !trees.contains(&t) {
                 trees.push(t);
             }
@@ -69,14 +86,45 @@ pub(crate) fn mount_trees<'a>(
         };
         // The data it is rendered with, as a key.
         let with = format!("{opts:?}");
-        if overlay.has_rendered(&real, &with) {
+        if load.overlay.has_rendered(&real, &with) {
             continue;
         }
-        overlay.note_rendered(real.clone(), with);
-        let rendered = render::render_tree(dir, &display(&tree), opts);
-        out.extend(rendered.diagnostics.iter().cloned());
-        mount(&real, &tree, rendered, overlay);
+        let render = || {
+            let mut part = FileOverlay::new();
+            part.note_rendered(real.clone(), with.clone());
+            let rendered = render::render_tree(dir, &display(&tree), opts);
+            let found = rendered.diagnostics.clone();
+            mount(&real, &tree, rendered, &mut part);
+            (part, found)
+        };
+        let (part, found) = match &load.cache {
+            Some(cache) => cache.rendered(
+                (real.clone(), format!("{with} as {}", display(&tree))),
+                &inputs(dir, opts),
+                render,
+            ),
+            None => render(),
+        };
+        load.overlay.merge(&part);
+        out.extend(found);
     }
+    out
+}
+
+/// What rendering the tree at `dir` reads, as far as a change matters:
+/// the tree itself, every file and directory in it (a source, an include,
+/// the script, the data files; a directory changes when a file is added
+/// or removed), and the data files given from elsewhere.
+fn inputs(dir: &Path, opts: &RenderOptions) -> Vec<PathBuf> {
+    let rules = render::rules_of(dir);
+    let mut out = vec![dir.to_path_buf()];
+    out.extend(
+        render::tree_entries(dir, rules.skip_hidden)
+            .into_iter()
+            .map(|(rel, _)| dir.join(rel)),
+    );
+    out.extend(opts.roles_data.iter().cloned());
+    out.extend(opts.network_data.iter().cloned());
     out
 }
 

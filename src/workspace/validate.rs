@@ -191,9 +191,9 @@ fn check_hot(
 /// stage of this run reads them through.
 fn walk_rendered(opts: &ValidateOptions) -> (walk::Walked, ValidateOptions) {
     let mut rendered = opts.clone();
-    let overlay = &mut rendered.load.overlay;
     if !opts.load.renders() {
-        return (walk::walk(&opts.walk, overlay), rendered);
+        let walked = walk::walk(&opts.walk, &rendered.load.overlay);
+        return (walked, rendered);
     }
     let found = super::rendered::mount_trees(
         opts.walk
@@ -201,10 +201,9 @@ fn walk_rendered(opts: &ValidateOptions) -> (walk::Walked, ValidateOptions) {
             .iter()
             .chain(&opts.environments)
             .map(PathBuf::as_path),
-        &opts.load.render,
-        overlay,
+        &mut rendered.load,
     );
-    let mut walked = walk::walk(&opts.walk, overlay);
+    let mut walked = walk::walk(&opts.walk, &rendered.load.overlay);
     walked.diagnostics.splice(0..0, found);
     (walked, rendered)
 }
