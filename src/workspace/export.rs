@@ -518,7 +518,12 @@ impl Export {
                             .insert(url(real), serde_json::Value::String(json::to_string(&v)));
                     }
                 }
-                ExportFile::Environment | ExportFile::Raw => {
+                ExportFile::Environment => {
+                    let sent =
+                        client_environment(text, shown, paths).unwrap_or_else(|| text.clone());
+                    body_files.insert(url(real), serde_json::Value::String(sent));
+                }
+                ExportFile::Raw => {
                     body_files.insert(url(real), serde_json::Value::String(text.clone()));
                 }
             }
@@ -874,6 +879,52 @@ fn undo(done: Vec<Done>) -> Result<(), String> {
 fn remapped_url(target: &str, remap: &Remap) -> Option<String> {
     let plain = target.strip_prefix("file://").unwrap_or(target);
     (plain.starts_with('/') && remap.apply(plain) != plain).then(|| format!("file://{plain}"))
+}
+
+/// An environment file as python-heatclient puts it in the request's
+/// `files` (`process_environment_and_files`): the parsed document with its
+/// registry's template paths made absolute URLs
+/// (`resolve_environment_urls`: every string value but a type name, with
+/// `::`, `base_url`, `hooks` and `restricted_actions`, at the top and in
+/// each resource's map), as JSON. Heat reads the registry from these
+/// files, so a relative path left in one is a template it cannot fetch.
+/// `None` when the text is not a mapping (sent as it is), or when a
+/// `base_url` moves the paths elsewhere (also sent as it is).
+fn client_environment(text: &str, shown: &str, paths: Paths<'_>) -> Option<String> {
+    let root = parse_text(text, shown, &ParseOptions::default()).root?;
+    let mut env = root.value.to_json();
+    let skip = |key: &str, value: &str| {
+        matches!(key, "base_url" | "hooks" | "restricted_actions") || value.contains("::")
+    };
+    let resolve = |map: &mut serde_json::Map<String, serde_json::Value>| {
+        for (key, value) in map.iter_mut() {
+            if let serde_json::Value::String(target) = value {
+                if !skip(key, target) {
+                    if let Some(u) = client_url(shown, target, paths) {
+                        *target = u;
+                    }
+                }
+            }
+        }
+    };
+    let registry = env.as_object_mut()?.get_mut("resource_registry");
+    if let Some(serde_json::Value::Object(rr)) = registry {
+        if rr.contains_key("base_url") {
+            return None;
+        }
+        resolve(rr);
+        if let Some(serde_json::Value::Object(per)) = rr.get_mut("resources") {
+            for res in per.values_mut() {
+                if let serde_json::Value::Object(m) = res {
+                    if m.contains_key("base_url") {
+                        return None;
+                    }
+                    resolve(m);
+                }
+            }
+        }
+    }
+    Some(json::to_string(&env))
 }
 
 /// The URL python-heatclient sends for `target` named from `from`: the
