@@ -107,6 +107,7 @@ pub fn rules(data: &[u8]) -> usize {
         &record,
         &crate::validate::Selection::new(Vec::new(), Vec::new()),
         &crate::walk::Remap::default(),
+        &crate::vfs::FileOverlay::default(),
         &crate::validate::MappedTypes::default(),
     )
     .len()

@@ -122,6 +122,7 @@ pub use resolve::{
     Unresolved,
 };
 pub use validate::{Profile, Selection as RuleSelection};
+pub use vfs::FileOverlay;
 pub use walk::{MemoryFiles, WalkOptions};
 pub use workspace::{
     validate, Export, ExportFile, RenderPlan, ValidateOptions, Validated, Workspace,

@@ -1,90 +1,65 @@
 //! Virtual files: text heatcap reads at a path instead of what the disk
 //! holds there (a TripleO tree's rendered outputs, which exist only in
-//! memory; later, an editor's unsaved buffers).
+//! memory; an editor's unsaved buffers).
 //!
-//! Every stage that reads, tests or resolves a path goes through this
-//! module's [`read`], [`is_file`], [`exists`] and [`canonicalize`], which
-//! answer from the mounted files first and from the disk otherwise; the
-//! walk lists a directory's virtual files beside its real ones
-//! ([`files_below`]). Files are keyed by their real path (the real
-//! directory they sit in, joined with their name), so every way of naming
-//! one (relative, absolute, through a link) finds it. The overlay is the
-//! process's (one set of files, as the disk is one): a command mounts a
-//! tree's renders once, before it walks; a language server would mount
-//! and replace buffers as they change. With nothing mounted every call is
-//! the plain file-system call.
+//! A [`FileOverlay`] is a value, carried by the [`crate::LoadOptions`] of
+//! one workspace (`LoadOptions::overlay`): there is no process-wide set of
+//! files, so two workspaces in one process (`heatcap serve`'s requests, a
+//! language server's editors) each see their own. Every stage that reads,
+//! tests or resolves a path goes through its overlay's [`FileOverlay::read`],
+//! [`FileOverlay::is_file`], [`FileOverlay::exists`] and
+//! [`FileOverlay::canonicalize`], which answer from the mounted files first
+//! and from the disk underneath otherwise (confinement, `LoadOptions::confine`,
+//! is checked by the reader as for any file); the walk lists a directory's
+//! virtual files beside its real ones ([`FileOverlay::files_below`]).
+//! Files are keyed by their real path (the real directory they sit in,
+//! joined with their name), so every way of naming one (relative,
+//! absolute, through a link) finds it. An empty overlay costs nothing:
+//! every call is the plain file-system call. Files given *instead of* the
+//! disk (a request body's `files`) are [`crate::MemoryFiles`].
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::{Arc, RwLock};
+use std::sync::Arc;
 
 /// One virtual file.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(crate) struct VirtualFile {
     /// Its text.
     pub text: Arc<str>,
-    /// Where it came from, as the user sees it (`overcloud.j2.yaml`):
-    /// a diagnostic in this file names it.
-    pub origin: String,
+    /// Where it came from, as the user sees it (`overcloud.j2.yaml`), for
+    /// a rendered file: a diagnostic in this file names it. `None` for a
+    /// file given as it is (an editor's buffer).
+    pub origin: Option<String>,
 }
 
-#[derive(Default)]
-struct Overlay {
+#[derive(Debug, Clone, Default)]
+struct Inner {
     /// Real path → file.
     files: BTreeMap<PathBuf, Arc<VirtualFile>>,
     /// Real paths of sources whose outputs are mounted → the outputs'
     /// real paths.
     sources: BTreeMap<PathBuf, Vec<PathBuf>>,
+    /// The trees rendered into it (real path), each with a key of the
+    /// data it was rendered with: a workspace opened with this overlay
+    /// (validate's composition) does not render them again.
+    rendered: Vec<(PathBuf, String)>,
 }
 
-static ANY: AtomicBool = AtomicBool::new(false);
-static OVERLAY: RwLock<Option<Overlay>> = RwLock::new(None);
+/// Files read at their paths instead of the disk's, over the disk: a
+/// workspace's rendered TripleO outputs, an editor's unsaved buffers.
+/// Cheap to clone (shared); changed only through `&mut` (a clone being
+/// changed copies first), so a workspace's files never change under it.
+#[derive(Clone, Default)]
+pub struct FileOverlay(Arc<Inner>);
 
-fn with<T>(f: impl FnOnce(&Overlay) -> T) -> Option<T> {
-    if !ANY.load(Ordering::Acquire) {
-        return None;
+impl std::fmt::Debug for FileOverlay {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("FileOverlay")
+            .field("files", &self.0.files.len())
+            .field("rendered", &self.0.rendered)
+            .finish()
     }
-    let guard = OVERLAY
-        .read()
-        .unwrap_or_else(std::sync::PoisonError::into_inner);
-    guard.as_ref().map(f)
-}
-
-/// Whether anything is mounted (one atomic load).
-pub(crate) fn any() -> bool {
-    ANY.load(Ordering::Acquire)
-}
-
-/// Mounts `files` (real path → file) rendered from `sources` (real path
-/// of each source → the real paths of its outputs), replacing any file
-/// mounted at the same path.
-pub(crate) fn mount(
-    files: impl IntoIterator<Item = (PathBuf, VirtualFile)>,
-    sources: impl IntoIterator<Item = (PathBuf, Vec<PathBuf>)>,
-) {
-    let mut guard = OVERLAY
-        .write()
-        .unwrap_or_else(std::sync::PoisonError::into_inner);
-    let overlay = guard.get_or_insert_with(Overlay::default);
-    for (path, file) in files {
-        overlay.files.insert(path, Arc::new(file));
-    }
-    for (source, outputs) in sources {
-        overlay.sources.insert(source, outputs);
-    }
-    ANY.store(!overlay.files.is_empty(), Ordering::Release);
-}
-
-/// Whether anything is mounted at or below `dir_real`.
-pub(crate) fn mounted_below(dir_real: &Path) -> bool {
-    with(|o| {
-        o.files
-            .range(dir_real.to_path_buf()..)
-            .next()
-            .is_some_and(|(p, _)| p.starts_with(dir_real))
-    })
-    .unwrap_or(false)
 }
 
 /// The real path a (maybe relative, maybe linked) path names: its real
@@ -99,94 +74,199 @@ fn key(path: &Path) -> Option<PathBuf> {
     Some(std::fs::canonicalize(dir).ok()?.join(name))
 }
 
-/// The virtual file at `path`, if one is mounted there.
-pub(crate) fn get(path: &Path) -> Option<Arc<VirtualFile>> {
-    if !ANY.load(Ordering::Acquire) {
-        return None;
+impl FileOverlay {
+    /// An overlay holding nothing: every path is the disk's.
+    pub fn new() -> FileOverlay {
+        FileOverlay::default()
     }
-    let k = key(path)?;
-    with(|o| o.files.get(&k).cloned()).flatten()
-}
 
-/// The outputs mounted for the source at `path` (their real paths), if it
-/// is a rendered source.
-pub(crate) fn outputs_of(path: &Path) -> Option<Vec<PathBuf>> {
-    if !ANY.load(Ordering::Acquire) {
-        return None;
+    /// Reads `text` at `path` instead of what the disk holds there (an
+    /// editor's unsaved buffer), replacing any file mounted there.
+    ///
+    /// # Errors
+    /// When `path`'s directory does not exist (a file is keyed by its real
+    /// directory).
+    pub fn insert(&mut self, path: &Path, text: &str) -> std::io::Result<()> {
+        let k = key(path).ok_or_else(|| {
+            std::io::Error::new(
+                std::io::ErrorKind::NotFound,
+                format!("`{}`: its directory does not exist", path.display()),
+            )
+        })?;
+        self.mount(
+            [(
+                k,
+                VirtualFile {
+                    text: text.into(),
+                    origin: None,
+                },
+            )],
+            [],
+        );
+        Ok(())
     }
-    let k = key(path)?;
-    with(|o| o.sources.get(&k).cloned()).flatten()
-}
 
-/// The bytes at `path`: a virtual file's text, or the regular file's
-/// bytes (anything else is refused before it is opened).
-pub(crate) fn read(path: &Path) -> std::io::Result<Vec<u8>> {
-    if let Some(v) = get(path) {
-        return Ok(v.text.as_bytes().to_vec());
+    /// Whether anything is mounted.
+    pub fn is_empty(&self) -> bool {
+        self.0.files.is_empty()
     }
-    let meta = std::fs::metadata(path)?;
-    if !meta.is_file() {
-        return Err(std::io::Error::other(
-            "not a regular file (a FIFO, a device or a socket)",
-        ));
+
+    /// How many files are mounted.
+    pub fn len(&self) -> usize {
+        self.0.files.len()
     }
-    std::fs::read(path)
-}
 
-/// Whether `path` is a virtual file or a regular file (links followed).
-pub(crate) fn is_file(path: &Path) -> bool {
-    get(path).is_some() || std::fs::metadata(path).is_ok_and(|m| m.is_file())
-}
+    /// Mounts `files` (real path → file) rendered from `sources` (real
+    /// path of each source → the real paths of its outputs), replacing any
+    /// file mounted at the same path.
+    pub(crate) fn mount(
+        &mut self,
+        files: impl IntoIterator<Item = (PathBuf, VirtualFile)>,
+        sources: impl IntoIterator<Item = (PathBuf, Vec<PathBuf>)>,
+    ) {
+        let inner = Arc::make_mut(&mut self.0);
+        for (path, file) in files {
+            inner.files.insert(path, Arc::new(file));
+        }
+        for (source, outputs) in sources {
+            inner.sources.insert(source, outputs);
+        }
+    }
 
-/// Whether anything is at `path`, virtual or on disk.
-pub(crate) fn exists(path: &Path) -> bool {
-    get(path).is_some() || path.exists()
-}
+    /// Whether the tree at `real` was rendered into this overlay with the
+    /// data `with` stands for.
+    pub(crate) fn has_rendered(&self, real: &Path, with: &str) -> bool {
+        self.0
+            .rendered
+            .iter()
+            .any(|(r, w)| r.as_path() == real && w == with)
+    }
 
-/// The real path of `path`: a virtual file's key, or the disk's answer.
-pub(crate) fn canonicalize(path: impl AsRef<Path>) -> std::io::Result<PathBuf> {
-    let path = path.as_ref();
-    std::fs::canonicalize(path).or_else(|e| match get(path) {
-        Some(_) => key(path).ok_or(e),
-        None => Err(e),
-    })
-}
+    /// Notes that the tree at `real` was rendered into it with the data
+    /// `with` stands for.
+    pub(crate) fn note_rendered(&mut self, real: PathBuf, with: String) {
+        Arc::make_mut(&mut self.0).rendered.push((real, with));
+    }
 
-/// Every virtual file below `dir_real` (a real directory), as its path
-/// relative to it, in path order.
-pub(crate) fn files_below(dir_real: &Path) -> Vec<PathBuf> {
-    with(|o| {
-        o.files
+    /// Adds everything `other` holds (its files win over this one's at the
+    /// same path).
+    pub(crate) fn merge(&mut self, other: &FileOverlay) {
+        if other.0.files.is_empty() && other.0.rendered.is_empty() {
+            return;
+        }
+        let inner = Arc::make_mut(&mut self.0);
+        for (path, file) in &other.0.files {
+            inner.files.insert(path.clone(), file.clone());
+        }
+        for (source, outputs) in &other.0.sources {
+            inner.sources.insert(source.clone(), outputs.clone());
+        }
+        inner.rendered.extend(other.0.rendered.iter().cloned());
+    }
+
+    /// Whether anything is mounted at or below `dir_real`.
+    pub(crate) fn mounted_below(&self, dir_real: &Path) -> bool {
+        self.0
+            .files
+            .range(dir_real.to_path_buf()..)
+            .next()
+            .is_some_and(|(p, _)| p.starts_with(dir_real))
+    }
+
+    /// The virtual file at `path`, if one is mounted there.
+    pub(crate) fn get(&self, path: &Path) -> Option<Arc<VirtualFile>> {
+        if self.is_empty() {
+            return None;
+        }
+        self.0.files.get(&key(path)?).cloned()
+    }
+
+    /// The outputs mounted for the source at `path` (their real paths), if
+    /// it is a rendered source.
+    pub(crate) fn outputs_of(&self, path: &Path) -> Option<Vec<PathBuf>> {
+        if self.0.sources.is_empty() {
+            return None;
+        }
+        self.0.sources.get(&key(path)?).cloned()
+    }
+
+    /// The bytes at `path`: a virtual file's text, or the regular file's
+    /// bytes (anything else is refused before it is opened).
+    ///
+    /// # Errors
+    /// The disk's, or that the path is not a regular file.
+    pub fn read(&self, path: &Path) -> std::io::Result<Vec<u8>> {
+        if let Some(v) = self.get(path) {
+            return Ok(v.text.as_bytes().to_vec());
+        }
+        let meta = std::fs::metadata(path)?;
+        if !meta.is_file() {
+            return Err(std::io::Error::other(
+                "not a regular file (a FIFO, a device or a socket)",
+            ));
+        }
+        std::fs::read(path)
+    }
+
+    /// Whether `path` is a virtual file or a regular file (links followed).
+    pub fn is_file(&self, path: &Path) -> bool {
+        self.get(path).is_some() || std::fs::metadata(path).is_ok_and(|m| m.is_file())
+    }
+
+    /// Whether anything is at `path`, virtual or on disk.
+    pub fn exists(&self, path: &Path) -> bool {
+        self.get(path).is_some() || path.exists()
+    }
+
+    /// The real path of `path`: a virtual file's key, or the disk's answer.
+    ///
+    /// # Errors
+    /// The disk's, when nothing is mounted there either.
+    pub fn canonicalize(&self, path: impl AsRef<Path>) -> std::io::Result<PathBuf> {
+        let path = path.as_ref();
+        std::fs::canonicalize(path).or_else(|e| match self.get(path) {
+            Some(_) => key(path).ok_or(e),
+            None => Err(e),
+        })
+    }
+
+    /// Every virtual file below `dir_real` (a real directory), as its path
+    /// relative to it, in path order.
+    pub(crate) fn files_below(&self, dir_real: &Path) -> Vec<PathBuf> {
+        self.0
+            .files
             .range(dir_real.to_path_buf()..)
             .take_while(|(p, _)| p.starts_with(dir_real))
             .filter_map(|(p, _)| p.strip_prefix(dir_real).ok().map(Path::to_path_buf))
             .collect()
-    })
-    .unwrap_or_default()
-}
-
-/// Each diagnostic in a virtual file also names where the file came from,
-/// once: its message says so (every format shows it) and a related
-/// location points at the source.
-pub(crate) fn name_origins(diagnostics: &mut [crate::diag::Diagnostic]) {
-    if !ANY.load(Ordering::Acquire) {
-        return;
     }
-    let mut cache: std::collections::HashMap<String, Option<String>> =
-        std::collections::HashMap::new();
-    for d in diagnostics {
-        let origin = cache
-            .entry(d.file.clone())
-            .or_insert_with(|| get(Path::new(&d.file)).map(|v| v.origin.clone()))
-            .clone();
-        if let Some(origin) = origin {
-            if !d.related.iter().any(|r| r.file == origin) {
-                d.message = format!("{} (rendered from `{origin}`)", d.message);
-                d.related.push(crate::diag::Related {
-                    file: origin,
-                    span: None,
-                    message: format!("`{}` is rendered in memory from this Jinja source", d.file),
-                });
+
+    /// Each diagnostic in a rendered file also names where the file came
+    /// from, once: its message says so (every format shows it) and a
+    /// related location points at the source.
+    pub(crate) fn name_origins(&self, diagnostics: &mut [crate::diag::Diagnostic]) {
+        if self.0.sources.is_empty() {
+            return;
+        }
+        let mut cache: std::collections::HashMap<String, Option<String>> =
+            std::collections::HashMap::new();
+        for d in diagnostics {
+            let origin = cache
+                .entry(d.file.clone())
+                .or_insert_with(|| self.get(Path::new(&d.file)).and_then(|v| v.origin.clone()))
+                .clone();
+            if let Some(origin) = origin {
+                if !d.related.iter().any(|r| r.file == origin) {
+                    d.message = format!("{} (rendered from `{origin}`)", d.message);
+                    d.related.push(crate::diag::Related {
+                        file: origin,
+                        span: None,
+                        message: format!(
+                            "`{}` is rendered in memory from this Jinja source",
+                            d.file
+                        ),
+                    });
+                }
             }
         }
     }
@@ -202,12 +282,13 @@ mod tests {
         let real = std::fs::canonicalize(dir.path()).unwrap();
         std::fs::create_dir(real.join("sub")).unwrap();
         std::fs::write(real.join("sub/disk.yaml"), "on disk").unwrap();
-        mount(
+        let mut overlay = FileOverlay::new();
+        overlay.mount(
             [(
                 real.join("sub/virtual.yaml"),
                 VirtualFile {
                     text: "in memory".into(),
-                    origin: "sub/virtual.j2.yaml".into(),
+                    origin: Some("sub/virtual.j2.yaml".into()),
                 },
             )],
             [(
@@ -216,18 +297,28 @@ mod tests {
             )],
         );
         let by_other_name = real.join("sub/../sub/virtual.yaml");
-        assert_eq!(read(&by_other_name).unwrap(), b"in memory");
-        assert_eq!(read(&real.join("sub/disk.yaml")).unwrap(), b"on disk");
-        assert!(is_file(&by_other_name) && exists(&by_other_name));
-        assert!(!is_file(&real.join("sub/none.yaml")));
+        assert_eq!(overlay.read(&by_other_name).unwrap(), b"in memory");
         assert_eq!(
-            canonicalize(&by_other_name).unwrap(),
+            overlay.read(&real.join("sub/disk.yaml")).unwrap(),
+            b"on disk"
+        );
+        assert!(overlay.is_file(&by_other_name) && overlay.exists(&by_other_name));
+        assert!(!overlay.is_file(&real.join("sub/none.yaml")));
+        assert_eq!(
+            overlay.canonicalize(&by_other_name).unwrap(),
             real.join("sub/virtual.yaml")
         );
-        assert_eq!(files_below(&real), [PathBuf::from("sub/virtual.yaml")]);
-        assert!(mounted_below(&real.join("sub")) && !mounted_below(&real.join("other")));
         assert_eq!(
-            outputs_of(&real.join("sub/virtual.j2.yaml")).unwrap(),
+            overlay.files_below(&real),
+            [PathBuf::from("sub/virtual.yaml")]
+        );
+        assert!(
+            overlay.mounted_below(&real.join("sub")) && !overlay.mounted_below(&real.join("other"))
+        );
+        assert_eq!(
+            overlay
+                .outputs_of(&real.join("sub/virtual.j2.yaml"))
+                .unwrap(),
             [real.join("sub/virtual.yaml")]
         );
         let shown = crate::walk::display(&by_other_name);
@@ -236,10 +327,39 @@ mod tests {
             shown,
             "duplicate key",
         )];
-        name_origins(&mut found);
+        overlay.name_origins(&mut found);
         assert!(found[0]
             .message
             .ends_with("(rendered from `sub/virtual.j2.yaml`)"));
         assert_eq!(found[0].related[0].file, "sub/virtual.j2.yaml");
+    }
+
+    #[test]
+    fn overlays_are_independent_values() {
+        let dir = tempfile::tempdir().unwrap();
+        let real = std::fs::canonicalize(dir.path()).unwrap();
+        std::fs::write(real.join("a.yaml"), "disk").unwrap();
+        let mut one = FileOverlay::new();
+        one.insert(&real.join("a.yaml"), "buffer one").unwrap();
+        // A clone changed later copies first: `one` keeps its text.
+        let mut two = one.clone();
+        two.insert(&real.join("a.yaml"), "buffer two").unwrap();
+        two.insert(&real.join("new.yaml"), "unsaved").unwrap();
+        assert_eq!(one.read(&real.join("a.yaml")).unwrap(), b"buffer one");
+        assert_eq!(two.read(&real.join("a.yaml")).unwrap(), b"buffer two");
+        assert!(!one.exists(&real.join("new.yaml")) && two.is_file(&real.join("new.yaml")));
+        assert_eq!(
+            FileOverlay::new().read(&real.join("a.yaml")).unwrap(),
+            b"disk"
+        );
+        // A buffer is no rendered file: nothing is said of its origin.
+        let mut found = vec![crate::diag::Diagnostic::new(
+            crate::diag::codes::DUPLICATE_KEY,
+            crate::walk::display(&real.join("a.yaml")),
+            "duplicate key",
+        )];
+        two.name_origins(&mut found);
+        assert_eq!(found[0].message, "duplicate key");
+        assert!(two.insert(&real.join("no/such/dir.yaml"), "x").is_err());
     }
 }

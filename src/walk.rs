@@ -233,6 +233,8 @@ pub(crate) struct Walked {
     pub sources: Vec<Source>,
     pub diagnostics: Vec<Diagnostic>,
     seen: Dedup,
+    /// The files read instead of the disk's (rendered outputs, buffers).
+    overlay: crate::vfs::FileOverlay,
 }
 
 impl Walked {
@@ -246,8 +248,8 @@ impl Walked {
         from: &str,
         at: crate::diag::Span,
     ) {
-        if crate::vfs::get(&path).is_some() {
-            if self.seen.first_virtual(&path) {
+        if self.overlay.get(&path).is_some() {
+            if self.seen.first_virtual(&path, &self.overlay) {
                 self.sources.push(source(path, display, true));
             }
             return;
@@ -281,6 +283,11 @@ impl Walked {
 }
 
 impl Walked {
+    /// The files the walk read instead of the disk's.
+    pub(crate) fn overlay(&self) -> &crate::vfs::FileOverlay {
+        &self.overlay
+    }
+
     /// Which listed file `path` is (the same file, by device and inode, as
     /// the walk tells files apart), as an index into `sources`. `by_path`
     /// is [`Walked::by_path`], built once by the caller.
@@ -309,8 +316,11 @@ impl Walked {
 }
 
 /// Walks the roots in the order given; each directory in sorted order.
-pub(crate) fn walk(opts: &WalkOptions) -> Walked {
-    let mut out = Walked::default();
+pub(crate) fn walk(opts: &WalkOptions, overlay: &crate::vfs::FileOverlay) -> Walked {
+    let mut out = Walked {
+        overlay: overlay.clone(),
+        ..Walked::default()
+    };
     let mut seen = std::mem::take(&mut out.seen);
     let mut stdin_listed = false;
     for root in &opts.roots {
@@ -322,8 +332,8 @@ pub(crate) fn walk(opts: &WalkOptions) -> Walked {
             }
             continue;
         }
-        if crate::vfs::get(root).is_some() {
-            if seen.first_virtual(root) {
+        if overlay.get(root).is_some() {
+            if seen.first_virtual(root, overlay) {
                 out.sources.push(source(root.clone(), shown, true));
             }
             continue;
@@ -359,7 +369,7 @@ pub(crate) fn walk(opts: &WalkOptions) -> Walked {
             ));
             continue;
         }
-        walk_dir(root, opts, &mut seen, &mut out);
+        walk_dir(root, opts, overlay, &mut seen, &mut out);
     }
     out.seen = seen;
     out
@@ -381,7 +391,13 @@ fn anchored<'a>(prefix: Option<&Path>, rel: &'a Path) -> std::borrow::Cow<'a, Pa
     }
 }
 
-fn walk_dir(root: &Path, opts: &WalkOptions, seen: &mut Dedup, out: &mut Walked) {
+fn walk_dir(
+    root: &Path,
+    opts: &WalkOptions,
+    overlay: &crate::vfs::FileOverlay,
+    seen: &mut Dedup,
+    out: &mut Walked,
+) {
     let first_of_root = out.sources.len();
     let include_at = anchor(root, opts.include_base.as_deref());
     let exclude_at = anchor(root, opts.exclude_base.as_deref());
@@ -439,7 +455,7 @@ fn walk_dir(root: &Path, opts: &WalkOptions, seen: &mut Dedup, out: &mut Walked)
         let ino = entry_ino(&entry);
         files.push((entry.into_path(), ino, link));
     }
-    let virtual_files = virtual_files_below(root, opts, &|rel| {
+    let virtual_files = virtual_files_below(root, opts, overlay, &|rel| {
         opts.include.is_match(anchored(include_at.as_deref(), rel)) && !excluded(rel)
     });
     // A file reached both by a link and by its own name is listed under its
@@ -460,7 +476,7 @@ fn walk_dir(root: &Path, opts: &WalkOptions, seen: &mut Dedup, out: &mut Walked)
         }
     }
     if !virtual_files.is_empty() {
-        add_virtual(root, first_of_root, virtual_files, seen, out);
+        add_virtual(root, first_of_root, virtual_files, overlay, seen, out);
     }
 }
 
@@ -469,18 +485,20 @@ fn walk_dir(root: &Path, opts: &WalkOptions, seen: &mut Dedup, out: &mut Walked)
 fn virtual_files_below(
     root: &Path,
     opts: &WalkOptions,
+    overlay: &crate::vfs::FileOverlay,
     wanted: &dyn Fn(&Path) -> bool,
 ) -> Vec<PathBuf> {
-    if !crate::vfs::any() {
+    if overlay.is_empty() {
         return Vec::new();
     }
     let Ok(real) = std::fs::canonicalize(root) else {
         return Vec::new();
     };
-    if !crate::vfs::mounted_below(&real) {
+    if !overlay.mounted_below(&real) {
         return Vec::new();
     }
-    crate::vfs::files_below(&real)
+    overlay
+        .files_below(&real)
         .into_iter()
         .filter(|rel| {
             let parent_hidden = rel.parent().is_some_and(|p| {
@@ -496,14 +514,21 @@ fn virtual_files_below(
 /// walk's order (path order, as the sorted walk lists a directory); a
 /// real file at the same path is already listed and is read through the
 /// overlay.
-fn add_virtual(root: &Path, start: usize, rels: Vec<PathBuf>, seen: &mut Dedup, out: &mut Walked) {
+fn add_virtual(
+    root: &Path,
+    start: usize,
+    rels: Vec<PathBuf>,
+    overlay: &crate::vfs::FileOverlay,
+    seen: &mut Dedup,
+    out: &mut Walked,
+) {
     let listed: std::collections::HashSet<PathBuf> = out.sources[start..]
         .iter()
         .map(|s| s.path.clone())
         .collect();
     for rel in rels {
         let path = root.join(&rel);
-        if listed.contains(&path) || !seen.first_virtual(&path) {
+        if listed.contains(&path) || !seen.first_virtual(&path, overlay) {
             continue;
         }
         let shown = display(&path);
@@ -521,10 +546,11 @@ pub(crate) fn not_regular(shown: String) -> Diagnostic {
     )
 }
 
-/// The bytes of a regular file; anything else is refused before it is
-/// opened (a FIFO would block, a device never end).
+/// The bytes of a regular file on disk; anything else is refused before
+/// it is opened (a FIFO would block, a device never end). Reading through
+/// a workspace's overlay is [`crate::vfs::FileOverlay::read`].
 pub(crate) fn read_regular(path: &Path) -> std::io::Result<Vec<u8>> {
-    crate::vfs::read(path)
+    crate::vfs::FileOverlay::default().read(path)
 }
 
 impl Source {
@@ -786,8 +812,10 @@ struct Dedup {
 
 impl Dedup {
     /// True the first time a virtual file is seen.
-    fn first_virtual(&mut self, path: &Path) -> bool {
-        let key = crate::vfs::canonicalize(path).unwrap_or_else(|_| path.to_path_buf());
+    fn first_virtual(&mut self, path: &Path, overlay: &crate::vfs::FileOverlay) -> bool {
+        let key = overlay
+            .canonicalize(path)
+            .unwrap_or_else(|_| path.to_path_buf());
         self.virtual_files.insert(key)
     }
 
@@ -930,7 +958,10 @@ mod tests {
         // `overcloud-link.yaml` sorts before `overcloud.yaml`.
         std::os::unix::fs::symlink("overcloud.yaml", tree.join("overcloud-link.yaml")).unwrap();
         std::os::unix::fs::symlink(&outside, tree.join("elsewhere.yaml")).unwrap();
-        let walked = walk(&WalkOptions::new(vec![tree.clone()]).recursive());
+        let walked = walk(
+            &WalkOptions::new(vec![tree.clone()]).recursive(),
+            &crate::vfs::FileOverlay::new(),
+        );
         let names: Vec<&str> = walked
             .sources
             .iter()
@@ -986,7 +1017,10 @@ mod tests {
             std::fs::create_dir_all(p.parent().unwrap()).unwrap();
             std::fs::write(p, "x: 1\n").unwrap();
         }
-        let w = walk(&opts(vec![d.join("a.yaml"), d.to_path_buf()], true));
+        let w = walk(
+            &opts(vec![d.join("a.yaml"), d.to_path_buf()], true),
+            &crate::vfs::FileOverlay::new(),
+        );
         let names: Vec<_> = w
             .sources
             .iter()
@@ -1014,7 +1048,7 @@ mod tests {
             std::fs::write(p, "x: 1\n").unwrap();
         }
         let names = |o: &WalkOptions| -> Vec<String> {
-            walk(o)
+            walk(o, &crate::vfs::FileOverlay::new())
                 .sources
                 .iter()
                 .map(|s| {
@@ -1045,10 +1079,13 @@ mod tests {
     #[test]
     fn directories_need_recursion_and_missing_roots_are_reported() {
         let dir = tempfile::tempdir().unwrap();
-        let w = walk(&opts(
-            vec![dir.path().to_path_buf(), dir.path().join("nope")],
-            false,
-        ));
+        let w = walk(
+            &opts(
+                vec![dir.path().to_path_buf(), dir.path().join("nope")],
+                false,
+            ),
+            &crate::vfs::FileOverlay::new(),
+        );
         assert!(w.sources.is_empty());
         let got: Vec<_> = w.diagnostics.iter().map(|d| d.code.0).collect();
         assert_eq!(got, ["W0016", "E0014"]);
@@ -1064,10 +1101,13 @@ mod tests {
         std::os::unix::fs::symlink(d.join("sub/a.yaml"), d.join("link.yaml")).unwrap();
         std::os::unix::fs::symlink(d.join("sub"), d.join("sublink")).unwrap();
         // The tree, an overlapping root, and the file itself.
-        let w = walk(&opts(
-            vec![d.to_path_buf(), d.join("sub"), d.join("sub/a.yaml")],
-            true,
-        ));
+        let w = walk(
+            &opts(
+                vec![d.to_path_buf(), d.join("sub"), d.join("sub/a.yaml")],
+                true,
+            ),
+            &crate::vfs::FileOverlay::new(),
+        );
         let names: Vec<_> = w
             .sources
             .iter()
@@ -1090,7 +1130,10 @@ mod tests {
         std::fs::create_dir(&sub).unwrap();
         std::fs::write(sub.join("a.yaml"), "x: 1\n").unwrap();
         std::os::unix::fs::symlink(dir.path(), sub.join("loop")).unwrap();
-        let w = walk(&opts(vec![dir.path().to_path_buf()], true));
+        let w = walk(
+            &opts(vec![dir.path().to_path_buf()], true),
+            &crate::vfs::FileOverlay::new(),
+        );
         assert_eq!(w.sources.len(), 1);
         assert_eq!(w.diagnostics.len(), 1);
         assert_eq!(w.diagnostics[0].code, codes::SYMLINK_LOOP);

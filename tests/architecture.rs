@@ -139,3 +139,53 @@ fn nothing_reads_outside_the_repository() {
         "these read outside the repository: {outside:?}"
     );
 }
+
+/// What a file's rendered outputs, a request's files or an editor's
+/// buffers are belongs to one workspace (`LoadOptions::overlay`), never to
+/// the process: `heatcap serve` answers many roots in one process, and a
+/// language server mounts each workspace's buffers. So the modules that
+/// read files, render trees and hold the overlay declare no mutable
+/// process-wide state (a `static` lock, cell or atomic, a thread-local).
+#[test]
+fn no_process_wide_file_overlay() {
+    let mut all = Vec::new();
+    for dir in ["src/render", "src/load"] {
+        files(Path::new(dir), &mut all);
+    }
+    all.extend(
+        [
+            "src/vfs.rs",
+            "src/walk.rs",
+            "src/workspace/rendered.rs",
+            "src/workspace/mod.rs",
+        ]
+        .map(std::path::PathBuf::from),
+    );
+    let mutable = [
+        "Mutex", "RwLock", "Atomic", "OnceLock", "OnceCell", "LazyLock", "Cell<", "RefCell",
+    ];
+    let mut found = Vec::new();
+    for p in &all {
+        let text = fs::read_to_string(p).unwrap();
+        for (n, line) in text.lines().enumerate() {
+            if line.trim_start().starts_with("#[cfg(test)]") {
+                break;
+            }
+            let code = line.split("//").next().unwrap_or("");
+            let is_static = code.trim_start().starts_with("static ")
+                || code.contains(" static ")
+                    && !code.contains("&'static")
+                    && !code.contains("'static ");
+            if code.contains("thread_local!")
+                || is_static && mutable.iter().any(|m| code.contains(m))
+            {
+                found.push(format!("{}:{}: {}", p.display(), n + 1, line.trim()));
+            }
+        }
+    }
+    assert!(all.len() > 10, "the modules were not found: {all:?}");
+    assert!(
+        found.is_empty(),
+        "process-wide mutable state where files are read and rendered: {found:?}"
+    );
+}

@@ -3,7 +3,8 @@
 //! `# expect: <CODE>:<COLUMN> ...` markers name, on the marker's line (the
 //! rule run alone, through the library's `validate`). A fixture is a file,
 //! or a directory checked as one package (the ONAP rules, 8xxx, run under
-//! the ONAP profile).
+//! the ONAP profile). A directory no code names, or an entry that is
+//! neither a fixture nor a file one names, fails rather than being skipped.
 
 use std::collections::BTreeSet;
 use std::fs;
@@ -81,6 +82,17 @@ fn expected_in(path: &Path, code: &str) -> Positions {
     want
 }
 
+/// Whether a good* or bad* file of `dir` names the entry `name`.
+fn helper_is_named(dir: &Path, name: &str) -> bool {
+    fs::read_dir(dir).unwrap().any(|e| {
+        let p = e.unwrap().path();
+        let own = p.file_name().unwrap().to_string_lossy().into_owned();
+        (own.starts_with("good") || own.starts_with("bad"))
+            && p.is_file()
+            && fs::read_to_string(&p).is_ok_and(|t| t.contains(name))
+    })
+}
+
 /// Every rule has fixtures, and so do the codes of the catalogue that
 /// `validate` reports on one file without being a rule (the problems Heat
 /// finds when it loads an environment, E6003–E6006).
@@ -90,9 +102,9 @@ fn every_rule_has_good_and_bad_fixtures_that_behave() {
     let with_fixtures = heatcap::catalogue().into_iter().filter(|m| {
         rules.contains(&m.code.0) || Path::new("fixtures/rules").join(m.code.0).is_dir()
     });
-    let mut checked = 0;
+    let mut checked: Vec<&str> = Vec::new();
     for meta in with_fixtures {
-        checked += 1;
+        checked.push(meta.code.0);
         let code = meta.code.0;
         let dir = Path::new("fixtures/rules").join(code);
         let mut entries: Vec<_> = fs::read_dir(&dir)
@@ -118,6 +130,13 @@ fn every_rule_has_good_and_bad_fixtures_that_behave() {
                     "{code} {name}: no `# expect: {code}` line"
                 );
                 assert_eq!(got, want, "{code} {name}: (line, column) found vs expected");
+            } else {
+                // Any other entry is a file the fixtures use (a nested
+                // template, a registry's target): one of them names it.
+                assert!(
+                    helper_is_named(&dir, &name),
+                    "{code} {name}: neither a fixture (good*, bad*) nor a file one of them names"
+                );
             }
         }
         assert!(
@@ -125,5 +144,21 @@ fn every_rule_has_good_and_bad_fixtures_that_behave() {
             "{code}: needs a good and a bad fixture"
         );
     }
-    assert!(checked >= rules.len() + 3, "only {checked} codes checked");
+    assert!(
+        checked.len() >= rules.len() + 3,
+        "only {} codes checked",
+        checked.len()
+    );
+    // A directory no code of the catalogue names (a typo, a renumbered
+    // rule) would never be checked: it fails instead.
+    let mut unknown: Vec<String> = fs::read_dir("fixtures/rules")
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .filter(|name| !checked.contains(&name.as_str()))
+        .collect();
+    unknown.sort();
+    assert!(
+        unknown.is_empty(),
+        "fixtures/rules/ holds directories of no code in the catalogue: {unknown:?}"
+    );
 }

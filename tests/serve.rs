@@ -672,6 +672,118 @@ fn a_change_on_disk_is_seen_by_the_next_request() {
     assert!(second["parameters"].get("B").is_some(), "{second}");
 }
 
+/// A raw TripleO checkout served as it is: each request's workspace
+/// renders the tree (its own overlay, nothing shared with other requests)
+/// and the answers are the commands' on the same raw tree.
+#[test]
+fn a_raw_checkout_answers_what_the_cli_answers() {
+    let s = Server::start(&["--root", "fixtures/jinja/latest"]);
+    let env = "environments/network-isolation.yaml";
+    let cases: [(String, Vec<&str>); 3] = [
+        (
+            format!("/heatcap/v1/parameters?template=overcloud.yaml&environment={env}"),
+            vec![
+                "parameters",
+                "-t",
+                "fixtures/jinja/latest/overcloud.yaml",
+                "-e",
+                "fixtures/jinja/latest/environments/network-isolation.yaml",
+                "--format",
+                "json",
+            ],
+        ),
+        (
+            format!("/heatcap/v1/options?environment={env}&templates=."),
+            vec![
+                "options",
+                "-e",
+                "fixtures/jinja/latest/environments/network-isolation.yaml",
+                "--templates",
+                "fixtures/jinja/latest",
+                "--format",
+                "json",
+            ],
+        ),
+        (
+            format!("/heatcap/v1/resolve?environment={env}&all=true"),
+            vec![
+                "resolve",
+                "-e",
+                "fixtures/jinja/latest/environments/network-isolation.yaml",
+                "--all",
+                "--format",
+                "json",
+            ],
+        ),
+    ];
+    for (path, args) in &cases {
+        let a = s.get(path);
+        assert_eq!(a.status, 200, "{path}: {a:?}");
+        assert_eq!(a.body, cli(args), "{path}");
+    }
+    // The rendered outputs are really read: the roles' parameters are
+    // there, and the environment maps the rendered ports.
+    let params = s.get(&cases[0].0).json();
+    assert!(
+        params["parameters"].get("ControllerCount").is_some(),
+        "{params}"
+    );
+    let resolved = s.get(&cases[2].0).json();
+    assert!(
+        resolved
+            .to_string()
+            .contains("network/ports/internal_api.yaml"),
+        "{resolved}"
+    );
+}
+
+/// A raw tree's Jinja source or roles file changed on disk is seen by
+/// the next request (the tree is rendered again), as a changed file is.
+#[test]
+fn a_changed_source_or_roles_file_is_rendered_again() {
+    let dir = tempfile::tempdir().unwrap();
+    let roles = dir.path().join("roles_data.yaml");
+    let source = dir.path().join("overcloud.j2.yaml");
+    std::fs::write(&roles, "- name: Controller\n").unwrap();
+    // The network data the script reads by default.
+    let samples = dir.path().join("network-data-samples");
+    std::fs::create_dir(&samples).unwrap();
+    std::fs::write(
+        samples.join("default-network-isolation.yaml"),
+        "- name: InternalApi\n",
+    )
+    .unwrap();
+    std::fs::write(
+        &source,
+        "heat_template_version: 2016-10-14\nparameters:\n{%- for role in roles %}\n  {{role.name}}Count: {type: number}\n{%- endfor %}\n",
+    )
+    .unwrap();
+    let s = Server::start(&["--root", dir.path().to_str().unwrap()]);
+    let path = "/heatcap/v1/parameters?template=overcloud.yaml";
+    let names = |a: &Answer| -> Vec<String> {
+        let j = a.json();
+        assert_eq!(a.status, 200, "{j}");
+        let mut names: Vec<String> = j["parameters"]
+            .as_object()
+            .unwrap()
+            .keys()
+            .cloned()
+            .collect();
+        names.sort();
+        names
+    };
+    assert_eq!(names(&s.get(path)), ["ControllerCount"]);
+    assert_eq!(names(&s.get(path)), ["ControllerCount"]);
+    std::fs::write(&roles, "- name: Controller\n- name: Compute\n").unwrap();
+    assert_eq!(names(&s.get(path)), ["ComputeCount", "ControllerCount"]);
+    std::fs::write(
+        &source,
+        "heat_template_version: 2016-10-14\nparameters:\n{%- for role in roles %}\n  {{role.name}}Flavor: {type: string}\n{%- endfor %}\n",
+    )
+    .unwrap();
+    assert_eq!(names(&s.get(path)), ["ComputeFlavor", "ControllerFlavor"]);
+}
+
 /// The per-request time limit: a body that stops arriving is answered
 /// with Heat's 500 fault once `--request-timeout` has passed, and the
 /// server goes on serving.

@@ -147,6 +147,7 @@ pub fn sized_load_options(max_size: usize) -> Result<LoadOptions, Error> {
         memory: None,
         confine: None,
         cache: None,
+        overlay: crate::vfs::FileOverlay::default(),
     })
 }
 

@@ -77,6 +77,11 @@ pub struct LoadOptions {
     pub cache: Option<LoadCache>,
     /// The data TripleO trees' Jinja sources are rendered with.
     pub render: RenderOptions,
+    /// Files read instead of the disk's at their paths, over the disk:
+    /// the TripleO trees' rendered outputs (a workspace renders into its
+    /// own copy when it opens), an editor's unsaved buffers. Empty by
+    /// default: every path is the disk's.
+    pub overlay: crate::vfs::FileOverlay,
 }
 
 /// Where a TripleO tree's rendering data comes from (`--roles-data`,
@@ -98,12 +103,26 @@ pub(crate) type Stamp = (u64, Option<std::time::SystemTime>, u64);
 /// what was loaded.
 type CacheMap = HashMap<(PathBuf, String, Vec<&'static str>), (Stamp, Loaded)>;
 
+/// A TripleO tree rendered: the stamps of every file and directory it was
+/// rendered from, the outputs (an overlay of their own) and what rendering
+/// found.
+type RenderedEntry = (
+    Vec<(PathBuf, Option<Stamp>)>,
+    crate::vfs::FileOverlay,
+    Vec<Diagnostic>,
+);
+
+/// (real path of the tree, the data it is rendered with) → its rendering.
+type RenderedMap = HashMap<(PathBuf, String), RenderedEntry>;
+
 /// Loaded files by (path, how it is shown, prefilter), with the stamp
-/// they were read at. Shared by clones; a clone made by
-/// [`LoadCache::tracking`] also notes every file it is asked for.
+/// they were read at, and rendered TripleO trees with the stamps of their
+/// inputs. Shared by clones; a clone made by [`LoadCache::tracking`] also
+/// notes every file it is asked for.
 #[derive(Debug, Clone, Default)]
 pub struct LoadCache {
     files: std::sync::Arc<std::sync::Mutex<CacheMap>>,
+    rendered: std::sync::Arc<std::sync::Mutex<RenderedMap>>,
     touched: Option<Touched>,
 }
 
@@ -159,10 +178,39 @@ impl LoadCache {
         (
             LoadCache {
                 files: self.files.clone(),
+                rendered: self.rendered.clone(),
                 touched: Some(touched.clone()),
             },
             touched,
         )
+    }
+
+    /// The rendering of the tree `key` names, kept while none of `inputs`
+    /// (every file and directory it is rendered from) changed, else made
+    /// by `render` and kept. Every input is noted as read.
+    pub(crate) fn rendered(
+        &self,
+        key: (PathBuf, String),
+        inputs: &[PathBuf],
+        render: impl FnOnce() -> (crate::vfs::FileOverlay, Vec<Diagnostic>),
+    ) -> (crate::vfs::FileOverlay, Vec<Diagnostic>) {
+        let now: Vec<(PathBuf, Option<Stamp>)> =
+            inputs.iter().map(|p| (p.clone(), self.note(p))).collect();
+        let lock = || {
+            self.rendered
+                .lock()
+                .unwrap_or_else(std::sync::PoisonError::into_inner)
+        };
+        if let Some((then, overlay, found)) = lock().get(&key) {
+            if *then == now {
+                return (overlay.clone(), found.clone());
+            }
+        }
+        // Rendered without the lock: another request may render the same
+        // tree meanwhile; either result is the tree as it is.
+        let (overlay, found) = render();
+        lock().insert(key, (now, overlay.clone(), found.clone()));
+        (overlay, found)
     }
 
     /// Notes that the file at `path` was asked for, as it is now.
@@ -193,15 +241,14 @@ fn stamp(path: &Path) -> Option<Stamp> {
 }
 
 impl LoadOptions {
-    /// Whether TripleO trees are rendered and mounted before reading
-    /// ([`crate::vfs`]). Not for files given in memory (nothing is read
-    /// from disk), nor under confinement (`heatcap serve`): rendering
-    /// looks for a tree's top above the paths it is given, which may lie
-    /// outside the served roots, and the overlay is the process's and
-    /// never re-rendered, so a long-running service would answer from
-    /// renders older than the sources.
+    /// Whether TripleO trees are rendered and mounted in the overlay
+    /// before reading ([`crate::vfs`]). Not for files given in memory
+    /// (nothing is read from disk). Under confinement (`heatcap serve`)
+    /// only trees inside the allowed directories are looked for and
+    /// rendered; with a cache, a tree is rendered again when one of its
+    /// files or directories changed.
     pub(crate) fn renders(&self) -> bool {
-        self.memory.is_none() && self.confine.is_none()
+        self.memory.is_none()
     }
 }
 
@@ -217,6 +264,7 @@ impl Default for LoadOptions {
             memory: None,
             confine: None,
             cache: None,
+            overlay: crate::vfs::FileOverlay::default(),
         }
     }
 }
@@ -304,7 +352,7 @@ pub(crate) fn load_one(source: &Source, opts: &LoadOptions) -> Loaded {
     // A rendered file has no disk stamp to check the cache against.
     let cacheable = opts.memory.is_none()
         && !crate::walk::is_stdin(&source.path)
-        && crate::vfs::get(&source.path).is_none();
+        && opts.overlay.get(&source.path).is_none();
     let (Some(cache), true) = (&opts.cache, cacheable) else {
         return load_fresh(source, opts);
     };
@@ -327,11 +375,11 @@ pub(crate) fn load_one(source: &Source, opts: &LoadOptions) -> Loaded {
 }
 
 /// A Jinja source (`*.j2.yaml`): skipped, saying what became of it.
-fn jinja_source(mut loaded: Loaded, source: &Source) -> Loaded {
+fn jinja_source(mut loaded: Loaded, source: &Source, overlay: &crate::vfs::FileOverlay) -> Loaded {
     let file = source.display.as_str();
     loaded.status = Status::Skipped;
     loaded.reason = Some("a Jinja source, rendered before Heat sees it");
-    let rendered = crate::vfs::outputs_of(&source.path);
+    let rendered = overlay.outputs_of(&source.path);
     loaded.diagnostics.push(match (rendered, source.explicit) {
         (Some(outputs), true) => Diagnostic::new(
             codes::JINJA_SOURCE,
@@ -377,20 +425,20 @@ fn load_fresh(source: &Source, opts: &LoadOptions) -> Loaded {
         directives: Vec::new(),
     };
     if source.jinja {
-        return jinja_source(loaded, source);
+        return jinja_source(loaded, source, &opts.overlay);
     }
     let file = source.display.as_str();
-    if let Some((plan_path, part)) = plan_part(&source.path) {
+    if let Some((plan_path, part)) = plan_part(&source.path, &opts.overlay) {
         return load_plan_part(loaded, plan_path, part, opts);
     }
     let read = if let Some(memory) = &opts.memory {
         memory_bytes(source, memory, opts.max_size)
     } else if crate::walk::is_stdin(&source.path) {
         stdin_bytes(source, opts)
-    } else if let Some(problem) = outside(&source.path, opts.confine.as_deref()) {
+    } else if let Some(problem) = outside(&source.path, opts.confine.as_deref(), &opts.overlay) {
         Err(Box::new(Diagnostic::new(codes::READ_ERROR, file, problem)))
     } else {
-        read_limited(source, opts.max_size)
+        read_limited(source, opts.max_size, &opts.overlay)
     };
     let bytes = match read {
         Ok(b) => b,
@@ -427,7 +475,7 @@ fn load_fresh(source: &Source, opts: &LoadOptions) -> Loaded {
     }
     let parsed = parse_text(&text, file, &opts.parse);
     loaded.diagnostics = parsed.diagnostics;
-    crate::vfs::name_origins(&mut loaded.diagnostics);
+    opts.overlay.name_origins(&mut loaded.diagnostics);
     loaded.directives = suppress::scan(&text, parsed.root.as_ref());
     if let Some(root) = parsed.root {
         let (kind, reason) = classify::classify(&root);
@@ -441,9 +489,12 @@ fn load_fresh(source: &Source, opts: &LoadOptions) -> Loaded {
 
 /// A path naming a part of a plan (`PLAN#parameter_defaults`), when no
 /// file has that name.
-fn plan_part(path: &std::path::Path) -> Option<(&str, &str)> {
+fn plan_part<'p>(
+    path: &'p std::path::Path,
+    overlay: &crate::vfs::FileOverlay,
+) -> Option<(&'p str, &'p str)> {
     let found = plan::split_part(path)?;
-    (!crate::vfs::exists(path)).then_some(found)
+    (!overlay.exists(path)).then_some(found)
 }
 
 /// Loads a part of a plan ([`plan`]): the plan file is read and parsed
@@ -451,7 +502,7 @@ fn plan_part(path: &std::path::Path) -> Option<(&str, &str)> {
 /// part is the environment document built from it.
 fn load_plan_part(mut loaded: Loaded, plan_path: &str, part: &str, opts: &LoadOptions) -> Loaded {
     let plan_source = Source::new(crate::walk::path_of(plan_path), plan_path.to_owned(), true);
-    let bytes = match read_limited(&plan_source, opts.max_size) {
+    let bytes = match read_limited(&plan_source, opts.max_size, &opts.overlay) {
         Ok(b) => b,
         Err(d) => {
             loaded.diagnostics.push(*d);
@@ -492,11 +543,15 @@ fn load_plan_part(mut loaded: Loaded, plan_path: &str, part: &str, opts: &LoadOp
 
 /// Why `path` may not be read under `confine` (outside every allowed
 /// directory once links are resolved), or `None` when it may.
-pub(crate) fn outside(path: &Path, confine: Option<&[PathBuf]>) -> Option<String> {
+pub(crate) fn outside(
+    path: &Path,
+    confine: Option<&[PathBuf]>,
+    overlay: &crate::vfs::FileOverlay,
+) -> Option<String> {
     let allowed = confine?;
     // Through the overlay: a rendered file's real path is its real
     // directory joined with its name.
-    match crate::vfs::canonicalize(path) {
+    match overlay.canonicalize(path) {
         Ok(real) if allowed.iter().any(|d| real.starts_with(d)) => None,
         // A missing file is reported as missing by the read itself,
         // unless its directory already leads elsewhere.
@@ -519,7 +574,11 @@ pub(crate) fn outside(path: &Path, confine: Option<&[PathBuf]>) -> Option<String
     }
 }
 
-fn read_limited(source: &Source, max_chars: usize) -> Result<Vec<u8>, Box<Diagnostic>> {
+fn read_limited(
+    source: &Source,
+    max_chars: usize,
+    overlay: &crate::vfs::FileOverlay,
+) -> Result<Vec<u8>, Box<Diagnostic>> {
     let file = source.display.as_str();
     let err = |e: &std::io::Error| {
         let code = if e.kind() == std::io::ErrorKind::NotFound {
@@ -533,7 +592,7 @@ fn read_limited(source: &Source, max_chars: usize) -> Result<Vec<u8>, Box<Diagno
             crate::walk::path_io_message(&source.path, e),
         ))
     };
-    if let Some(v) = crate::vfs::get(&source.path) {
+    if let Some(v) = overlay.get(&source.path) {
         return Ok(v.text.as_bytes().to_vec());
     }
     // Never open what is not a regular file: a FIFO blocks in open().

@@ -388,13 +388,14 @@ fn a_rendered_file_is_read_through_the_overlay_within_confinement_and_never_from
     std::fs::create_dir(real.join("served")).unwrap();
     std::fs::create_dir(real.join("other")).unwrap();
     let text = "heat_template_version: 2016-10-14\n";
-    crate::vfs::mount(
+    let mut overlay = crate::vfs::FileOverlay::new();
+    overlay.mount(
         ["served/r.yaml", "other/r.yaml"].map(|p| {
             (
                 real.join(p),
                 crate::vfs::VirtualFile {
                     text: text.into(),
-                    origin: p.replace(".yaml", ".j2.yaml"),
+                    origin: Some(p.replace(".yaml", ".j2.yaml")),
                 },
             )
         }),
@@ -402,9 +403,12 @@ fn a_rendered_file_is_read_through_the_overlay_within_confinement_and_never_from
     );
     let confined = LoadOptions {
         confine: Some(vec![real.join("served")].into()),
+        overlay: overlay.clone(),
         ..LoadOptions::default()
     };
-    assert!(!confined.renders() && LoadOptions::default().renders());
+    // Rendering happens under confinement too (serve renders raw trees
+    // inside its roots); never with files given in memory.
+    assert!(confined.renders() && LoadOptions::default().renders());
     let inside = Source::new(real.join("served/r.yaml"), "served/r.yaml".into(), true);
     let loaded = load_one(&inside, &confined);
     assert_eq!(loaded.status, Status::Ok, "{:?}", loaded.diagnostics);
@@ -417,8 +421,42 @@ fn a_rendered_file_is_read_through_the_overlay_within_confinement_and_never_from
             "elsewhere.yaml".to_owned(),
             text.as_bytes().to_vec(),
         )])),
+        overlay,
         ..LoadOptions::default()
     };
+    assert!(!memory.renders());
     let loaded = load_one(&inside, &memory);
     assert_eq!(loaded.diagnostics[0].code, codes::NOT_FOUND);
+}
+
+#[test]
+fn a_kept_rendering_is_reused_until_an_input_changes() {
+    let dir = tempfile::tempdir().unwrap();
+    let input = dir.path().join("roles_data.yaml");
+    std::fs::write(&input, "- name: A\n").unwrap();
+    let (cache, touched) = LoadCache::default().tracking();
+    let key = (dir.path().to_path_buf(), "with".to_owned());
+    let inputs = [dir.path().to_path_buf(), input.clone()];
+    let renders = std::cell::Cell::new(0);
+    let render = || {
+        renders.set(renders.get() + 1);
+        let mut part = crate::vfs::FileOverlay::new();
+        part.insert(&dir.path().join("out.yaml"), "rendered")
+            .unwrap();
+        (part, Vec::new())
+    };
+    let (first, _) = cache.rendered(key.clone(), &inputs, render);
+    let (again, _) = cache.rendered(key.clone(), &inputs, render);
+    assert_eq!(renders.get(), 1);
+    assert_eq!(first.len(), 1);
+    assert_eq!(
+        again.read(&dir.path().join("out.yaml")).unwrap(),
+        b"rendered"
+    );
+    // Every input is noted, so an answer computed from it is dropped too.
+    assert!(touched.len() >= 2 && touched.unchanged());
+    std::fs::write(&input, "- name: A\n- name: B\n").unwrap();
+    assert!(!touched.unchanged());
+    cache.rendered(key, &inputs, render);
+    assert_eq!(renders.get(), 2);
 }

@@ -377,6 +377,90 @@ impl Names<'_> {
     }
 }
 
+/// Where the script would write each output of the tree at `root`, with
+/// the source it renders it from (paths below the tree): every source's
+/// outputs named as [`render_tree`] names them, with the tree's roles and
+/// network data, excluded outputs left out. `None` when the data cannot be
+/// read (no roles file): [`sources_named`] then guesses from the names.
+pub(crate) fn output_names(root: &Path, opts: &RenderOptions) -> Option<Vec<(String, String)>> {
+    let rules = rules_of(root);
+    let prepared = prepare(root, "", opts, &rules).ok()?;
+    let excludes = excludes(root, "", &rules).unwrap_or_default();
+    let names = Names {
+        rules: &rules,
+        prepared: &prepared,
+        excludes: &excludes,
+    };
+    let sources = tree_files(root, rules.skip_hidden)
+        .into_iter()
+        .filter(|f| f.ends_with(".j2.yaml"));
+    Some(
+        sources
+            .enumerate()
+            .flat_map(|(si, rel)| {
+                names
+                    .jobs(si, &rel, None)
+                    .into_iter()
+                    .map(move |j| (j.output, rel.clone()))
+                    .collect::<Vec<_>>()
+            })
+            .collect(),
+    )
+}
+
+/// The sources among `sources` (Jinja sources, paths below a tree) whose
+/// outputs the script's naming rules could name `name`, without the data
+/// that says which roles and networks there are: `x.j2.yaml` for `x.yaml`;
+/// `B.role.j2.yaml` for `ROLE-B.yaml` beside it (and any role template
+/// for a NIC config under `network/config/`); `S.network.j2.yaml` for a
+/// name that is `S` with `network` (under `ports/`: `port`) replaced by a
+/// network's name.
+pub(crate) fn sources_named<'a>(
+    name: &str,
+    sources: &'a [String],
+    rules: &ScriptRules,
+) -> Vec<&'a str> {
+    let (dir, base) = name.rsplit_once('/').unwrap_or(("", name));
+    let Some(stem) = base.strip_suffix(".yaml") else {
+        return Vec::new();
+    };
+    sources
+        .iter()
+        .filter(|s| {
+            let (sdir, sbase) = s.rsplit_once('/').unwrap_or(("", s.as_str()));
+            if sdir != dir {
+                return false;
+            }
+            if let Some(role_stem) = sbase.strip_suffix(".role.j2.yaml") {
+                let nic = rules.nic_config_names && format!("./{dir}").contains("network/config");
+                return nic
+                    || stem
+                        .strip_suffix(role_stem)
+                        .and_then(|r| r.strip_suffix('-'))
+                        .is_some_and(|role| !role.is_empty());
+            }
+            if let (true, Some(net_stem)) = (
+                rules.network_templates,
+                sbase.strip_suffix(".network.j2.yaml"),
+            ) {
+                let word = if dir.ends_with("ports") {
+                    "port"
+                } else {
+                    "network"
+                };
+                return net_stem.match_indices(word).any(|(i, _)| {
+                    let (before, after) = (&net_stem[..i], &net_stem[i + word.len()..]);
+                    stem.len() > before.len() + after.len()
+                        && stem.starts_with(before)
+                        && stem.ends_with(after)
+                });
+            }
+            sbase.strip_suffix(".j2.yaml") == Some(stem)
+        })
+        .map(String::as_str)
+        .collect()
+}
+
 /// `r_map[name]`: the last role of that name (the script's dict keeps the
 /// last).
 fn role_index(roles: &[Py], name: &str, fallback: usize) -> usize {

@@ -74,3 +74,60 @@ fn every_recorded_revision_renders_byte_for_byte_as_python() {
     );
     assert_eq!(compared, 22 + 123 + 101 + 114 + 70);
 }
+
+#[test]
+fn sources_are_found_by_the_scripts_naming_rules_without_data() {
+    let sources: Vec<String> = [
+        "environments/plain.j2.yaml",
+        "puppet/role.role.j2.yaml",
+        "network/config/bond/role.role.j2.yaml",
+        "network/network.network.j2.yaml",
+        "network/ports/port.network.j2.yaml",
+        "network/ports/deployed_vip_port.network.j2.yaml",
+    ]
+    .map(str::to_owned)
+    .to_vec();
+    let rules = super::ScriptRules::latest();
+    let named = |n: &str| super::sources_named(n, &sources, &rules);
+    assert_eq!(
+        named("environments/plain.yaml"),
+        ["environments/plain.j2.yaml"]
+    );
+    assert_eq!(
+        named("puppet/compute-role.yaml"),
+        ["puppet/role.role.j2.yaml"]
+    );
+    assert_eq!(
+        named("network/config/bond/anything.yaml"),
+        ["network/config/bond/role.role.j2.yaml"]
+    );
+    assert_eq!(
+        named("network/storage.yaml"),
+        ["network/network.network.j2.yaml"]
+    );
+    // In ports/, `port` is replaced; both templates could give a name
+    // ending as the plain one does.
+    assert_eq!(
+        named("network/ports/deployed_vip_tenant.yaml"),
+        [
+            "network/ports/port.network.j2.yaml",
+            "network/ports/deployed_vip_port.network.j2.yaml"
+        ]
+    );
+    assert_eq!(
+        named("network/ports/tenant.yaml"),
+        ["network/ports/port.network.j2.yaml"]
+    );
+    // No rule: a role template needs a role before its name, a plain
+    // source its exact stem; another directory is never a match.
+    assert!(named("puppet/role.yaml").is_empty());
+    assert!(named("environments/other.yaml").is_empty());
+    assert!(named("other/controller-role.yaml").is_empty());
+    // Before network templates (early 2017) a `.network.j2.yaml` is plain.
+    let mut old = super::ScriptRules::latest();
+    old.network_templates = false;
+    assert_eq!(
+        super::sources_named("network/network.network.yaml", &sources, &old),
+        ["network/network.network.j2.yaml"]
+    );
+}

@@ -174,6 +174,8 @@ pub(crate) struct EnvContext<'a> {
     pub env: &'a Environment,
     /// Path prefixes read from elsewhere (`--templates-root`).
     pub remap: &'a crate::walk::Remap,
+    /// Files read instead of the disk's (rendered outputs).
+    pub overlay: &'a crate::vfs::FileOverlay,
 }
 
 /// One environment rule.
@@ -213,6 +215,7 @@ pub(crate) fn check_file(
     file: &FileRecord,
     selection: &Selection,
     remap: &crate::walk::Remap,
+    overlay: &crate::vfs::FileOverlay,
     mapped: &MappedTypes,
 ) -> Vec<Diagnostic> {
     let mut out = Vec::new();
@@ -224,7 +227,12 @@ pub(crate) fn check_file(
                 .filter(|d| selection.includes(d.code))
                 .cloned(),
         );
-        let cx = EnvContext { file, env, remap };
+        let cx = EnvContext {
+            file,
+            env,
+            remap,
+            overlay,
+        };
         for rule in registry::ENV_RULES {
             if selection.includes(rule.meta().code) {
                 rule.check(&cx, &mut out);
@@ -272,6 +280,7 @@ pub(crate) fn check_package(
     records: &[FileRecord],
     selection: &Selection,
     profile: Profile,
+    overlay: &crate::vfs::FileOverlay,
 ) -> Vec<(Vec<Diagnostic>, Option<onap::ModuleKind>)> {
     let package = (profile == Profile::Onap).then(|| onap::Package::new(records));
     // A package is self-contained: its environments are what maps types.
@@ -281,7 +290,13 @@ pub(crate) fn check_package(
         .map(|i| {
             let record = &records[i];
             let mut found = record.diagnostics.clone();
-            let mut rules = check_file(record, selection, &crate::walk::Remap::default(), &mapped);
+            let mut rules = check_file(
+                record,
+                selection,
+                &crate::walk::Remap::default(),
+                overlay,
+                &mapped,
+            );
             if let Some(package) = &package {
                 for d in found.iter_mut().chain(rules.iter_mut()) {
                     if d.severity == Severity::Error {

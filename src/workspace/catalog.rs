@@ -10,6 +10,7 @@ use crate::model::registry::{is_template_path, RegistryEntry};
 use crate::model::{Environment, FileRecord};
 use crate::resolve::merge::Merged;
 use crate::resolve::{Catalog, TemplateRef};
+use crate::vfs::FileOverlay;
 use crate::walk::{is_stdin, normalize, path_of, MemoryFiles, Remap, Source, STDIN, STDIN_PATH};
 
 /// Where a (from, target) pair points: the real path key and the display.
@@ -30,13 +31,20 @@ pub struct FsCatalog {
     confine: Option<std::sync::Arc<[PathBuf]>>,
     /// Notes the files `get_file` reads (`LoadOptions::cache`).
     cache: Option<load::LoadCache>,
+    /// Files read instead of the disk's (`LoadOptions::overlay`).
+    overlay: FileOverlay,
 }
 
 /// Where `target` points from the file `from` (as the user gave it; `""`
 /// for the working directory): the real path to read and the path to show.
 /// Heat's client resolves against the real (symlink-free) directory.
-pub(crate) fn locate(from: &str, target: &str, remap: &Remap) -> Option<(PathBuf, String)> {
-    Locator::new(from, remap).locate(target)
+pub(crate) fn locate(
+    from: &str,
+    target: &str,
+    remap: &Remap,
+    overlay: &FileOverlay,
+) -> Option<(PathBuf, String)> {
+    Locator::new(from, remap, overlay).locate(target)
 }
 
 /// What [`locate`] learns of a file it resolves from (its real directory),
@@ -48,9 +56,10 @@ pub(crate) fn locate_cached(
     from: &str,
     target: &str,
     remap: &Remap,
+    overlay: &FileOverlay,
     dirs: &mut HashMap<String, FromDir>,
 ) -> Option<(PathBuf, String)> {
-    let mut locator = Locator::new(from, remap);
+    let mut locator = Locator::new(from, remap, overlay);
     locator.base = dirs.get(from).cloned();
     let found = locator.locate(target);
     if let Some(base) = locator.base {
@@ -67,9 +76,10 @@ pub(crate) fn locate_read(
     from: &str,
     target: &str,
     remap: &Remap,
+    overlay: &FileOverlay,
     dirs: &mut HashMap<String, FromDir>,
 ) -> Option<PathBuf> {
-    let (joined, _) = locate_cached(from, target, remap, dirs)?;
+    let (joined, _) = locate_cached(from, target, remap, overlay, dirs)?;
     let Some((mut read, rest)) = dirs
         .get(from)
         .and_then(|b| Some((b.real_dir.clone(), joined.strip_prefix(&b.real_dir).ok()?)))
@@ -94,10 +104,10 @@ pub(crate) fn locate_read(
 /// The real path of `path`: symlinks resolved on disk (a rendered
 /// file's through the overlay, [`crate::vfs`]), or, for files given in
 /// memory, the path without `.` and `..`.
-fn real(path: &Path, memory: Option<&MemoryFiles>) -> Option<PathBuf> {
+fn real(path: &Path, memory: Option<&MemoryFiles>, overlay: &FileOverlay) -> Option<PathBuf> {
     match memory {
         Some(_) => Some(PathBuf::from(normalize(path))),
-        None => crate::vfs::canonicalize(path).ok(),
+        None => overlay.canonicalize(path).ok(),
     }
 }
 
@@ -108,8 +118,9 @@ fn locate_in(
     target: &str,
     remap: &Remap,
     memory: Option<&MemoryFiles>,
+    overlay: &FileOverlay,
 ) -> Option<(PathBuf, String)> {
-    Locator::new_in(from, remap, memory).locate(target)
+    Locator::new_in(from, remap, memory, overlay).locate(target)
 }
 
 /// [`locate`] for many targets named by one file: the file's real
@@ -119,6 +130,7 @@ pub(crate) struct Locator<'a> {
     from: &'a str,
     remap: &'a Remap,
     memory: Option<&'a MemoryFiles>,
+    overlay: &'a FileOverlay,
     base: Option<Base>,
 }
 
@@ -132,22 +144,23 @@ pub(crate) struct Base {
 
 impl Base {
     /// The base of the file `from` (not empty, not standard input).
-    fn of(from: &str, memory: Option<&MemoryFiles>) -> Base {
+    fn of(from: &str, memory: Option<&MemoryFiles>, overlay: &FileOverlay) -> Base {
         let from_path = &path_of(from);
         let shown_dir = from_path.parent().unwrap_or(Path::new(""));
-        let real_dir = real(from_path, memory)
+        let real_dir = real(from_path, memory, overlay)
             .and_then(|p| p.parent().map(Path::to_path_buf))
             .unwrap_or_else(|| shown_dir.to_path_buf());
         // A linked file elsewhere: show where the target really is, since
         // that is where it is read from and how other paths reach it.
         // Files in memory have no links.
         let linked_away = memory.is_none()
-            && crate::vfs::canonicalize(if shown_dir.as_os_str().is_empty() {
-                Path::new(".")
-            } else {
-                shown_dir
-            })
-            .is_ok_and(|d| d != real_dir);
+            && overlay
+                .canonicalize(if shown_dir.as_os_str().is_empty() {
+                    Path::new(".")
+                } else {
+                    shown_dir
+                })
+                .is_ok_and(|d| d != real_dir);
         Base {
             real_dir,
             linked_away,
@@ -157,16 +170,22 @@ impl Base {
 
 impl<'a> Locator<'a> {
     /// References of the file `from`, with the `remap` prefixes.
-    pub(crate) fn new(from: &'a str, remap: &'a Remap) -> Locator<'a> {
-        Locator::new_in(from, remap, None)
+    pub(crate) fn new(from: &'a str, remap: &'a Remap, overlay: &'a FileOverlay) -> Locator<'a> {
+        Locator::new_in(from, remap, None, overlay)
     }
 
     /// [`Locator::new`], among files given in memory when `memory` is set.
-    fn new_in(from: &'a str, remap: &'a Remap, memory: Option<&'a MemoryFiles>) -> Locator<'a> {
+    fn new_in(
+        from: &'a str,
+        remap: &'a Remap,
+        memory: Option<&'a MemoryFiles>,
+        overlay: &'a FileOverlay,
+    ) -> Locator<'a> {
         Locator {
             from,
             remap,
             memory,
+            overlay,
             base: None,
         }
     }
@@ -196,10 +215,13 @@ impl<'a> Locator<'a> {
         let from_stdin = is_stdin(from_path);
         let shown_dir = from_path.parent().unwrap_or(Path::new(""));
         let memory = self.memory;
+        let overlay = self.overlay;
         let (real_dir, linked_away) = if from.is_empty() || from_stdin {
             (Path::new(""), false)
         } else {
-            let base = self.base.get_or_insert_with(|| Base::of(from, memory));
+            let base = self
+                .base
+                .get_or_insert_with(|| Base::of(from, memory, overlay));
             (base.real_dir.as_path(), base.linked_away)
         };
         let target = &path_of(target);
@@ -213,8 +235,8 @@ impl<'a> Locator<'a> {
     }
 }
 
-fn key(path: &Path, memory: Option<&MemoryFiles>) -> PathBuf {
-    real(path, memory).unwrap_or_else(|| PathBuf::from(normalize(path)))
+fn key(path: &Path, memory: Option<&MemoryFiles>, overlay: &FileOverlay) -> PathBuf {
+    real(path, memory, overlay).unwrap_or_else(|| PathBuf::from(normalize(path)))
 }
 
 impl FsCatalog {
@@ -232,9 +254,11 @@ impl FsCatalog {
             memory: opts.memory.clone(),
             confine: opts.confine.clone(),
             cache: opts.cache.clone(),
+            overlay: opts.overlay.clone(),
             ..FsCatalog::default()
         };
         let mem = opts.memory.as_ref();
+        let overlay = &opts.overlay;
         let mut frontier: Vec<(PathBuf, String)> = Vec::new();
         for r in roots {
             frontier.push((path_of(r), (*r).to_owned()));
@@ -246,7 +270,7 @@ impl FsCatalog {
         for e in entries {
             let from = &envs[e.origin.env].path;
             for target in e.value.template_names() {
-                frontier.extend(locate_in(from, target, &opts.remap, mem));
+                frontier.extend(locate_in(from, target, &opts.remap, mem, overlay));
             }
             // Entries for a nested stack's resources, at any depth.
             let mut nested: Vec<RegistryEntry> = Vec::new();
@@ -262,7 +286,7 @@ impl FsCatalog {
             }
             while let Some(n) = nested.pop() {
                 for (target, _) in n.templates() {
-                    frontier.extend(locate_in(from, target, &opts.remap, mem));
+                    frontier.extend(locate_in(from, target, &opts.remap, mem, overlay));
                 }
                 nested.extend(n.nested());
             }
@@ -271,7 +295,7 @@ impl FsCatalog {
             let mut sources: Vec<(PathBuf, Source)> = Vec::new();
             let mut pending: HashSet<PathBuf> = HashSet::new();
             for (path, shown) in frontier.drain(..) {
-                let k = key(&path, mem);
+                let k = key(&path, mem, overlay);
                 if cat.files.contains_key(&k) || !pending.insert(k.clone()) {
                     continue;
                 }
@@ -284,7 +308,13 @@ impl FsCatalog {
                     for r in &t.resources {
                         for ty in std::iter::once(&r.type_name).chain(&r.members) {
                             if is_template_path(ty) {
-                                frontier.extend(locate_in(&record.path, ty, &opts.remap, mem));
+                                frontier.extend(locate_in(
+                                    &record.path,
+                                    ty,
+                                    &opts.remap,
+                                    mem,
+                                    overlay,
+                                ));
                             }
                         }
                     }
@@ -300,13 +330,19 @@ impl FsCatalog {
     pub(crate) fn exists(&self, path: &Path) -> bool {
         match &self.memory {
             Some(m) => m.contains(path),
-            None => crate::vfs::exists(path),
+            None => self.overlay.exists(path),
         }
     }
 
     /// [`locate`], among the files in memory when there are.
     fn locate(&self, from: &str, target: &str) -> Option<(PathBuf, String)> {
-        locate_in(from, target, &self.remap, self.memory.as_ref())
+        locate_in(
+            from,
+            target,
+            &self.remap,
+            self.memory.as_ref(),
+            &self.overlay,
+        )
     }
 
     /// Every loaded file, for reporting their diagnostics.
@@ -327,7 +363,7 @@ impl FsCatalog {
             .entry(k)
             .or_insert_with(|| {
                 self.locate(from, target)
-                    .map(|(p, shown)| (key(&p, self.memory.as_ref()), shown))
+                    .map(|(p, shown)| (key(&p, self.memory.as_ref(), &self.overlay), shown))
             })
             .clone()
     }
@@ -353,7 +389,7 @@ impl Catalog for FsCatalog {
                     .map_or_else(|| format!("file://{}", normalize(&path)), str::to_owned),
             );
         }
-        let real = crate::vfs::canonicalize(path).ok()?;
+        let real = self.overlay.canonicalize(path).ok()?;
         Some(format!("file://{}", crate::walk::display(&real)))
     }
 
@@ -364,8 +400,10 @@ impl Catalog for FsCatalog {
         }
         let bytes = match &self.memory {
             Some(memory) => memory.get(&path)?.to_vec(),
-            None if load::outside(&path, self.confine.as_deref()).is_some() => return None,
-            None => crate::walk::read_regular(&path).ok()?,
+            None if load::outside(&path, self.confine.as_deref(), &self.overlay).is_some() => {
+                return None
+            }
+            None => self.overlay.read(&path).ok()?,
         };
         let text = String::from_utf8(bytes).ok()?;
         // python-heatclient uploads a file that parses as a template as
@@ -398,13 +436,13 @@ impl Catalog for FsCatalog {
             return (!memory.contains(&path))
                 .then(|| "not among the files given with the request".to_owned());
         }
-        if let Some(problem) = load::outside(&path, self.confine.as_deref()) {
+        if let Some(problem) = load::outside(&path, self.confine.as_deref(), &self.overlay) {
             return Some(problem);
         }
         if let Some(c) = &self.cache {
             c.note(&path);
         }
-        if crate::vfs::get(&path).is_some() {
+        if self.overlay.get(&path).is_some() {
             return None;
         }
         match std::fs::metadata(&path) {
@@ -461,12 +499,13 @@ mod tests {
         let real = std::fs::canonicalize(dir.path()).unwrap().join("real");
         std::fs::create_dir_all(&real).unwrap();
         std::os::unix::fs::symlink(&real, dir.path().join("link")).unwrap();
-        crate::vfs::mount(
+        let mut overlay = FileOverlay::new();
+        overlay.mount(
             [(
                 real.join("rendered.yaml"),
                 crate::vfs::VirtualFile {
                     text: "heat_template_version: 2016-10-14\n".into(),
-                    origin: "rendered.j2.yaml".into(),
+                    origin: Some("rendered.j2.yaml".into()),
                 },
             )],
             [],
@@ -474,10 +513,15 @@ mod tests {
         let from = dir.path().join("link/rendered.yaml");
         let from = from.to_str().unwrap();
         let remap = Remap::default();
-        let (to_read, shown) = Locator::new(from, &remap).locate("x.yaml").unwrap();
+        let (to_read, shown) = Locator::new(from, &remap, &overlay)
+            .locate("x.yaml")
+            .unwrap();
         assert_eq!(to_read, real.join("x.yaml"));
         assert_eq!(shown, normalize(&dir.path().join("link/x.yaml")));
-        assert_eq!(key(Path::new(from), None), real.join("rendered.yaml"));
+        assert_eq!(
+            key(Path::new(from), None, &overlay),
+            real.join("rendered.yaml")
+        );
     }
 
     #[test]
@@ -517,11 +561,12 @@ mod tests {
             ),
             ("https://example.com/t.yaml", None),
         ];
-        let mut locator = Locator::new(from, &remap);
+        let overlay = FileOverlay::new();
+        let mut locator = Locator::new(from, &remap, &overlay);
         for _ in 0..2 {
             for (target, want) in &expected {
                 assert_eq!(&locator.locate(target), want, "{target}");
-                assert_eq!(&locate(from, target, &remap), want, "{target}");
+                assert_eq!(&locate(from, target, &remap, &overlay), want, "{target}");
             }
         }
     }

@@ -112,7 +112,10 @@ pub(crate) fn catalogue(
         dir.clone()
     };
     // The tree's environments, by name relative to the map.
-    let walked = walk::walk(&WalkOptions::new(vec![root.clone()]).recursive());
+    let walked = walk::walk(
+        &WalkOptions::new(vec![root.clone()]).recursive(),
+        &opts.overlay,
+    );
     // (A plan environment is not an environment: the loader says so.)
     let kinds: Vec<(String, Option<FileKind>)> = load::load_all(&walked.sources, opts, |l| {
         (
@@ -133,11 +136,12 @@ pub(crate) fn catalogue(
     }
     tree_environments.sort();
     // What the tree holds under every name the map uses.
+    let sourced = Sourced::of(&root, opts);
     let mut states: HashMap<String, FileState> = HashMap::new();
     for (_, _, e) in cat.environments() {
         for name in std::iter::once(&e.file).chain(e.requires.iter().map(|(r, _)| r)) {
             if !states.contains_key(name) {
-                let s = file_state(&root, name, &known, opts);
+                let s = file_state(&root, name, &known, &sourced, opts);
                 states.insert(name.clone(), s);
             }
         }
@@ -162,13 +166,60 @@ pub(crate) fn catalogue(
     r
 }
 
+/// The Jinja sources of a tree and the outputs its script writes.
+struct Sourced {
+    /// Output → source (paths below the tree), as the script names them
+    /// with the tree's data; `None` when the data cannot be read.
+    outputs: Option<HashMap<String, String>>,
+    /// Every `*.j2.yaml` source below the tree.
+    sources: Vec<String>,
+    rules: crate::render::ScriptRules,
+}
+
+impl Sourced {
+    fn of(root: &Path, opts: &LoadOptions) -> Sourced {
+        let rules = crate::render::rules_of(root);
+        let sources: Vec<String> = crate::render::tree_files(root, rules.skip_hidden)
+            .into_iter()
+            .filter(|f| f.ends_with(".j2.yaml"))
+            .collect();
+        let outputs = if sources.is_empty() {
+            Some(HashMap::new())
+        } else {
+            crate::render::output_names(root, &opts.render).map(|o| o.into_iter().collect())
+        };
+        Sourced {
+            outputs,
+            sources,
+            rules,
+        }
+    }
+
+    /// The source the script renders `name` from: the output of that
+    /// name when the tree's data can be read (a role or network it does
+    /// not have, or an excluded output, has none), else a source whose
+    /// naming rule could give that name.
+    fn source_of(&self, name: &str) -> Option<String> {
+        let name = name.strip_prefix("./").unwrap_or(name);
+        match &self.outputs {
+            Some(outputs) => outputs.get(name).cloned(),
+            None => crate::render::sources_named(name, &self.sources, &self.rules)
+                .first()
+                .map(|s| (*s).to_owned()),
+        }
+    }
+}
+
 /// What `root` holds under `name`: the walk's reading when it walked the
-/// file, else the file read now; else its Jinja source (`x.yaml` from
-/// `x.j2.yaml`, as tools/process-templates.py names outputs), else nothing.
+/// file, else the file read now; else the Jinja source
+/// tools/process-templates.py renders it from (`x.j2.yaml` for `x.yaml`,
+/// a role template for `ROLE-x.yaml` or a NIC config, a network template
+/// for a network's or port's file), else nothing.
 fn file_state(
     root: &Path,
     name: &str,
     known: &HashMap<String, Option<FileKind>>,
+    sourced: &Sourced,
     opts: &LoadOptions,
 ) -> FileState {
     let path = root.join(name);
@@ -183,11 +234,8 @@ fn file_state(
             None => FileState::NotEnvironment("it cannot be read".to_owned()),
         };
     }
-    if let Some(stem) = name.strip_suffix(".yaml") {
-        let source = format!("{stem}.j2.yaml");
-        if root.join(&source).is_file() {
-            return FileState::SourceOnly(source);
-        }
+    match sourced.source_of(name) {
+        Some(source) => FileState::SourceOnly(source),
+        None => FileState::Missing,
     }
-    FileState::Missing
 }

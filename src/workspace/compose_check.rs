@@ -18,13 +18,16 @@ use crate::resolve::choose::unselectable;
 use crate::resolve::compose::{compose, Composition, TreeNode};
 use crate::resolve::merge::Merged;
 use crate::validate::env::shadowed_entry;
+use crate::vfs::FileOverlay;
 use crate::walk::{normalize, path_of};
 
 /// A file's identity: its real path, or its path without `.` and `..`
 /// when it cannot be resolved.
-pub(super) fn identity(path: &str) -> PathBuf {
+pub(super) fn identity(path: &str, overlay: &FileOverlay) -> PathBuf {
     let path = path_of(path);
-    crate::vfs::canonicalize(&path).unwrap_or_else(|_| PathBuf::from(normalize(&path)))
+    overlay
+        .canonicalize(&path)
+        .unwrap_or_else(|_| PathBuf::from(normalize(&path)))
 }
 
 /// The composition findings for `templates` (display paths, walk order)
@@ -37,20 +40,21 @@ pub(super) fn composition(
     opts: &LoadOptions,
     max_depth: usize,
 ) -> Vec<Diagnostic> {
-    let walked: HashSet<PathBuf> = checked.iter().map(|t| identity(t)).collect();
     let ws = Workspace::builder()
         .load_options(opts.clone())
         .environments(envs)
         .roots(templates)
         .max_nested_depth(max_depth)
         .open();
+    let overlay = &ws.load.overlay;
+    let walked: HashSet<PathBuf> = checked.iter().map(|t| identity(t, overlay)).collect();
     // An environment also among the paths checked has had its own file
     // diagnostics (reading, parsing) reported already; not what only its
     // use as an environment says (E6014: its top level is not a mapping,
     // which the walk skips as a file that is not Heat's; W0011).
     let mut out: Vec<Diagnostic> = Vec::new();
     for f in ws.environment_files() {
-        let checked = walked.contains(&identity(&f.path));
+        let checked = walked.contains(&identity(&f.path, overlay));
         out.extend(
             super::file_diagnostics(std::slice::from_ref(f))
                 .into_iter()
@@ -60,29 +64,29 @@ pub(super) fn composition(
     // Composing without one of the environments would report what it
     // maps as missing: its own problem is the finding.
     if ws.environments().len() < envs.len() {
-        return dedup(out);
+        return dedup(out, overlay);
     }
     out.extend(ws.merged().diagnostics.iter().cloned());
     let env_paths: Vec<&str> = ws.environments().iter().map(|e| e.path.as_str()).collect();
     for f in ws.catalog().records() {
-        if walked.contains(&identity(&f.path)) {
+        if walked.contains(&identity(&f.path, overlay)) {
             continue;
         }
         // A missing file is reported where it is named (E7001).
         let missing = |d: &&Diagnostic| {
             matches!(d.code, codes::READ_ERROR | codes::NOT_FOUND)
-                && !crate::vfs::exists(&path_of(&f.path))
+                && !overlay.exists(&path_of(&f.path))
         };
         out.extend(f.diagnostics.iter().filter(|d| !missing(d)).cloned());
     }
     let registry = ws.registry();
     let env_checked: Vec<bool> = env_paths
         .iter()
-        .map(|p| walked.contains(&identity(p)))
+        .map(|p| walked.contains(&identity(p, overlay)))
         .collect();
     // An absent target of a checked environment is its E6012 already.
     for (d, absent) in registry.missing_target_entries() {
-        if !(absent && walked.contains(&identity(&d.file))) {
+        if !(absent && walked.contains(&identity(&d.file, overlay))) {
             out.push(d);
         }
     }
@@ -96,12 +100,12 @@ pub(super) fn composition(
         .iter()
         .map(|t| {
             (
-                identity(t),
+                identity(t, overlay),
                 compose(t, &registry, ws.catalog(), ws.max_nested_depth()),
             )
         })
         .collect();
-    for i in choose_roots(&composed, ws.max_nested_depth()) {
+    for i in choose_roots(&composed, ws.max_nested_depth(), overlay) {
         let c = &composed[i].1;
         out.extend(c.diagnostics.iter().cloned());
         out.extend(c.resolutions.iter().flat_map(unselectable));
@@ -112,7 +116,7 @@ pub(super) fn composition(
             ws.catalog(),
         ));
     }
-    let mut out = dedup(out);
+    let mut out = dedup(out, overlay);
     out.sort_by(|a, b| (&a.file, a.span).cmp(&(&b.file, b.span)));
     out
 }
@@ -144,23 +148,27 @@ fn shadowed(merged: &Merged, env_paths: &[&str], env_checked: &[bool]) -> Vec<Di
 /// Every template a composition tree nests and walks into (not its root,
 /// nor a template beyond the depth limit, which is not walked), by
 /// identity.
-fn nested(node: &TreeNode, max_depth: usize, out: &mut HashSet<PathBuf>) {
+fn nested(node: &TreeNode, max_depth: usize, overlay: &FileOverlay, out: &mut HashSet<PathBuf>) {
     for c in &node.children {
         if let (Some(t), true) = (&c.template, c.depth <= max_depth) {
-            out.insert(identity(t));
+            out.insert(identity(t, overlay));
         }
-        nested(c, max_depth, out);
+        nested(c, max_depth, overlay, out);
     }
 }
 
 /// The compositions to report, by index: the templates nothing else
 /// nests, then, in order, any template no chosen root reaches.
-fn choose_roots(composed: &[(PathBuf, Composition)], max_depth: usize) -> Vec<usize> {
+fn choose_roots(
+    composed: &[(PathBuf, Composition)],
+    max_depth: usize,
+    overlay: &FileOverlay,
+) -> Vec<usize> {
     let reach: Vec<HashSet<PathBuf>> = composed
         .iter()
         .map(|(_, c)| {
             let mut s = HashSet::new();
-            nested(&c.root, max_depth, &mut s);
+            nested(&c.root, max_depth, overlay, &mut s);
             s
         })
         .collect();
@@ -194,13 +202,13 @@ fn choose_roots(composed: &[(PathBuf, Composition)], max_depth: usize) -> Vec<us
 /// Each finding once, first occurrence kept: the same code at the same
 /// place of the same file, with the same message once paths in it are
 /// spelled alike (a template reached as `./x.yaml` and as `x.yaml`).
-fn dedup(found: Vec<Diagnostic>) -> Vec<Diagnostic> {
+fn dedup(found: Vec<Diagnostic>, overlay: &FileOverlay) -> Vec<Diagnostic> {
     let mut seen = HashSet::new();
     found
         .into_iter()
         .filter(|d| {
             let message = d.message.replace("`./", "`").replace(" ./", " ");
-            seen.insert((d.code, identity(&d.file), d.span, message))
+            seen.insert((d.code, identity(&d.file, overlay), d.span, message))
         })
         .collect()
 }
@@ -234,7 +242,7 @@ mod tests {
 
     fn comp(path: &str, children: &[&str]) -> (PathBuf, Composition) {
         (
-            identity(path),
+            identity(path, &FileOverlay::new()),
             Composition {
                 root: tree(children),
                 resolutions: Vec::new(),
@@ -256,7 +264,10 @@ mod tests {
             comp("x.yaml", &["y.yaml"]),
             comp("y.yaml", &["x.yaml"]),
         ];
-        assert_eq!(choose_roots(&composed, MAX_NESTED_DEPTH), vec![1, 3, 4]);
+        assert_eq!(
+            choose_roots(&composed, MAX_NESTED_DEPTH, &FileOverlay::new()),
+            vec![1, 3, 4]
+        );
     }
 
     #[test]
@@ -271,14 +282,17 @@ mod tests {
             ..TreeNode::default()
         });
         let composed = vec![deep, comp("near.yaml", &[]), comp("far.yaml", &[])];
-        assert_eq!(choose_roots(&composed, MAX_NESTED_DEPTH), vec![0, 2]);
+        assert_eq!(
+            choose_roots(&composed, MAX_NESTED_DEPTH, &FileOverlay::new()),
+            vec![0, 2]
+        );
     }
 
     #[test]
     fn dedup_keeps_the_first_of_identical_findings() {
         let d = Diagnostic::new(Code("E7007"), "a.yaml", "m").at(Span::point(1, 1));
         let other = Diagnostic::new(Code("E7007"), "a.yaml", "m").at(Span::point(2, 1));
-        let kept = dedup(vec![d.clone(), other.clone(), d]);
+        let kept = dedup(vec![d.clone(), other.clone(), d], &FileOverlay::new());
         assert_eq!(
             kept,
             vec![

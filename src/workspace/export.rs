@@ -25,6 +25,7 @@ use crate::node::Node;
 use crate::product::export as transform;
 use crate::resolve::registry::Registry;
 use crate::resolve::{Catalog, Implementation, StepKind};
+use crate::vfs::FileOverlay;
 use crate::walk::{display, Remap};
 
 /// What to write for one file.
@@ -60,6 +61,8 @@ pub struct Export {
     pub root: String,
     /// Path prefixes read from elsewhere (`--templates-root`).
     remap: Remap,
+    /// Files read instead of the disk's (rendered outputs).
+    overlay: FileOverlay,
     /// The URL python-heatclient on the deployment host sends for a file
     /// reached through a remapped path (the path as written), by real path.
     urls: std::collections::HashMap<PathBuf, String>,
@@ -76,6 +79,7 @@ pub(super) fn plan(ws: &Workspace, root: &str, allow_outside: bool) -> Export {
         api_environment: serde_json::Value::Null,
         root: root.to_owned(),
         remap: ws.load.remap.clone(),
+        overlay: ws.load.overlay.clone(),
         urls: std::collections::HashMap::new(),
     };
     if ws.environment_broken() {
@@ -111,7 +115,10 @@ pub(super) fn plan(ws: &Workspace, root: &str, allow_outside: bool) -> Export {
     for p in std::iter::once(root).chain(ws.environments.iter().map(|e| {
         crate::load::plan::split_part(Path::new(&e.path)).map_or(e.path.as_str(), |(plan, _)| plan)
     })) {
-        if let Some(dir) = crate::vfs::canonicalize(crate::walk::path_of(p))
+        if let Some(dir) = ws
+            .load
+            .overlay
+            .canonicalize(crate::walk::path_of(p))
             .ok()
             .and_then(|r| r.parent().map(Path::to_path_buf))
         {
@@ -120,8 +127,10 @@ pub(super) fn plan(ws: &Workspace, root: &str, allow_outside: bool) -> Export {
     }
     let confine = (!allow_outside).then_some(allowed.as_slice());
     let remap = &ws.load.remap;
+    let overlay = &ws.load.overlay;
     let mut urls = std::collections::HashMap::new();
-    let mut files = client_files(root, &models, confine, remap, &mut urls, &mut diagnostics);
+    let paths = Paths { remap, overlay };
+    let mut files = client_files(root, &models, confine, paths, &mut urls, &mut diagnostics);
     let mut environments = Vec::new();
     for (real, shown, edited, _) in edited_envs {
         files.insert(real.clone(), (shown, ExportFile::Environment, edited));
@@ -130,7 +139,7 @@ pub(super) fn plan(ws: &Workspace, root: &str, allow_outside: bool) -> Export {
     let base = common_dir(files.keys());
     let api_environment =
         transform::environment(&ws.environments, &ws.merged, &registry, &|from, target| {
-            client_url(from, target, remap).unwrap_or_else(|| target.to_owned())
+            client_url(from, target, paths).unwrap_or_else(|| target.to_owned())
         });
     Export {
         files,
@@ -140,6 +149,7 @@ pub(super) fn plan(ws: &Workspace, root: &str, allow_outside: bool) -> Export {
         api_environment,
         root: root.to_owned(),
         remap: remap.clone(),
+        overlay: overlay.clone(),
         urls,
     }
 }
@@ -177,10 +187,19 @@ fn edited_environments(
             edited_envs.push((real, env.path.clone(), edited, model));
             continue;
         }
-        let Ok(real) = crate::vfs::canonicalize(crate::walk::path_of(&env.path)) else {
+        let Ok(real) = ws
+            .load
+            .overlay
+            .canonicalize(crate::walk::path_of(&env.path))
+        else {
             continue;
         };
-        match crate::walk::read_regular(&real).map(|b| String::from_utf8_lossy(&b).into_owned()) {
+        match ws
+            .load
+            .overlay
+            .read(&real)
+            .map(|b| String::from_utf8_lossy(&b).into_owned())
+        {
             Ok(text) => {
                 let edited = edited_environment(&text, env, registry);
                 let parsed = parse_text(&edited, &env.path, &ParseOptions::default());
@@ -206,10 +225,10 @@ fn edited_environments(
 /// JSON of the environment it stands for.
 fn plan_part(path: &str, opts: &crate::load::LoadOptions) -> Option<(PathBuf, String)> {
     let (plan, part) = crate::load::plan::split_part(Path::new(path))?;
-    if crate::vfs::exists(Path::new(path)) {
+    if opts.overlay.exists(Path::new(path)) {
         return None;
     }
-    let real_plan = crate::vfs::canonicalize(crate::walk::path_of(plan)).ok()?;
+    let real_plan = opts.overlay.canonicalize(crate::walk::path_of(plan)).ok()?;
     let source = crate::walk::Source::new(PathBuf::from(path), path.to_owned(), true);
     let root = crate::load::load_one(&source, opts).root?;
     let text = json::to_string(&root.value.to_json()) + "\n";
@@ -245,10 +264,11 @@ fn client_files(
     root: &str,
     envs: &[Environment],
     confine: Option<&[PathBuf]>,
-    remap: &Remap,
+    paths: Paths<'_>,
     urls: &mut std::collections::HashMap<PathBuf, String>,
     diagnostics: &mut Vec<Diagnostic>,
 ) -> IndexMap<PathBuf, (String, ExportFile, String)> {
+    let Paths { remap, overlay } = paths;
     let mut files = IndexMap::new();
     let mut queue = crawl_start(root, envs);
     while let Some((from, target, is_root, span)) = queue.pop_front() {
@@ -256,10 +276,10 @@ fn client_files(
             Some(s) => d.at(s),
             None => d,
         };
-        let Some((path, shown)) = locate(&from, &target, remap) else {
+        let Some((path, shown)) = locate(&from, &target, remap, overlay) else {
             continue;
         };
-        let Ok(real) = crate::vfs::canonicalize(&path) else {
+        let Ok(real) = overlay.canonicalize(&path) else {
             // A missing template or get_file target is reported where it is
             // used (E7001, E7006); anything else the client reads, here.
             let reported = diagnostics
@@ -274,7 +294,7 @@ fn client_files(
             }
             continue;
         };
-        let location = client_location(&path, &real);
+        let location = client_location(&path, &real, overlay);
         if files.contains_key(&location) {
             continue;
         }
@@ -294,7 +314,7 @@ fn client_files(
                 continue;
             }
         }
-        let text = match crate::walk::read_regular(&real) {
+        let text = match overlay.read(&real) {
             Ok(bytes) => match String::from_utf8(bytes) {
                 Ok(t) => t,
                 Err(e) => {
@@ -350,12 +370,13 @@ fn client_files(
 
 /// Where python-heatclient finds a file (its URL): the real directory of
 /// the name, and the name itself, even when that name is a link.
-fn client_location(path: &Path, real: &Path) -> PathBuf {
+fn client_location(path: &Path, real: &Path, overlay: &FileOverlay) -> PathBuf {
     let dir = match path.parent() {
         Some(p) if !p.as_os_str().is_empty() => p,
         _ => Path::new("."),
     };
-    crate::vfs::canonicalize(dir)
+    overlay
+        .canonicalize(dir)
         .ok()
         .zip(path.file_name())
         .map_or_else(|| real.to_path_buf(), |(d, name)| d.join(name))
@@ -472,7 +493,13 @@ impl Export {
         };
         let mut body_files = serde_json::Map::new();
         let mut template = serde_json::Value::Null;
-        let root_real = crate::vfs::canonicalize(crate::walk::path_of(&self.root))
+        let paths = Paths {
+            remap: &self.remap,
+            overlay: &self.overlay,
+        };
+        let root_real = self
+            .overlay
+            .canonicalize(crate::walk::path_of(&self.root))
             .unwrap_or_else(|_| crate::walk::path_of(&self.root));
         for (real, (shown, kind, text)) in &self.files {
             match kind {
@@ -482,7 +509,7 @@ impl Export {
                     };
                     let mut v = tree.value.to_json();
                     transform::rewrite_template_paths(&mut v, &|p| {
-                        client_url(shown, p, &self.remap).unwrap_or_else(|| p.to_owned())
+                        client_url(shown, p, paths).unwrap_or_else(|| p.to_owned())
                     });
                     if *real == root_real {
                         template = v;
@@ -491,7 +518,12 @@ impl Export {
                             .insert(url(real), serde_json::Value::String(json::to_string(&v)));
                     }
                 }
-                ExportFile::Environment | ExportFile::Raw => {
+                ExportFile::Environment => {
+                    let sent =
+                        client_environment(text, shown, paths).unwrap_or_else(|| text.clone());
+                    body_files.insert(url(real), serde_json::Value::String(sent));
+                }
+                ExportFile::Raw => {
                     body_files.insert(url(real), serde_json::Value::String(text.clone()));
                 }
             }
@@ -524,7 +556,7 @@ impl Export {
                 let rel = real.strip_prefix(&self.base).unwrap_or(real).to_path_buf();
                 let content = match kind {
                     // A file copied unchanged keeps its bytes exactly.
-                    ExportFile::Raw if crate::vfs::get(real).is_none() => {
+                    ExportFile::Raw if self.overlay.get(real).is_none() => {
                         Staged::Copy(real.clone())
                     }
                     _ => Staged::Text(text.clone()),
@@ -849,17 +881,70 @@ fn remapped_url(target: &str, remap: &Remap) -> Option<String> {
     (plain.starts_with('/') && remap.apply(plain) != plain).then(|| format!("file://{plain}"))
 }
 
+/// An environment file as python-heatclient puts it in the request's
+/// `files` (`process_environment_and_files`): the parsed document with its
+/// registry's template paths made absolute URLs
+/// (`resolve_environment_urls`: every string value but a type name, with
+/// `::`, `base_url`, `hooks` and `restricted_actions`, at the top and in
+/// each resource's map), as JSON. Heat reads the registry from these
+/// files, so a relative path left in one is a template it cannot fetch.
+/// `None` when the text is not a mapping (sent as it is), or when a
+/// `base_url` moves the paths elsewhere (also sent as it is).
+fn client_environment(text: &str, shown: &str, paths: Paths<'_>) -> Option<String> {
+    let root = parse_text(text, shown, &ParseOptions::default()).root?;
+    let mut env = root.value.to_json();
+    let skip = |key: &str, value: &str| {
+        matches!(key, "base_url" | "hooks" | "restricted_actions") || value.contains("::")
+    };
+    let resolve = |map: &mut serde_json::Map<String, serde_json::Value>| {
+        for (key, value) in map.iter_mut() {
+            if let serde_json::Value::String(target) = value {
+                if !skip(key, target) {
+                    if let Some(u) = client_url(shown, target, paths) {
+                        *target = u;
+                    }
+                }
+            }
+        }
+    };
+    let registry = env.as_object_mut()?.get_mut("resource_registry");
+    if let Some(serde_json::Value::Object(rr)) = registry {
+        if rr.contains_key("base_url") {
+            return None;
+        }
+        resolve(rr);
+        if let Some(serde_json::Value::Object(per)) = rr.get_mut("resources") {
+            for res in per.values_mut() {
+                if let serde_json::Value::Object(m) = res {
+                    if m.contains_key("base_url") {
+                        return None;
+                    }
+                    resolve(m);
+                }
+            }
+        }
+    }
+    Some(json::to_string(&env))
+}
+
 /// The URL python-heatclient sends for `target` named from `from`: the
 /// real path's, or a remapped path as written.
-fn client_url(from: &str, target: &str, remap: &Remap) -> Option<String> {
-    remapped_url(target, remap)
-        .or_else(|| real_of(from, target, remap).map(|r| format!("file://{}", display(&r))))
+fn client_url(from: &str, target: &str, paths: Paths<'_>) -> Option<String> {
+    remapped_url(target, paths.remap)
+        .or_else(|| real_of(from, target, paths).map(|r| format!("file://{}", display(&r))))
 }
 
 /// The real path `target` names from `from`, when it exists.
-fn real_of(from: &str, target: &str, remap: &Remap) -> Option<PathBuf> {
-    let (p, _) = locate(from, target, remap)?;
-    crate::vfs::canonicalize(p).ok()
+fn real_of(from: &str, target: &str, paths: Paths<'_>) -> Option<PathBuf> {
+    let (p, _) = locate(from, target, paths.remap, paths.overlay)?;
+    paths.overlay.canonicalize(p).ok()
+}
+
+/// How paths are read: remapped prefixes, then the overlay over the disk.
+#[derive(Clone, Copy)]
+struct Paths<'a> {
+    remap: &'a Remap,
+    overlay: &'a FileOverlay,
 }
 
 /// The deepest directory containing every file.

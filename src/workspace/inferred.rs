@@ -56,7 +56,9 @@ pub(crate) fn infer(
                 continue;
             }
             for (target, span) in e.templates() {
-                let Some(read) = catalog::locate_read(&f.path, target, remap, &mut dirs) else {
+                let Some(read) =
+                    catalog::locate_read(&f.path, target, remap, walked.overlay(), &mut dirs)
+                else {
                     continue;
                 };
                 let pos = *at
@@ -188,8 +190,10 @@ impl<'a> Targets<'_, 'a> {
         if !is_template_path(name) {
             return Some((format!("type:{name}"), offer));
         }
-        let (read, shown) = catalog::locate_cached(from, name, self.remap, &mut self.dirs)?;
-        let key = crate::vfs::canonicalize(&read).map_or_else(
+        let overlay = self.walked.overlay();
+        let (read, shown) =
+            catalog::locate_cached(from, name, self.remap, overlay, &mut self.dirs)?;
+        let key = overlay.canonicalize(&read).map_or_else(
             |_| crate::walk::normalize(&read),
             |p| crate::walk::display(&p),
         );

@@ -23,6 +23,7 @@ use super::catalog::Locator;
 use crate::model::registry::is_template_path;
 use crate::model::FileRecord;
 use crate::validate::hot::plugin_schema::provider_property_violation;
+use crate::vfs::FileOverlay;
 use crate::walk::{normalize, path_of, Remap};
 
 /// What one file contributes: the properties its resources pass, by type,
@@ -121,18 +122,23 @@ pub(super) struct Interface {
 }
 
 /// A file's identity: its real path, or its path without `.` and `..`.
-fn identity(shown: &str) -> PathBuf {
+fn identity(shown: &str, overlay: &FileOverlay) -> PathBuf {
     let path = path_of(shown);
-    crate::vfs::canonicalize(&path).unwrap_or_else(|_| PathBuf::from(normalize(&path)))
+    overlay
+        .canonicalize(&path)
+        .unwrap_or_else(|_| PathBuf::from(normalize(&path)))
 }
 
 /// The identity of each of `files` (each once, in parallel: every one is a
 /// few file-system calls).
-pub(super) fn identities<'a>(files: impl Iterator<Item = &'a str>) -> HashMap<String, PathBuf> {
+pub(super) fn identities<'a>(
+    files: impl Iterator<Item = &'a str>,
+    overlay: &FileOverlay,
+) -> HashMap<String, PathBuf> {
     let unique: Vec<&str> = files.collect::<HashSet<&str>>().into_iter().collect();
     unique
         .par_iter()
-        .map(|f| ((*f).to_owned(), identity(f)))
+        .map(|f| ((*f).to_owned(), identity(f, overlay)))
         .collect()
 }
 
@@ -147,8 +153,8 @@ struct Located<'a> {
 }
 
 impl Contribution {
-    fn locate<'a>(&'a self, remap: &'a Remap) -> Located<'a> {
-        let mut locator = Locator::new(&self.from, remap);
+    fn locate<'a>(&'a self, remap: &'a Remap, overlay: &'a FileOverlay) -> Located<'a> {
+        let mut locator = Locator::new(&self.from, remap, overlay);
         Located {
             maps: self
                 .maps
@@ -174,14 +180,17 @@ impl Interface {
     /// Gathers every file's contribution. Locating the targets and finding
     /// their identities (file-system calls) is done in parallel, each
     /// distinct target once; the rest is lookups.
-    pub(super) fn new(all: &[Contribution], remap: &Remap) -> Interface {
-        let located: Vec<Located> = all.par_iter().map(|c| c.locate(remap)).collect();
-        let ids = identities(located.iter().flat_map(|l| {
-            l.maps
-                .iter()
-                .map(|(_, shown)| shown.as_str())
-                .chain(l.uses.iter().map(|(_, shown)| shown.as_str()))
-        }));
+    pub(super) fn new(all: &[Contribution], remap: &Remap, overlay: &FileOverlay) -> Interface {
+        let located: Vec<Located> = all.par_iter().map(|c| c.locate(remap, overlay)).collect();
+        let ids = identities(
+            located.iter().flat_map(|l| {
+                l.maps
+                    .iter()
+                    .map(|(_, shown)| shown.as_str())
+                    .chain(l.uses.iter().map(|(_, shown)| shown.as_str()))
+            }),
+            overlay,
+        );
         let mut maps: HashMap<&str, HashSet<&PathBuf>> = HashMap::new();
         let mut out = Interface::default();
         for l in &located {
@@ -250,7 +259,7 @@ pub(super) fn path_type_properties(
     let mut seen: HashSet<PathBuf> = HashSet::new();
     let mut uses: Vec<(&Contribution, &PathUse, PathBuf)> = Vec::new();
     for c in all {
-        let mut locator = Locator::new(&c.from, &opts.remap);
+        let mut locator = Locator::new(&c.from, &opts.remap, &opts.overlay);
         for u in &c.path_uses {
             let Some((read, shown)) = locator.locate(&u.type_name) else {
                 continue;

@@ -175,7 +175,7 @@ impl WorkspaceBuilder {
                             .iter()
                             .flat_map(|w| w.roots.iter().map(PathBuf::as_path)),
                     ),
-                &self.load.render,
+                &mut self.load,
             )
         } else {
             Vec::new()
@@ -194,7 +194,7 @@ impl WorkspaceBuilder {
                     // The environments that map types to templates.
                     opts.prefilter.push("resource_registry");
                 }
-                load_corpus(walk::walk(w), &opts)
+                load_corpus(walk::walk(w, &opts.overlay), &opts)
             }
             None => (Corpus::default(), Walked::default()),
         };
@@ -422,7 +422,7 @@ impl Workspace {
                 tree: None,
                 resolutions: Vec::new(),
                 resolved: false,
-                diagnostics: finish(diagnostics),
+                diagnostics: finish(diagnostics, &self.load.overlay),
             };
         }
         let loaded = self.catalog_diagnostics();
@@ -458,7 +458,7 @@ impl Workspace {
             tree,
             resolutions,
             resolved,
-            diagnostics: finish(diagnostics),
+            diagnostics: finish(diagnostics, &self.load.overlay),
         }
     }
 
@@ -468,7 +468,7 @@ impl Workspace {
     pub fn options(&self, directories: &[PathBuf]) -> OptionsReport {
         let mut diagnostics = self.environment_diagnostics();
         let walk_opts = WalkOptions::new(directories.to_vec()).recursive();
-        let walked = walk::walk(&walk_opts);
+        let walked = walk::walk(&walk_opts, &self.load.overlay);
         diagnostics.extend(walked.diagnostics.iter().cloned());
         let dir_files = load::load_all(&walked.sources, &self.load, |l| {
             FileRecord::from_loaded(l, false)
@@ -513,7 +513,7 @@ impl Workspace {
             environments: self.environment_paths(),
             requires: self.requires(),
             choices,
-            diagnostics: finish(diagnostics),
+            diagnostics: finish(diagnostics, &self.load.overlay),
         };
         // The tree's environment catalogue (TripleO's capabilities map, in
         // the first directory walked) says which conflicts it declares
@@ -587,7 +587,7 @@ impl Workspace {
             tree,
             parameters,
             required,
-            diagnostics: finish(diagnostics),
+            diagnostics: finish(diagnostics, &self.load.overlay),
             unevaluated,
         };
         (report, heat)
@@ -639,7 +639,7 @@ impl Workspace {
             tree: crate::product::parameters::StackNode::root(root),
             parameters: IndexMap::new(),
             required: Vec::new(),
-            diagnostics: finish(diagnostics),
+            diagnostics: finish(diagnostics, &self.load.overlay),
             unevaluated: Vec::new(),
         };
         (report, serde_json::json!({ "Error": first }))
@@ -746,16 +746,16 @@ fn file_diagnostics(envs: &[FileRecord]) -> Vec<Diagnostic> {
     out
 }
 
-/// Loads every walked file (in parallel, in order) into a corpus, slim;
-/// the walk is kept for files added later.
 /// A report's diagnostics: once each, and those in a rendered file
 /// naming its source.
-fn finish(diagnostics: Vec<Diagnostic>) -> Vec<Diagnostic> {
+fn finish(diagnostics: Vec<Diagnostic>, overlay: &crate::vfs::FileOverlay) -> Vec<Diagnostic> {
     let mut out = crate::diag::dedup(diagnostics);
-    crate::vfs::name_origins(&mut out);
+    overlay.name_origins(&mut out);
     out
 }
 
+/// Loads every walked file (in parallel, in order) into a corpus, slim;
+/// the walk is kept for files added later.
 fn load_corpus(walked: Walked, opts: &LoadOptions) -> (Corpus, Walked) {
     let files = load::load_all(&walked.sources, opts, |l| {
         FileRecord::from_loaded(l, false).slimmed()
@@ -784,7 +784,9 @@ fn add_registry_templates(
             continue;
         };
         for (target, at) in env.entries.iter().flat_map(|e| e.templates()) {
-            if let Some((path, shown)) = catalog::locate(&env_file.path, target, remap) {
+            if let Some((path, shown)) =
+                catalog::locate(&env_file.path, target, remap, &opts.overlay)
+            {
                 walked.add_named_file(path, shown, &env_file.path, at);
             }
         }

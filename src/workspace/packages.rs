@@ -33,7 +33,7 @@ pub(super) fn by_package(
             let mut group: Vec<Source> = members.iter().map(|(_, s)| (*s).clone()).collect();
             group.extend(siblings(dir, &group));
             let records = load::load_all(&group, opts, |l| FileRecord::from_loaded(l, true));
-            let found = check_package(&records, selection, Profile::Onap);
+            let found = check_package(&records, selection, Profile::Onap, &opts.overlay);
             members
                 .iter()
                 .zip(&records)
@@ -42,7 +42,7 @@ pub(super) fn by_package(
                     // What python-heatclient cannot read fails the package
                     // too (E7001, E7006), as without the profile.
                     found.extend(
-                        super::references::unreadable(record, &opts.remap)
+                        super::references::unreadable(record, &opts.remap, &opts.overlay)
                             .into_iter()
                             .filter(|d| selection.includes(d.code)),
                     );

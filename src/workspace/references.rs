@@ -60,19 +60,23 @@ fn kinded_references(tree: &Node) -> Vec<(Kind, String, Span)> {
 
 /// E7001 / E7006 for each local reference of the template `record` that
 /// is not a readable file (remote URLs are not fetched, so not reported).
-pub(super) fn unreadable(record: &FileRecord, remap: &Remap) -> Vec<Diagnostic> {
+pub(super) fn unreadable(
+    record: &FileRecord,
+    remap: &Remap,
+    overlay: &crate::vfs::FileOverlay,
+) -> Vec<Diagnostic> {
     let (Some(tree), Some(_)) = (&record.tree, record.template()) else {
         return Vec::new();
     };
     let mut out = Vec::new();
     for (kind, target, span) in kinded_references(tree) {
-        let Some((path, _)) = locate(&record.path, &target, remap) else {
+        let Some((path, _)) = locate(&record.path, &target, remap, overlay) else {
             continue;
         };
         // The client joins URLs as text (`urljoin`): `a/../b` is `b`
         // whether or not `a` exists.
         let path = std::path::PathBuf::from(crate::walk::normalize(&path));
-        if crate::vfs::get(&path).is_some() {
+        if overlay.get(&path).is_some() {
             continue;
         }
         let problem = match std::fs::metadata(&path) {

@@ -1,25 +1,28 @@
 //! Raw TripleO trees: every tree a command's paths are in is rendered in
-//! memory (`crate::render`) and its outputs mounted (`crate::vfs`) before
+//! memory (`crate::render`) and its outputs mounted in the workspace's own
+//! overlay (`crate::vfs::FileOverlay`, in its `LoadOptions`) before
 //! anything is walked or read, so every stage reads the rendered files
 //! under their rendered names.
 
 use std::collections::HashSet;
 use std::path::{Path, PathBuf};
-use std::sync::Mutex;
 
 use crate::diag::Diagnostic;
-use crate::load::RenderOptions;
+use crate::load::{LoadOptions, RenderOptions};
 use crate::render::{self, RenderedTree};
-use crate::vfs::{self, VirtualFile};
+use crate::vfs::{FileOverlay, VirtualFile};
 use crate::walk::display;
 
-/// The trees this process has mounted, with the data they were rendered
-/// with: each is rendered once, however many workspaces open it.
-static MOUNTED: Mutex<Vec<(PathBuf, RenderOptions)>> = Mutex::new(Vec::new());
-
 /// The tree a path is in: the path itself (a directory) or its nearest
-/// ancestor, as typed, that [`render::is_renderable`] accepts.
-fn tree_of(path: &Path, opts: &RenderOptions, checked: &mut HashSet<PathBuf>) -> Option<PathBuf> {
+/// ancestor, as typed, that [`render::is_renderable`] accepts. Under
+/// confinement the search stops at the first directory outside the
+/// allowed ones (nothing there is looked at).
+fn tree_of(
+    path: &Path,
+    opts: &RenderOptions,
+    confine: Option<&[PathBuf]>,
+    checked: &mut HashSet<PathBuf>,
+) -> Option<PathBuf> {
     let mut at: Option<&Path> = Some(path);
     while let Some(p) = at {
         let dir = if p.as_os_str().is_empty() {
@@ -27,6 +30,13 @@ fn tree_of(path: &Path, opts: &RenderOptions, checked: &mut HashSet<PathBuf>) ->
         } else {
             p
         };
+        if let Some(allowed) = confine {
+            let inside = std::fs::canonicalize(dir)
+                .is_ok_and(|real| allowed.iter().any(|a| real.starts_with(a)));
+            if !inside && dir.exists() {
+                return None;
+            }
+        }
         if !checked.insert(dir.to_path_buf()) {
             // Seen from another path: its answer is already taken.
             return None;
@@ -41,19 +51,24 @@ fn tree_of(path: &Path, opts: &RenderOptions, checked: &mut HashSet<PathBuf>) ->
     None
 }
 
-/// Renders and mounts the trees `paths` are in; the rendering's
-/// diagnostics (roles or network data, failing sources).
+/// Renders the trees `paths` are in and mounts them in `load`'s overlay
+/// (a tree it already holds, rendered with the same data, is not rendered
+/// again; with `load`'s cache, a tree none of whose files and
+/// directories changed is taken from it); the rendering's diagnostics
+/// (roles or network data, failing sources).
 pub(crate) fn mount_trees<'a>(
     paths: impl IntoIterator<Item = &'a Path>,
-    opts: &RenderOptions,
+    load: &mut LoadOptions,
 ) -> Vec<Diagnostic> {
+    let opts = &load.render.clone();
+    let confine = load.confine.clone();
     let mut checked = HashSet::new();
     let mut trees: Vec<PathBuf> = Vec::new();
     for p in paths {
         if crate::walk::is_stdin(p) {
             continue;
         }
-        if let Some(t) = tree_of(p, opts, &mut checked) {
+        if let Some(t) = tree_of(p, opts, confine.as_deref(), &mut checked) {
             if !trees.contains(&t) {
                 trees.push(t);
             }
@@ -69,24 +84,52 @@ pub(crate) fn mount_trees<'a>(
         let Ok(real) = std::fs::canonicalize(dir) else {
             continue;
         };
-        {
-            let mut mounted = MOUNTED
-                .lock()
-                .unwrap_or_else(std::sync::PoisonError::into_inner);
-            if mounted.iter().any(|(r, o)| *r == real && o == opts) {
-                continue;
-            }
-            mounted.push((real.clone(), opts.clone()));
+        // The data it is rendered with, as a key.
+        let with = format!("{opts:?}");
+        if load.overlay.has_rendered(&real, &with) {
+            continue;
         }
-        let rendered = render::render_tree(dir, &display(&tree), opts);
-        out.extend(rendered.diagnostics.iter().cloned());
-        mount(&real, &tree, rendered);
+        let render = || {
+            let mut part = FileOverlay::new();
+            part.note_rendered(real.clone(), with.clone());
+            let rendered = render::render_tree(dir, &display(&tree), opts);
+            let found = rendered.diagnostics.clone();
+            mount(&real, &tree, rendered, &mut part);
+            (part, found)
+        };
+        let (part, found) = match &load.cache {
+            Some(cache) => cache.rendered(
+                (real.clone(), format!("{with} as {}", display(&tree))),
+                &inputs(dir, opts),
+                render,
+            ),
+            None => render(),
+        };
+        load.overlay.merge(&part);
+        out.extend(found);
     }
     out
 }
 
+/// What rendering the tree at `dir` reads, as far as a change matters:
+/// the tree itself, every file and directory in it (a source, an include,
+/// the script, the data files; a directory changes when a file is added
+/// or removed), and the data files given from elsewhere.
+fn inputs(dir: &Path, opts: &RenderOptions) -> Vec<PathBuf> {
+    let rules = render::rules_of(dir);
+    let mut out = vec![dir.to_path_buf()];
+    out.extend(
+        render::tree_entries(dir, rules.skip_hidden)
+            .into_iter()
+            .map(|(rel, _)| dir.join(rel)),
+    );
+    out.extend(opts.roles_data.iter().cloned());
+    out.extend(opts.network_data.iter().cloned());
+    out
+}
+
 /// Mounts a rendering's outputs at their real paths.
-fn mount(real: &Path, shown_root: &Path, tree: RenderedTree) {
+fn mount(real: &Path, shown_root: &Path, tree: RenderedTree, overlay: &mut FileOverlay) {
     let shown = |rel: &str| display(&shown_root.join(rel));
     let mut sources: std::collections::BTreeMap<PathBuf, Vec<PathBuf>> = tree
         .sources
@@ -105,12 +148,12 @@ fn mount(real: &Path, shown_root: &Path, tree: RenderedTree) {
                 path,
                 VirtualFile {
                     text: f.text.into(),
-                    origin: shown(&f.source),
+                    origin: Some(shown(&f.source)),
                 },
             )
         })
         .collect();
-    vfs::mount(files, sources);
+    overlay.mount(files, sources);
 }
 
 /// `heatcap render`: a TripleO tree rendered as its

@@ -146,10 +146,10 @@ impl Suppressions<'_> {
             files
                 .iter()
                 .enumerate()
-                .map(|(i, f)| (identity(&f.display), i))
+                .map(|(i, f)| (identity(&f.display, &self.opts.load.overlay), i))
                 .collect()
         });
-        let id = identity(name);
+        let id = identity(name, &self.opts.load.overlay);
         if let Some(&i) = identities.get(&id) {
             return Some(i);
         }

@@ -74,6 +74,9 @@ pub struct Validated {
     pub findings: Vec<Diagnostic>,
     /// Findings that `# heatcap:` comments suppressed (not in `findings`).
     pub suppressed: usize,
+    /// The files read instead of the disk's (the rendered outputs), to
+    /// show their lines.
+    overlay: crate::vfs::FileOverlay,
 }
 
 impl Validated {
@@ -90,7 +93,7 @@ impl Validated {
             if span.is_none() || texts.contains_key(file) {
                 continue;
             }
-            let Ok(bytes) = walk::read_regular(&walk::path_of(file)) else {
+            let Ok(bytes) = self.overlay.read(&walk::path_of(file)) else {
                 continue;
             };
             let text = String::from_utf8_lossy(&bytes);
@@ -158,23 +161,51 @@ fn mapped_types(envs: &[PathBuf], opts: &LoadOptions) -> MappedTypes {
     mapped
 }
 
+/// One file's findings under the HOT profile: its own diagnostics, the
+/// rules', and its references that cannot be read.
+fn check_hot(
+    record: &FileRecord,
+    selection: &Selection,
+    load: &LoadOptions,
+    mapped: &MappedTypes,
+) -> Checked {
+    let mut found: Vec<Diagnostic> = record.diagnostics.clone();
+    found.extend(check_file(
+        record,
+        selection,
+        &load.remap,
+        &load.overlay,
+        mapped,
+    ));
+    found.extend(super::references::unreadable(
+        record,
+        &load.remap,
+        &load.overlay,
+    ));
+    found.retain(|d| selection.includes(d.code));
+    Checked::new(record, found)
+}
+
 /// The walk, after the TripleO trees the paths are in are rendered and
-/// mounted (their rendering's diagnostics first).
-fn walk_rendered(opts: &ValidateOptions) -> walk::Walked {
+/// mounted (their rendering's diagnostics first), and the options every
+/// stage of this run reads them through.
+fn walk_rendered(opts: &ValidateOptions) -> (walk::Walked, ValidateOptions) {
+    let mut rendered = opts.clone();
     if !opts.load.renders() {
-        return walk::walk(&opts.walk);
+        let walked = walk::walk(&opts.walk, &rendered.load.overlay);
+        return (walked, rendered);
     }
-    let rendered = super::rendered::mount_trees(
+    let found = super::rendered::mount_trees(
         opts.walk
             .roots
             .iter()
             .chain(&opts.environments)
             .map(PathBuf::as_path),
-        &opts.load.render,
+        &mut rendered.load,
     );
-    let mut walked = walk::walk(&opts.walk);
-    walked.diagnostics.splice(0..0, rendered);
-    walked
+    let mut walked = walk::walk(&opts.walk, &rendered.load.overlay);
+    walked.diagnostics.splice(0..0, found);
+    (walked, rendered)
 }
 
 /// What the composition reports, looked up by hash: a finding of the
@@ -222,25 +253,23 @@ impl<'a> Reported<'a> {
 
 /// Runs `validate`.
 pub fn validate(opts: &ValidateOptions) -> Validated {
-    let walked = walk_rendered(opts);
+    let (walked, rendered) = walk_rendered(opts);
+    let opts = &rendered;
+    let load = &opts.load;
     let selection = &opts.selection;
-    let mapped = mapped_types(&opts.environments, &opts.load);
+    let mapped = mapped_types(&opts.environments, load);
     let per_file: Vec<Checked> = match opts.profile {
-        Profile::Hot => load::load_all(&walked.sources, &opts.load, |l| {
-            let record = FileRecord::from_loaded(l, true);
-            let mut found: Vec<Diagnostic> = record.diagnostics.clone();
-            found.extend(check_file(&record, selection, &opts.load.remap, &mapped));
-            found.extend(super::references::unreadable(&record, &opts.load.remap));
-            found.retain(|d| selection.includes(d.code));
-            Checked::new(&record, found)
+        Profile::Hot => load::load_all(&walked.sources, load, |l| {
+            check_hot(&FileRecord::from_loaded(l, true), selection, load, &mapped)
         }),
-        Profile::Onap => packages::by_package(&walked.sources, &opts.load, selection),
+        Profile::Onap => packages::by_package(&walked.sources, load, selection),
     };
     let mut out = Validated {
         files: per_file.len(),
         modules: Vec::new(),
         findings: walked.diagnostics,
         suppressed: 0,
+        overlay: load.overlay.clone(),
     };
     let mut templates: Vec<String> = Vec::new();
     let mut checked: Vec<String> = Vec::new();
@@ -269,7 +298,7 @@ pub fn validate(opts: &ValidateOptions) -> Validated {
     let values = selection.includes(codes::INVALID_PROVIDER_PROPERTY);
     if names || values {
         let mut found: Vec<Diagnostic> =
-            super::interface::path_type_properties(&contributions, &opts.load)
+            super::interface::path_type_properties(&contributions, load)
                 .into_iter()
                 .filter(|d| {
                     if d.code == codes::UNKNOWN_PROPERTY {
@@ -288,15 +317,16 @@ pub fn validate(opts: &ValidateOptions) -> Validated {
             .iter()
             .map(|p| walk::Source::new(p.clone(), walk::display(p), true))
             .collect();
-        contributions.extend(load::load_all(&sources, &opts.load, |l| {
+        contributions.extend(load::load_all(&sources, load, |l| {
             Contribution::of(&FileRecord::from_loaded(l, false))
         }));
-        let interface = Interface::new(&contributions, &opts.load.remap);
+        let interface = Interface::new(&contributions, &load.remap, &load.overlay);
         let ids = identities(
             out.findings
                 .iter()
                 .filter(|d| d.code == UNUSED_PARAMETER)
                 .map(|d| d.file.as_str()),
+            &load.overlay,
         );
         out.findings.retain(|d| {
             d.code != UNUSED_PARAMETER
@@ -312,13 +342,13 @@ pub fn validate(opts: &ValidateOptions) -> Validated {
             &opts.environments,
             &templates,
             &checked,
-            &opts.load,
+            load,
             opts.max_nested_depth,
         );
         merge_composed(&mut out.findings, composed, opts);
     }
     out.findings = crate::diag::dedup(out.findings);
-    crate::vfs::name_origins(&mut out.findings);
+    load.overlay.name_origins(&mut out.findings);
     if opts.inline_suppressions {
         out.suppressed = suppress::apply(&mut out.findings, directives, opts);
     }

@@ -45,7 +45,9 @@ impl EnvRule for MissingRegistryTarget {
         // python-heatclient resolves against the real directory of the file
         // (a symbolic link's target's).
         let shown = Path::new(&cx.file.path);
-        let dir = crate::vfs::canonicalize(shown)
+        let dir = cx
+            .overlay
+            .canonicalize(shown)
             .ok()
             .and_then(|p| p.parent().map(Path::to_path_buf))
             .unwrap_or_else(|| shown.parent().unwrap_or(Path::new("")).to_path_buf());
@@ -65,7 +67,7 @@ impl EnvRule for MissingRegistryTarget {
                         "relative to this environment file".to_owned(),
                     ),
                 };
-                if !crate::vfs::is_file(&read) {
+                if !cx.overlay.is_file(&read) {
                     out.push(
                         Diagnostic::new(
                             META.code,
@@ -116,6 +118,7 @@ mod tests {
             &record,
             &selection,
             &crate::walk::Remap::default(),
+            &crate::vfs::FileOverlay::default(),
             &crate::validate::MappedTypes::default(),
         );
         let messages: Vec<&str> = found.iter().map(|d| d.message.as_str()).collect();
