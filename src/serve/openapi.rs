@@ -283,6 +283,7 @@ pub(crate) fn value() -> Value {
             }}
         }}),
     );
+    paths.extend(super::page::openapi_paths());
     add_schema("parameters-heat", &mut components);
     json!({
         "openapi": "3.1.0",
