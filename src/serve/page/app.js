@@ -68,6 +68,9 @@ async function init() {
 async function loadRoot() {
   rootShown = roots.find((r) => r.name === state.root)?.path || '';
   announce('Reading the tree…');
+  // The composition the address names is asked for while the tree is read.
+  const early = state.template ? compute({ options: true }) : null;
+  early?.catch(() => {});
   try {
     files = (await api.get('index', [['root', state.root], ['recursive', 'true']])).files;
   } catch (e) {
@@ -77,7 +80,7 @@ async function loadRoot() {
   const depth = (p) => p.split('/').length;
   const rel = (f) => m.relative(f.path, rootShown);
   const templates = files
-    .filter((f) => f.kind.endsWith('template'))
+    .filter((f) => (f.kind || '').endsWith('template'))
     .sort((a, b) => depth(rel(a)) - depth(rel(b)) || rel(a).localeCompare(rel(b)));
   const select = $('template');
   select.replaceChildren(
@@ -90,9 +93,11 @@ async function loadRoot() {
   if (!templates.some((f) => rel(f) === state.template)) state.template = '';
   select.value = state.template;
   const envs = new Set(files.filter((f) => f.kind === 'environment').map(rel));
-  state.envs = state.envs.filter((e) => envs.has(e));
+  const known = state.envs.filter((e) => envs.has(e));
+  const same = known.length === state.envs.length && state.template !== '';
+  state.envs = known;
   renderEnvList();
-  await refresh();
+  await refresh({ options: true }, same ? early : null);
 }
 
 // Step 2 -----------------------------------------------------------------
@@ -183,7 +188,16 @@ function changed(what = { options: true }) {
   refresh(what);
 }
 
-async function refresh(what = { options: true }) {
+/** Asks the service for the composition of the state as it is now. */
+function compute(what) {
+  return Promise.all([
+    what.options || !options ? api.get('options', api.compositionPairs(state, { template: false, choices: false })) : options,
+    api.get('parameters', api.compositionPairs(state)),
+  ]);
+}
+
+/** Recomputes and renders steps 3 to 6 (`asked`: answers already asked for). */
+async function refresh(what = { options: true }, asked = null) {
   const g = ++generation;
   renderChosen();
   if (!state.template) {
@@ -197,10 +211,7 @@ async function refresh(what = { options: true }) {
   announce('Computing the composition…');
   const started = performance.now();
   try {
-    const [o, p] = await Promise.all([
-      what.options || !options ? api.get('options', api.compositionPairs(state, { template: false, choices: false })) : options,
-      api.get('parameters', api.compositionPairs(state)),
-    ]);
+    const [o, p] = await (asked || compute(what));
     if (g !== generation) return;
     options = o;
     report = p;
@@ -455,4 +466,4 @@ function renderResult() {
   );
 }
 
-init();
+init().catch((e) => announce(`The page failed: ${e.message}`));
