@@ -61,7 +61,7 @@ before(async () => {
   });
   // axe-core is injected as an inline script, which the page's policy
   // (default-src 'self') refuses: bypass it for the checker only.
-  const context = await browser.newContext({ bypassCSP: true, acceptDownloads: true, viewport: { width: 1200, height: 900 } });
+  const context = await browser.newContext({ bypassCSP: true, acceptDownloads: true, viewport: { width: 1100, height: 760 } });
   page = await context.newPage();
   if (shots) mkdirSync(shots, { recursive: true });
 });
@@ -82,8 +82,11 @@ async function axe(step) {
   assert.deepEqual(violations, [], `axe-core at step ${step}`);
 }
 
-async function shot(n) {
-  if (shots) await page.screenshot({ path: join(shots, `step-${n}.png`), fullPage: false });
+/** A screenshot of step `n`, `at` (a locator) in the middle of the view. */
+async function shot(n, at, block = 'center') {
+  if (!shots) return;
+  await at.evaluate((e, b) => e.scrollIntoView({ block: b }), block);
+  await page.screenshot({ path: join(shots, `step-${n}.png`), fullPage: false });
 }
 
 /** Waits until the page has answered the last change. */
@@ -117,7 +120,7 @@ test('the workflow on the 2016 corpus deployment', async () => {
   await axe(1);
   await page.getByRole('combobox', { name: 'Root template' }).selectOption('overcloud.yaml');
   await composed();
-  await shot(1);
+  await shot(1, page.getByRole('heading', { name: 'Compose a Heat stack' }), 'start');
 
   // Step 2: the four environments, in order; the last one by keyboard.
   for (const e of ENVS.slice(0, 3)) {
@@ -143,7 +146,7 @@ test('the workflow on the 2016 corpus deployment', async () => {
   await composed();
   assert.equal((await chosen.nth(3).textContent()).replace(/UpDownRemove$/, ''), ENVS[3]);
   await axe(2);
-  await shot(2);
+  await shot(2, page.getByRole('list', { name: /Chosen environments/ }));
 
   // Steps 3-4: the choice for GlanceApi, picked by pacemaker.
   const glance = page.getByRole('combobox', { name: `Implementation of ${GLANCE}` });
@@ -159,7 +162,7 @@ test('the workflow on the 2016 corpus deployment', async () => {
   const pcmk = page.getByText('GlanceFilePcmkManage', { exact: true });
   assert.ok((await pcmk.count()) > 0, 'the pacemaker GlanceApi declares GlanceFilePcmkManage');
   await axe(3);
-  await shot(3);
+  await shot(3, glance);
   const before = Number((await status()).match(/^(\d+) parameters/)[1]);
   await glance.selectOption('puppet/services/glance-api.yaml');
   await composed();
@@ -169,7 +172,7 @@ test('the workflow on the 2016 corpus deployment', async () => {
   assert.match(await page.locator('#param-summary').textContent(), /^0 matching/);
   assert.match(page.url(), /choose=OS%3A%3ATripleO%3A%3AServices%3A%3AGlanceApi%3Dpuppet%2Fservices%2Fglance-api\.yaml/);
   await axe(4);
-  await shot(4);
+  await shot(4, glance);
 
   // Step 5: a value Heat refuses, its words at the field, then corrected.
   await search.fill('');
@@ -187,7 +190,7 @@ test('the workflow on the 2016 corpus deployment', async () => {
   // Heat's words (tests/heat/env-value-verdicts.json: "20 is out of range (min: 1, max: 10)").
   assert.match(await described(), /Heat refuses this value: 0 is out of range \(min: 1, max: None\)/);
   await axe(5);
-  await shot(5);
+  await shot(5, count);
   await count.fill('x2');
   await page.waitForFunction(() => /could not convert/.test(document.body.textContent));
   assert.match(await described(), /could not convert string to float: 'x2'/);
@@ -210,7 +213,7 @@ test('the workflow on the 2016 corpus deployment', async () => {
   const create = await page.locator('#cmd-create').textContent();
   assert.equal(create, `openstack stack create -t overcloud.yaml ${ENVS.map((e) => `-e ${e}`).join(' ')} -e heatcap-environment.yaml overcloud`);
   await axe(6);
-  await shot(6);
+  await shot(6, page.getByRole('heading', { name: '6. Result' }), 'start');
   const [download] = await Promise.all([
     page.waitForEvent('download'),
     page.getByRole('link', { name: 'Download heatcap-environment.yaml' }).click(),
