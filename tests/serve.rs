@@ -379,7 +379,8 @@ fn heat_transport_rules() {
 /// service's own scripts, and `/heatcap/v1/check` gives Heat's words.
 #[test]
 fn the_page_only_for_browsers() {
-    let s = Server::start(&["--root", "fixtures/spec"]);
+    let tht = "fixtures/tripleo-heat-templates-2016";
+    let s = Server::start(&["--root", "fixtures/spec", "--root", tht]);
     for accept in [None, Some("application/json"), Some("*/*")] {
         let headers: Vec<(&str, &str)> = accept.iter().map(|a| ("Accept", *a)).collect();
         let a = s.request("GET", "/", &headers, b"");
@@ -427,6 +428,19 @@ fn the_page_only_for_browsers() {
     );
     s.post_json("/heatcap/v1/check", br#"{"values": 1}"#)
         .fault(400, "HTTPBadRequest");
+    // Step 2's catalogue is the command's.
+    let a = s.get(
+        "/heatcap/v1/catalogue?root=tripleo-heat-templates-2016&environment=environments/puppet-pacemaker.yaml",
+    );
+    assert_eq!(a.status, 200, "{a:?}");
+    let env = format!("{tht}/environments/puppet-pacemaker.yaml");
+    assert_eq!(
+        a.body,
+        cli(&["catalogue", "--format", "json", tht, "-e", &env])
+    );
+    assert!(a.body.contains("\"code\": \"E9003\""));
+    s.get("/heatcap/v1/catalogue?environment=../x")
+        .fault(403, "Forbidden");
 }
 
 #[test]

@@ -137,6 +137,12 @@ const ENDPOINTS: &[Endpoint] = &[
         schema: "validate",
     },
     Endpoint {
+        path: "/heatcap/v1/catalogue",
+        summary: "`heatcap catalogue ROOT -e ENV... --format json` (the composition page's step 2)",
+        params: &[ROOT, ENV],
+        schema: "catalogue",
+    },
+    Endpoint {
         path: "/heatcap/v1/export",
         summary: "`heatcap export -t TEMPLATE -e ENV... --format heat-api`",
         params: &[ROOT, TEMPLATE, ENV],

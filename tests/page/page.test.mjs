@@ -91,7 +91,7 @@ async function shot(n, at, block = 'center') {
 
 /** Waits until the page has answered the last change. */
 async function composed() {
-  await page.waitForFunction(() => /parameters in the composition|Choose a root template/.test(document.querySelector('[role=status]').textContent));
+  await page.waitForFunction(() => /parameters in the composition|Choose a root template|have errors/.test(document.querySelector('[role=status]').textContent));
 }
 
 const status = () => page.getByRole('status').textContent();
@@ -122,7 +122,25 @@ test('the workflow on the 2016 corpus deployment', async () => {
   await composed();
   await shot(1, page.getByRole('heading', { name: 'Compose a Heat stack' }), 'start');
 
-  // Step 2: the four environments, in order; the last one by keyboard.
+  // Step 2: the catalogue's topics and groups; a `requires` not met blocks.
+  assert.ok(await page.getByRole('group', { name: 'Deployment options' }).getByRole('group', { name: 'High Availability' }).isVisible());
+  await page.getByRole('checkbox', { name: 'Pacemaker (environments/puppet-pacemaker.yaml)' }).check();
+  await composed();
+  await page.waitForFunction(() => /which it requires/.test(document.querySelector('#env-problems').textContent));
+  const alert = await page.locator('#env-problems').textContent();
+  assert.match(alert, /block the next steps/);
+  assert.match(alert, /capabilities-map\.yaml:\d+:\d+: E9003 error: `environments\/puppet-pacemaker\.yaml` is enabled without `overcloud-resource-registry-puppet\.yaml`, which it requires/);
+  assert.match(await page.locator('#choices').textContent(), /^Blocked: fix the environments first/);
+  await axe('2 (blocked)');
+  await page.getByRole('checkbox', { name: 'Pacemaker (environments/puppet-pacemaker.yaml)' }).uncheck();
+  await composed();
+  assert.doesNotMatch(await page.locator('#env-problems').textContent(), /E9003|block the next steps/);
+  // Mutually exclusive groups are radios, with a way back to none.
+  const nic = page.getByRole('group', { name: 'Single nic or Bonding (at most one)' });
+  assert.equal(await nic.getByRole('radio').count(), 3);
+  assert.ok(await nic.getByRole('radio', { name: 'None of Single nic or Bonding' }).isChecked());
+
+  // The four environments, in order; the last one by keyboard.
   for (const e of ENVS.slice(0, 3)) {
     await page.getByRole('checkbox', { name: e }).check();
     await composed();

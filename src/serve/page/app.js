@@ -11,6 +11,7 @@ const state = m.parseState(location.search);
 let roots = [];
 let rootShown = '';
 let files = [];
+let catalogue = null;
 let options = null;
 let report = null;
 let view = null;
@@ -102,8 +103,105 @@ async function loadRoot() {
 
 // Step 2 -----------------------------------------------------------------
 
+/** One environment's control: a checkbox, or a radio of an exclusive group. */
+function envControl(file, title, about, group) {
+  const id = `env-${file}`;
+  const on = state.envs.includes(file);
+  const input = el('input', {
+    type: group ? 'radio' : 'checkbox',
+    name: group?.name,
+    id,
+    checked: on,
+    'aria-describedby': about ? `${id}-about` : undefined,
+    onchange: (e) => {
+      if (group) state.envs = state.envs.filter((x) => !group.files.includes(x));
+      if (e.target.checked) state.envs.push(file);
+      else state.envs = state.envs.filter((x) => x !== file);
+      changed();
+    },
+  });
+  return el(
+    'div',
+    { class: 'env' },
+    input,
+    ' ',
+    el('label', { for: id, text: title && title !== file ? `${title} (${file})` : file }),
+    about ? el('span', { class: 'help', id: `${id}-about`, text: ` ${about}` }) : null,
+  );
+}
+
+function renderCatalogue(q) {
+  const text = (v) => (v === null || v === undefined ? '' : String(v).trim());
+  const sets = [];
+  let gi = 0;
+  for (const topic of Object.values(catalogue.capabilities)) {
+    const groups = [];
+    for (const g of topic.environment_groups) {
+      gi += 1;
+      const envs = g.environments.filter((e) => !q || e.file.toLowerCase().includes(q) || text(e.title).toLowerCase().includes(q));
+      if (!envs.length) continue;
+      const about = (e) => {
+        const d = text(e.description);
+        const parts = [d && !/[.!?]$/.test(d) ? `${d}.` : d];
+        if (e.requires?.length) parts.push(`Requires ${e.requires.join(', ')}.`);
+        if (e.drift) parts.push(`Not usable: ${e.drift} in the tree.`);
+        return parts.filter(Boolean).join(' ');
+      };
+      const exclusive = g.exclusive && g.environments.length > 1;
+      const group = exclusive ? { name: `group-${gi}`, files: g.environments.map((e) => e.file) } : null;
+      const rows = envs.map((e) => envControl(e.file, text(e.title), about(e), group));
+      const title = text(g.title);
+      const single = envs.length === 1 && !exclusive && (!title || title === envs[0].file || title === text(envs[0].title));
+      if (single) {
+        groups.push(rows[0]);
+        continue;
+      }
+      const legend = `${title || 'Environments'}${exclusive ? ' (at most one)' : ''}`;
+      const set = el('fieldset', { class: 'envs' }, el('legend', { text: legend }));
+      if (text(g.description)) set.append(el('p', { class: 'help', text: text(g.description) }));
+      if (exclusive) {
+        const id = `none-${gi}`;
+        set.append(
+          el(
+            'div',
+            { class: 'env' },
+            el('input', {
+              type: 'radio',
+              name: group.name,
+              id,
+              checked: !group.files.some((f) => state.envs.includes(f)),
+              onchange: () => {
+                state.envs = state.envs.filter((x) => !group.files.includes(x));
+                changed();
+              },
+            }),
+            ' ',
+            el('label', { for: id, text: `None of ${title || 'these'}` }),
+          ),
+        );
+      }
+      set.append(...rows);
+      groups.push(set);
+    }
+    if (!groups.length) continue;
+    const set = el('fieldset', { class: 'envs topic' }, el('legend', { text: text(topic.title) || 'Environments' }));
+    if (text(topic.description)) set.append(el('p', { class: 'help', text: text(topic.description) }));
+    set.append(...groups);
+    sets.push(set);
+  }
+  return sets;
+}
+
 function renderEnvList() {
   const q = $('env-filter').value.trim().toLowerCase();
+  if (catalogue) {
+    const sets = renderCatalogue(q);
+    $('env-list').replaceChildren(
+      el('p', { class: 'help', text: `The tree's catalogue (${m.relative(catalogue.map, rootShown)}): its topics and groups, then the environments it does not name (Other).` }),
+      ...(sets.length ? sets : [el('p', { class: 'help', text: 'No environment matches.' })]),
+    );
+    return;
+  }
   const byDir = new Map();
   for (const f of files) {
     if (f.kind !== 'environment') continue;
@@ -122,25 +220,9 @@ function renderEnvList() {
       byDir.get(dir).map(({ p, f }) => {
         const registry = Object.keys(f.resource_registry || {}).length;
         const defaults = (f.parameter_defaults || []).length;
-        const id = `env-${p}`;
         const what = `${registry} registry entr${registry === 1 ? 'y' : 'ies'}, ${defaults} parameter_defaults`;
         const requires = Object.keys(f.requires || {}).length ? `; requires ${JSON.stringify(f.requires)}` : '';
-        return el(
-          'label',
-          { for: id },
-          el('input', {
-            type: 'checkbox',
-            id,
-            checked: state.envs.includes(p),
-            onchange: (e) => {
-              if (e.target.checked) state.envs.push(p);
-              else state.envs = state.envs.filter((x) => x !== p);
-              changed();
-            },
-          }),
-          ` ${p} `,
-          el('span', { class: 'help', text: `(${what}${requires})` }),
-        );
+        return envControl(p, '', `(${what}${requires})`, null);
       }),
     ),
   );
@@ -190,10 +272,22 @@ function changed(what = { options: true }) {
 
 /** Asks the service for the composition of the state as it is now. */
 function compute(what) {
+  const envPairs = api.compositionPairs(state, { template: false, choices: false });
   return Promise.all([
-    what.options || !options ? api.get('options', api.compositionPairs(state, { template: false, choices: false })) : options,
+    what.options || !options ? api.get('options', envPairs) : options,
     api.get('parameters', api.compositionPairs(state)),
+    what.options || !catalogue ? askCatalogue() : catalogue,
   ]);
+}
+
+/** The tree's catalogue for the chosen environments; null when it has no map. */
+async function askCatalogue() {
+  try {
+    const c = await api.get('catalogue', api.compositionPairs(state, { template: false, choices: false }));
+    return c.diagnostics.some((d) => d.code === 'E0014' && d.file === c.map) ? false : c;
+  } catch {
+    return false;
+  }
 }
 
 /** Recomputes and renders steps 3 to 6 (`asked`: answers already asked for). */
@@ -204,17 +298,23 @@ async function refresh(what = { options: true }, asked = null) {
     for (const id of ['choices', 'parameters', 'result']) {
       $(id).replaceChildren(el('p', { class: 'help', text: 'Choose a root template first.' }));
     }
-    $('env-problems').replaceChildren();
+    const c = await askCatalogue();
+    if (g !== generation) return;
+    catalogue = c;
+    renderEnvList();
+    renderProblems();
     announce('Choose a root template.');
     return;
   }
   announce('Computing the composition…');
   const started = performance.now();
   try {
-    const [o, p] = await (asked || compute(what));
+    const [o, p, c] = await (asked || compute(what));
     if (g !== generation) return;
     options = o;
     report = p;
+    catalogue = c;
+    renderEnvList();
   } catch (e) {
     if (g !== generation) return;
     $('env-problems').replaceChildren(el('p', { class: 'error', role: 'alert', text: `heatcap refused the composition: ${e.message}` }));
@@ -241,8 +341,10 @@ async function refresh(what = { options: true }, asked = null) {
 /** The environments' problems (errors block the next steps). */
 function renderProblems() {
   const box = $('env-problems');
-  const envErrors = options.diagnostics.filter((d) => d.severity === 'error');
-  const rest = report.diagnostics.filter((d) => d.severity === 'error');
+  // The catalogue's requirement findings (a `requires` not met, a cycle).
+  const unmet = (catalogue?.diagnostics || []).filter((d) => d.code === 'E9003' || d.code === 'E9004');
+  const envErrors = [...unmet, ...(options && state.template ? options.diagnostics : []).filter((d) => d.severity === 'error')];
+  const rest = (report && state.template ? report.diagnostics : []).filter((d) => d.severity === 'error');
   const items = [...envErrors, ...rest];
   if (!items.length) {
     box.replaceChildren();
