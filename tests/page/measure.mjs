@@ -82,6 +82,7 @@ const pick = await page.evaluate(() => {
   return null;
 });
 const rerender = [];
+const inPage = [];
 if (pick) {
   for (let i = 0; i < runs + 1; i += 1) {
     const to = i % 2 === 0 ? pick.to : pick.from;
@@ -89,6 +90,7 @@ if (pick) {
     await page.selectOption(`#${pick.id}`, to);
     await page.waitForFunction(() => !/Computing/.test(document.querySelector('[role=status]').textContent), null, { timeout: 120000 });
     rerender.push(Date.now() - t0);
+    inPage.push(Number((await page.getByRole('status').textContent()).match(/\((\d+) ms\)/)?.[1]));
   }
 }
 console.log(`tree: ${tree}; -t ${template} ${envs.map((e) => `-e ${e}`).join(' ')}`);
@@ -96,7 +98,7 @@ console.log(`page: ${facts.status} ${facts.choices} choices; ${facts.stacks} ${f
 console.log(`first render, service cold: ${cold} ms`);
 console.log(`first render, service warm: ${ms(warm)} ms`);
 if (pick) {
-  console.log(`re-render after a choice change (${pick.label}: ${pick.from} <-> ${pick.to}), the first of each side cold: ${ms(rerender)} ms`);
+  console.log(`re-render after a choice change (${pick.label}: ${pick.from} <-> ${pick.to}), the first of each side cold: ${ms(rerender)} ms (from the change event to the status line: ${ms(inPage)} ms)`);
 }
 await browser.close();
 server.kill();

@@ -12,6 +12,8 @@ let roots = [];
 let rootShown = '';
 let files = [];
 let catalogue = null;
+/** Type → the index's files that declare it or that an environment maps it to. */
+let implementing = new Map();
 let options = null;
 let report = null;
 let view = null;
@@ -83,6 +85,13 @@ async function loadRoot() {
   const templates = files
     .filter((f) => (f.kind || '').endsWith('template'))
     .sort((a, b) => depth(rel(a)) - depth(rel(b)) || rel(a).localeCompare(rel(b)));
+  implementing = new Map();
+  for (const f of files) {
+    for (const t of new Set([...(f.resource_type || []), ...Object.keys(f.inferred_resource_type || {})])) {
+      if (!implementing.has(t)) implementing.set(t, []);
+      implementing.get(t).push(f);
+    }
+  }
   const select = $('template');
   select.replaceChildren(
     el('option', { value: '', text: '(choose a root template)' }),
@@ -265,8 +274,10 @@ function renderChosen() {
 
 function changed(what = { options: true }) {
   saveUrl();
-  renderChosen();
-  renderEnvList();
+  if (what.options) {
+    renderChosen();
+    renderEnvList();
+  }
   refresh(what);
 }
 
@@ -313,8 +324,10 @@ async function refresh(what = { options: true }, asked = null) {
     if (g !== generation) return;
     options = o;
     report = p;
-    catalogue = c;
-    renderEnvList();
+    if (c !== catalogue) {
+      catalogue = c;
+      renderEnvList();
+    }
   } catch (e) {
     if (g !== generation) return;
     $('env-problems').replaceChildren(el('p', { class: 'error', role: 'alert', text: `heatcap refused the composition: ${e.message}` }));
@@ -375,7 +388,7 @@ function renderChoices() {
 }
 
 function choice(c, i) {
-  const cands = m.candidates(c, files, rootShown);
+  const cands = m.candidates(c, implementing.get(c.type) || [], rootShown);
   const envPick = c.mapped_to ? m.relative(c.mapped_to, rootShown) : '';
   const mine = state.choices[c.type];
   const picked = mine ?? envPick;
