@@ -373,6 +373,76 @@ fn heat_transport_rules() {
 }
 
 /// The resource-type routes answer `resource-type ... --format heat`.
+/// `/` is Heat's versions document for every client but a browser, which
+/// gets the composition page (issue 19; tests/page/ drives it in
+/// Chromium); the page's files carry a policy that runs only the
+/// service's own scripts, and `/heatcap/v1/check` gives Heat's words.
+#[test]
+fn the_page_only_for_browsers() {
+    let tht = "fixtures/tripleo-heat-templates-2016";
+    let s = Server::start(&["--root", "fixtures/spec", "--root", tht]);
+    for accept in [None, Some("application/json"), Some("*/*")] {
+        let headers: Vec<(&str, &str)> = accept.iter().map(|a| ("Accept", *a)).collect();
+        let a = s.request("GET", "/", &headers, b"");
+        assert_eq!(a.status, 300, "{accept:?}");
+        assert_eq!(a.json()["versions"][0]["id"], "v1.0");
+    }
+    let html = s.request(
+        "GET",
+        "/",
+        &[("Accept", "text/html,application/xhtml+xml,*/*;q=0.8")],
+        b"",
+    );
+    assert_eq!(html.status, 200);
+    assert_eq!(
+        html.header("content-type"),
+        Some("text/html; charset=utf-8")
+    );
+    assert!(html
+        .header("content-security-policy")
+        .is_some_and(|p| p.starts_with("default-src 'self'")));
+    assert!(html
+        .body
+        .contains("<script type=\"module\" src=\"/heatcap/page/app.js\">"));
+    assert_eq!(s.get("/heatcap/page/").body, html.body);
+    let js = s.get("/heatcap/page/app.js");
+    assert_eq!(js.status, 200);
+    assert_eq!(
+        js.header("content-type"),
+        Some("text/javascript; charset=utf-8")
+    );
+    s.get("/heatcap/page/missing.js").fault(404, "NotFound");
+    // tests/heat/env-value-verdicts.json: Heat refuses 20 for a number
+    // with range 1..10 as "20 is out of range (min: 1, max: 10)".
+    let a = s.post_json(
+        "/heatcap/v1/check",
+        br#"{"values": [{"name": "count", "type": "number", "constraints": [{"range": {"min": 1, "max": 10}}], "value": 20}, {"name": "count", "type": "number", "value": "3"}]}"#,
+    );
+    assert_eq!(a.status, 200, "{a:?}");
+    assert_eq!(
+        a.json(),
+        serde_json::json!({"verdicts": [
+            {"name": "count", "accepted": false, "error": "20 is out of range (min: 1, max: 10)"},
+            {"name": "count", "accepted": true, "value": 3}
+        ]})
+    );
+    s.post_json("/heatcap/v1/check", br#"{"values": 1}"#)
+        .fault(400, "HTTPBadRequest");
+    // Step 2's catalogue is the command's.
+    let a = s.get(
+        "/heatcap/v1/catalogue?root=tripleo-heat-templates-2016&environment=environments/puppet-pacemaker.yaml",
+    );
+    assert_eq!(a.status, 200, "{a:?}");
+    let env = format!("{tht}/environments/puppet-pacemaker.yaml");
+    assert_eq!(
+        a.body,
+        cli(&["catalogue", "--format", "json", tht, "-e", &env])
+    );
+    assert!(a.body.contains("\"code\": \"E9003\""));
+    s.get("/heatcap/v1/catalogue?environment=../x")
+        .fault(403, "Forbidden");
+}
+
 #[test]
 fn resource_types_answer_what_the_cli_answers() {
     let s = Server::start(&[]);

@@ -484,6 +484,17 @@ pub(crate) enum ConstraintKind<'a> {
 }
 
 impl Constraint {
+    /// Whether it names a kind ([`Constraint::kind`] panics on one that
+    /// does not, such as a template's `{description: ...}` alone).
+    pub(crate) fn has_kind(&self) -> bool {
+        self.allowed_values.is_some()
+            || self.range.is_some()
+            || self.length.is_some()
+            || self.modulo.is_some()
+            || self.allowed_pattern.is_some()
+            || self.custom.is_some()
+    }
+
     /// Which constraint this is.
     ///
     /// # Panics

@@ -5,7 +5,8 @@
 //! command does, and render with the same `report` code, so every answer
 //! is the CLI's. Heat's own API lives under `/v1/{tenant_id}/` ([`heat`]);
 //! heatcap's answers under `/heatcap/v1/` ([`own`]), a path Heat's routes
-//! cannot take. `/` is the versions document for JSON clients.
+//! cannot take. `/` is the versions document for JSON clients and the
+//! composition page for browsers ([`page`]).
 //!
 //! Limits: Heat's 1 MiB body limit (answered as Heat does, 400
 //! `RequestLimitExceeded`), a time limit per request, a bounded number of
@@ -19,6 +20,7 @@ pub(crate) mod fault;
 mod heat;
 mod openapi;
 mod own;
+mod page;
 
 use std::io::Write as _;
 use std::net::SocketAddr;
@@ -135,13 +137,13 @@ pub(crate) fn router(shared: Shared) -> Router {
         )
         .route("/build_info", get(heat::build_info));
     Router::new()
-        .route("/", get(heat::versions))
         .route("/versions", get(heat::versions))
         .route("/v1", get(heat::versions))
         .route("/v1/", get(heat::versions))
         .route("/v1/{tenant_id}", get(heat::versions))
         .nest("/v1/{tenant_id}", heat_api)
         .nest("/heatcap/v1", own::router())
+        .merge(page::router())
         .fallback(not_found)
         .method_not_allowed_fallback(not_allowed)
         .layer(middleware::from_fn_with_state(shared.clone(), limits))

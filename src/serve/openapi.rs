@@ -137,6 +137,12 @@ const ENDPOINTS: &[Endpoint] = &[
         schema: "validate",
     },
     Endpoint {
+        path: "/heatcap/v1/catalogue",
+        summary: "`heatcap catalogue ROOT -e ENV... --format json` (the composition page's step 2)",
+        params: &[ROOT, ENV],
+        schema: "catalogue",
+    },
+    Endpoint {
         path: "/heatcap/v1/export",
         summary: "`heatcap export -t TEMPLATE -e ENV... --format heat-api`",
         params: &[ROOT, TEMPLATE, ENV],
@@ -283,6 +289,7 @@ pub(crate) fn value() -> Value {
             }}
         }}),
     );
+    paths.extend(super::page::openapi_paths());
     add_schema("parameters-heat", &mut components);
     json!({
         "openapi": "3.1.0",

@@ -68,7 +68,7 @@ impl Roots {
         self.list.iter().map(|r| r.real.clone()).collect()
     }
 
-    fn pick(&self, name: Option<&str>) -> Result<&Root, Fault> {
+    pub(crate) fn pick(&self, name: Option<&str>) -> Result<&Root, Fault> {
         match name {
             None => self.list.first().ok_or_else(|| {
                 Fault::not_found(
@@ -198,7 +198,7 @@ impl Asked {
 
 /// Reads confined to the served roots (and the service's environments'
 /// directories, which the operator chose).
-fn load_options(shared: &Shared) -> LoadOptions {
+pub(crate) fn load_options(shared: &Shared) -> LoadOptions {
     let mut allowed = shared.roots.real_paths();
     allowed.extend(shared.config.environments.iter().filter_map(|e| {
         std::fs::canonicalize(e)

@@ -298,7 +298,10 @@ fn known_constraints(constraints: &J) -> Vec<J> {
         .map(|items| {
             items
                 .iter()
-                .filter(|c| serde_json::from_value::<heat_schema::Constraint>((*c).clone()).is_ok())
+                .filter(|c| {
+                    serde_json::from_value::<heat_schema::Constraint>((*c).clone())
+                        .is_ok_and(|k| k.has_kind())
+                })
                 .cloned()
                 .collect()
         })

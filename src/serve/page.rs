@@ -1,0 +1,327 @@
+//! The composition page (issue 19): plain HTML and JavaScript modules in
+//! `src/serve/page/`, embedded in the binary with `include_str!` (no
+//! dependency, embedded in debug builds too), a client of heatcap's own
+//! JSON routes and nothing else.
+//!
+//! `GET /` is the page for a browser (its `Accept` names `text/html`) and
+//! Heat's versions document for every other client, so that openstacksdk's
+//! discovery is unchanged; the page is also at `/heatcap/page/`, whatever
+//! the `Accept`. Its routes of its own: `POST /heatcap/v1/check` says what
+//! Heat makes of values a person types, in Heat's words, and `GET
+//! /heatcap/v1/catalogue` is `heatcap catalogue` (step 2's topics and
+//! groups).
+
+use axum::body::Bytes;
+use axum::extract::{Path as UrlPath, RawQuery, State};
+use axum::http::{header, HeaderMap, HeaderValue, StatusCode};
+use axum::response::{IntoResponse, Response};
+use axum::routing::{get, post};
+use axum::Router;
+use serde_json::{json, Value};
+
+use super::body::{self, all, json_body, last, no_body};
+use super::fault::{json_response, Fault};
+use super::Shared;
+use crate::product::parameters::{check_value, ValueCheck};
+use crate::report::{self, Format, Look};
+
+/// The page's files: name, content type, text.
+const ASSETS: &[(&str, &str, &str)] = &[
+    (
+        "index.html",
+        "text/html; charset=utf-8",
+        include_str!("page/index.html"),
+    ),
+    (
+        "style.css",
+        "text/css; charset=utf-8",
+        include_str!("page/style.css"),
+    ),
+    (
+        "app.js",
+        "text/javascript; charset=utf-8",
+        include_str!("page/app.js"),
+    ),
+    (
+        "model.js",
+        "text/javascript; charset=utf-8",
+        include_str!("page/model.js"),
+    ),
+    (
+        "api.js",
+        "text/javascript; charset=utf-8",
+        include_str!("page/api.js"),
+    ),
+    (
+        "params.js",
+        "text/javascript; charset=utf-8",
+        include_str!("page/params.js"),
+    ),
+];
+
+/// The page's routes (merged at the top level of the router).
+pub(crate) fn router() -> Router<Shared> {
+    Router::new()
+        .route("/", get(root))
+        .route("/heatcap/page", get(index))
+        .route("/heatcap/page/", get(index))
+        .route("/heatcap/page/{file}", get(asset))
+        .route("/heatcap/v1/check", post(check))
+        .route("/heatcap/v1/catalogue", get(catalogue))
+}
+
+/// `GET /heatcap/v1/catalogue?root=&environment=`: `heatcap catalogue
+/// ROOT -e ENV... --format json` (the service's own `-e` files first):
+/// the tree's `capabilities-map.yaml` with each environment's title,
+/// group, `requires` and whether it is enabled, the enabled ones checked
+/// against `requires` and ordered.
+async fn catalogue(State(shared): State<Shared>, RawQuery(q): RawQuery) -> Result<Response, Fault> {
+    let pairs = body::query_pairs(q.as_deref());
+    let root = shared.roots.pick(last(&pairs, "root"))?.clone();
+    let mut envs = shared.config.environments.clone();
+    for e in all(&pairs, "environment") {
+        envs.push(root.path(e)?);
+    }
+    let load = super::own::load_options(&shared);
+    shared
+        .blocking(move || {
+            let found = crate::workspace::catalogue(&root.shown, None, &envs, &load);
+            let mut out = Vec::new();
+            report::render_catalogue(&mut out, &found, Format::Json, Look::default())
+                .map_err(|e| Fault::internal("IOError", e.to_string()))?;
+            let text = String::from_utf8(out)
+                .map_err(|e| Fault::internal("UnicodeError", e.to_string()))?;
+            Ok(json_response(StatusCode::OK, text))
+        })
+        .await?
+}
+
+/// Whether the client asks for HTML (a browser), by its `Accept`.
+fn wants_html(headers: &HeaderMap) -> bool {
+    headers
+        .get(header::ACCEPT)
+        .and_then(|v| v.to_str().ok())
+        .is_some_and(|a| {
+            a.split(',')
+                .any(|m| m.split(';').next().unwrap_or("").trim() == "text/html")
+        })
+}
+
+/// `GET /`: the page for a browser, else Heat's versions document.
+async fn root(headers: HeaderMap) -> Response {
+    if wants_html(&headers) {
+        served("index.html")
+    } else {
+        super::heat::versions(headers).await
+    }
+}
+
+async fn index() -> Response {
+    served("index.html")
+}
+
+async fn asset(UrlPath(file): UrlPath<String>) -> Response {
+    served(&file)
+}
+
+/// One embedded file, with a policy that lets only the service's own
+/// scripts, styles and requests run; 404 for any other name.
+fn served(name: &str) -> Response {
+    let Some((_, kind, text)) = ASSETS.iter().find(|(n, _, _)| *n == name) else {
+        return Fault::not_found("NotFound", "The resource could not be found.").into_response();
+    };
+    let mut r = (StatusCode::OK, *text).into_response();
+    let h = r.headers_mut();
+    h.insert(header::CONTENT_TYPE, HeaderValue::from_static(kind));
+    h.insert(
+        header::CONTENT_SECURITY_POLICY,
+        HeaderValue::from_static("default-src 'self'; img-src 'self' data:"),
+    );
+    h.insert(
+        header::X_CONTENT_TYPE_OPTIONS,
+        HeaderValue::from_static("nosniff"),
+    );
+    h.insert(header::CACHE_CONTROL, HeaderValue::from_static("no-cache"));
+    r
+}
+
+/// `POST /heatcap/v1/check`: `{"values": [{"name", "type", "constraints",
+/// "value"}]}` (type and constraints as `/heatcap/v1/parameters` gives
+/// them) → `{"verdicts": [{"name", "accepted", "value"?, "error"?}]}`:
+/// Heat's verdict on each value when it creates the stack
+/// (`Parameter.validate`), in Heat's words. `accepted` is `null` when
+/// heatcap does not know (no value, a conversion it does not follow).
+async fn check(headers: HeaderMap, bytes: Bytes) -> Result<Response, Fault> {
+    let Some(data) = json_body(&headers, &bytes)? else {
+        return Err(no_body());
+    };
+    let Some(Value::Array(values)) = data.get("values") else {
+        return Err(Fault::bad_request("`values` (a list) is required"));
+    };
+    let verdicts = values
+        .iter()
+        .map(verdict)
+        .collect::<Result<Vec<_>, Fault>>()?;
+    let body = crate::encode::json::to_string(&json!({ "verdicts": verdicts }));
+    Ok(json_response(StatusCode::OK, body))
+}
+
+/// The verdict on one `{"name", "type", "constraints", "value"}`; a 400
+/// for anything the OpenAPI document does not allow.
+fn verdict(item: &Value) -> Result<Value, Fault> {
+    let Some(item) = item.as_object() else {
+        return Err(Fault::bad_request("each of `values` is an object"));
+    };
+    let name = match item.get("name") {
+        None => "",
+        Some(Value::String(n)) => n.as_str(),
+        Some(_) => return Err(Fault::bad_request("`name` is a string")),
+    };
+    let Some(type_name) = item.get("type").and_then(Value::as_str) else {
+        return Err(Fault::bad_request(format!(
+            "`{name}`: `type` (a Heat parameter type) is required"
+        )));
+    };
+    let constraints = item.get("constraints").filter(|c| !c.is_null());
+    let listed = |c: &Value| c.as_array().is_some_and(|l| l.iter().all(Value::is_object));
+    if constraints.is_some_and(|c| !listed(c)) {
+        return Err(Fault::bad_request(format!(
+            "`{name}`: `constraints` is a list of objects, as the parameters answer gives it"
+        )));
+    }
+    let raw = item.get("value").cloned().unwrap_or(Value::Null);
+    Ok(match check_value(type_name, constraints, &raw) {
+        ValueCheck::Accepted(v) => json!({"name": name, "accepted": true, "value": v}),
+        ValueCheck::Refused { why, .. } => json!({"name": name, "accepted": false, "error": why}),
+        ValueCheck::Unknown => json!({"name": name, "accepted": null}),
+    })
+}
+
+/// The page's route in the OpenAPI document.
+pub(crate) fn openapi_paths() -> Vec<(String, Value)> {
+    let item = json!({
+        "type": "object",
+        "required": ["type"],
+        "properties": {
+            "name": {"type": "string", "description": "The parameter's name (echoed)."},
+            "type": {"type": "string", "description": "Its Heat type (string, number, comma_delimited_list, json, boolean)."},
+            "constraints": {"type": ["array", "null"], "items": {"type": "object"}, "description": "Its constraints, as /heatcap/v1/parameters gives them."},
+            "value": {"description": "The value, as an environment's parameter_defaults would hold it."}
+        }
+    });
+    let verdict = json!({
+        "type": "object",
+        "required": ["name", "accepted"],
+        "properties": {
+            "name": {"type": "string"},
+            "accepted": {"type": ["boolean", "null"], "description": "null: not known (no value, or a conversion heatcap does not follow)."},
+            "value": {"description": "The value as get_param gives it (accepted only)."},
+            "error": {"type": "string", "description": "Why Heat refuses it, in Heat's words (refused only)."}
+        }
+    });
+    let fault = json!({
+        "description": "A malformed request.",
+        "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Fault"}}}
+    });
+    vec![(
+        "/heatcap/v1/check".to_owned(),
+        json!({"post": {
+            "summary": "Heat's verdict on values typed for parameters (the composition page checks each field with it).",
+            "operationId": "check",
+            "requestBody": {"required": true, "content": {"application/json": {"schema": {
+                "type": "object",
+                "required": ["values"],
+                "properties": {"values": {"type": "array", "items": item}}
+            }}}},
+            "responses": {
+                "200": {"description": "One verdict per value, in order.", "content": {"application/json": {"schema": {
+                    "type": "object",
+                    "required": ["verdicts"],
+                    "properties": {"verdicts": {"type": "array", "items": verdict}}
+                }}}},
+                "400": fault
+            }
+        }}),
+    )]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every file in `src/serve/page/` is served, and nothing else is.
+    #[test]
+    fn every_page_file_is_embedded() {
+        let mut on_disk: Vec<String> = std::fs::read_dir("src/serve/page")
+            .unwrap()
+            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+            .collect();
+        on_disk.sort();
+        let mut embedded: Vec<String> = ASSETS.iter().map(|(n, _, _)| (*n).to_owned()).collect();
+        embedded.sort();
+        assert_eq!(on_disk, embedded);
+    }
+
+    #[test]
+    fn html_only_for_browsers() {
+        let mut h = HeaderMap::new();
+        assert!(!wants_html(&h));
+        h.insert(header::ACCEPT, HeaderValue::from_static("*/*"));
+        assert!(!wants_html(&h));
+        h.insert(header::ACCEPT, HeaderValue::from_static("application/json"));
+        assert!(!wants_html(&h));
+        h.insert(
+            header::ACCEPT,
+            HeaderValue::from_static(
+                "text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8",
+            ),
+        );
+        assert!(wants_html(&h));
+    }
+
+    /// Heat's words, as `parameters` reports them for a value
+    /// (tests/heat/env-value-verdicts.json records Heat's own).
+    #[test]
+    fn verdicts_in_heats_words() {
+        let v = verdict(&json!({"name": "Count", "type": "number",
+            "constraints": [{"range": {"min": 1}}], "value": 0}))
+        .unwrap();
+        assert_eq!(v["accepted"], false);
+        assert_eq!(v["error"], "0 is out of range (min: 1, max: None)");
+        let v = verdict(&json!({"name": "Count", "type": "number", "value": "x"})).unwrap();
+        assert_eq!(v["error"], "could not convert string to float: 'x'");
+        let v = verdict(&json!({"name": "Count", "type": "number", "value": "3"})).unwrap();
+        assert_eq!(
+            (v["accepted"].clone(), v["value"].clone()),
+            (json!(true), json!(3))
+        );
+        let v = verdict(&json!({"name": "S", "type": "string", "value": null})).unwrap();
+        assert!(v["accepted"].is_null());
+        assert!(verdict(&json!({"name": "S"})).is_err());
+        assert!(verdict(&json!({"name": "S", "type": "string", "constraints": {}})).is_err());
+        assert!(verdict(&json!({"name": "S", "type": "string", "constraints": [1]})).is_err());
+        assert!(verdict(&json!({"name": 5, "type": "string"})).is_err());
+        assert!(verdict(&json!(["S"])).is_err());
+        // Constraints Heat would refuse to load are no reason to fail.
+        for odd in [
+            json!({"range": "x"}),
+            json!({"length": {"min": "a"}}),
+            json!({"allowed_pattern": "("}),
+            json!({"allowed_values": 5}),
+            json!({"modulo": {}}),
+            json!({}),
+        ] {
+            for t in [
+                "string",
+                "number",
+                "json",
+                "comma_delimited_list",
+                "boolean",
+                "x",
+            ] {
+                let item = json!({"type": t, "constraints": [odd.clone()], "value": "1"});
+                assert!(verdict(&item).is_ok(), "{item}");
+            }
+        }
+    }
+}

@@ -1,0 +1,584 @@
+// The composition page: the spec's workflow (docs/capabilities.md), steps
+// 1 to 6, over heatcap serve's own JSON routes. The state lives in the
+// address (model.js): every change replaces it, a reload restores it.
+
+import * as api from './api.js';
+import * as m from './model.js';
+import { el, ParameterView } from './params.js';
+
+const $ = (id) => document.getElementById(id);
+const state = m.parseState(location.search);
+let roots = [];
+let rootShown = '';
+let files = [];
+let catalogue = null;
+/** Type → the index's files that declare it or that an environment maps it to. */
+let implementing = new Map();
+let options = null;
+let report = null;
+let view = null;
+let generation = 0;
+let withHidden = false;
+let blobUrl = null;
+const timers = new Map();
+
+function announce(text) {
+  $('status').textContent = text;
+}
+
+function hiddenNames() {
+  if (!report) return new Set();
+  return new Set(Object.entries(report.parameters).filter(([, i]) => i.hidden).map(([n]) => n));
+}
+
+function saveUrl() {
+  const q = m.stateQuery(state, hiddenNames());
+  history.replaceState(null, '', `${location.pathname}${q ? `?${q}` : ''}`);
+}
+
+function where(d) {
+  const at = d.span ? `:${d.span.start.line}:${d.span.start.column}` : '';
+  return `${m.relative(d.file || '', rootShown)}${at}: ${d.code} ${d.severity}: ${d.message}`;
+}
+
+// Step 1 -----------------------------------------------------------------
+
+async function init() {
+  try {
+    roots = (await api.get('roots')).roots;
+  } catch (e) {
+    announce(`The service did not answer: ${e.message}`);
+    return;
+  }
+  const select = $('root');
+  select.replaceChildren(...roots.map((r) => el('option', { value: r.name, text: `${r.name} (${r.path})` })));
+  if (!roots.some((r) => r.name === state.root)) state.root = roots[0]?.name || '';
+  select.value = state.root;
+  select.addEventListener('change', async () => {
+    Object.assign(state, m.emptyState(), { root: select.value });
+    await loadRoot();
+  });
+  $('template').addEventListener('change', () => {
+    state.template = $('template').value;
+    state.choices = {};
+    changed();
+  });
+  $('env-filter').addEventListener('input', renderEnvList);
+  $('type-filter').addEventListener('input', renderChoices);
+  await loadRoot();
+}
+
+async function loadRoot() {
+  rootShown = roots.find((r) => r.name === state.root)?.path || '';
+  announce('Reading the tree…');
+  // The composition the address names is asked for while the tree is read.
+  const early = state.template ? compute({ options: true }) : null;
+  early?.catch(() => {});
+  try {
+    files = (await api.get('index', [['root', state.root], ['recursive', 'true']])).files;
+  } catch (e) {
+    announce(`heatcap could not read the tree: ${e.message}`);
+    return;
+  }
+  const depth = (p) => p.split('/').length;
+  const rel = (f) => m.relative(f.path, rootShown);
+  const templates = files
+    .filter((f) => (f.kind || '').endsWith('template'))
+    .sort((a, b) => depth(rel(a)) - depth(rel(b)) || rel(a).localeCompare(rel(b)));
+  implementing = new Map();
+  for (const f of files) {
+    for (const t of new Set([...(f.resource_type || []), ...Object.keys(f.inferred_resource_type || {})])) {
+      if (!implementing.has(t)) implementing.set(t, []);
+      implementing.get(t).push(f);
+    }
+  }
+  const select = $('template');
+  select.replaceChildren(
+    el('option', { value: '', text: '(choose a root template)' }),
+    ...templates.map((f) => {
+      const d = (f.description || '').trim().split('\n')[0];
+      return el('option', { value: rel(f), text: d ? `${rel(f)}: ${d.slice(0, 70)}` : rel(f) });
+    }),
+  );
+  if (!templates.some((f) => rel(f) === state.template)) state.template = '';
+  select.value = state.template;
+  const envs = new Set(files.filter((f) => f.kind === 'environment').map(rel));
+  const known = state.envs.filter((e) => envs.has(e));
+  const same = known.length === state.envs.length && state.template !== '';
+  state.envs = known;
+  renderEnvList();
+  await refresh({ options: true }, same ? early : null);
+}
+
+// Step 2 -----------------------------------------------------------------
+
+/** One environment's control: a checkbox, or a radio of an exclusive group. */
+function envControl(file, title, about, group) {
+  const id = `env-${file}`;
+  const on = state.envs.includes(file);
+  const input = el('input', {
+    type: group ? 'radio' : 'checkbox',
+    name: group?.name,
+    id,
+    checked: on,
+    'aria-describedby': about ? `${id}-about` : undefined,
+    onchange: (e) => {
+      if (group) state.envs = state.envs.filter((x) => !group.files.includes(x));
+      if (e.target.checked) state.envs.push(file);
+      else state.envs = state.envs.filter((x) => x !== file);
+      changed();
+    },
+  });
+  return el(
+    'div',
+    { class: 'env' },
+    input,
+    ' ',
+    el('label', { for: id, text: title && title !== file ? `${title} (${file})` : file }),
+    about ? el('span', { class: 'help', id: `${id}-about`, text: ` ${about}` }) : null,
+  );
+}
+
+function renderCatalogue(q) {
+  const text = (v) => (v === null || v === undefined ? '' : String(v).trim());
+  const sets = [];
+  let gi = 0;
+  for (const topic of Object.values(catalogue.capabilities)) {
+    const groups = [];
+    for (const g of topic.environment_groups) {
+      gi += 1;
+      const envs = g.environments.filter((e) => !q || e.file.toLowerCase().includes(q) || text(e.title).toLowerCase().includes(q));
+      if (!envs.length) continue;
+      const about = (e) => {
+        const d = text(e.description);
+        const parts = [d && !/[.!?]$/.test(d) ? `${d}.` : d];
+        if (e.requires?.length) parts.push(`Requires ${e.requires.join(', ')}.`);
+        if (e.drift) parts.push(`Not usable: ${e.drift} in the tree.`);
+        return parts.filter(Boolean).join(' ');
+      };
+      const exclusive = g.exclusive && g.environments.length > 1;
+      const group = exclusive ? { name: `group-${gi}`, files: g.environments.map((e) => e.file) } : null;
+      const rows = envs.map((e) => envControl(e.file, text(e.title), about(e), group));
+      const title = text(g.title);
+      const single = envs.length === 1 && !exclusive && (!title || title === envs[0].file || title === text(envs[0].title));
+      if (single) {
+        groups.push(rows[0]);
+        continue;
+      }
+      const legend = `${title || 'Environments'}${exclusive ? ' (at most one)' : ''}`;
+      const set = el('fieldset', { class: 'envs' }, el('legend', { text: legend }));
+      if (text(g.description)) set.append(el('p', { class: 'help', text: text(g.description) }));
+      if (exclusive) {
+        const id = `none-${gi}`;
+        set.append(
+          el(
+            'div',
+            { class: 'env' },
+            el('input', {
+              type: 'radio',
+              name: group.name,
+              id,
+              checked: !group.files.some((f) => state.envs.includes(f)),
+              onchange: () => {
+                state.envs = state.envs.filter((x) => !group.files.includes(x));
+                changed();
+              },
+            }),
+            ' ',
+            el('label', { for: id, text: `None of ${title || 'these'}` }),
+          ),
+        );
+      }
+      set.append(...rows);
+      groups.push(set);
+    }
+    if (!groups.length) continue;
+    const set = el('fieldset', { class: 'envs topic' }, el('legend', { text: text(topic.title) || 'Environments' }));
+    if (text(topic.description)) set.append(el('p', { class: 'help', text: text(topic.description) }));
+    set.append(...groups);
+    sets.push(set);
+  }
+  return sets;
+}
+
+function renderEnvList() {
+  const q = $('env-filter').value.trim().toLowerCase();
+  if (catalogue) {
+    const sets = renderCatalogue(q);
+    $('env-list').replaceChildren(
+      el('p', { class: 'help', text: `The tree's catalogue (${m.relative(catalogue.map, rootShown)}): its topics and groups, then the environments it does not name (Other).` }),
+      ...(sets.length ? sets : [el('p', { class: 'help', text: 'No environment matches.' })]),
+    );
+    return;
+  }
+  const byDir = new Map();
+  for (const f of files) {
+    if (f.kind !== 'environment') continue;
+    const p = m.relative(f.path, rootShown);
+    if (q && !p.toLowerCase().includes(q)) continue;
+    const dir = p.includes('/') ? p.slice(0, p.lastIndexOf('/') + 1) : '';
+    if (!byDir.has(dir)) byDir.set(dir, []);
+    byDir.get(dir).push({ p, f });
+  }
+  const box = $('env-list');
+  const sets = [...byDir.keys()].sort().map((dir) =>
+    el(
+      'fieldset',
+      { class: 'envs' },
+      el('legend', { text: dir ? `Environments in ${dir}` : 'Environments at the top of the tree' }),
+      byDir.get(dir).map(({ p, f }) => {
+        const registry = Object.keys(f.resource_registry || {}).length;
+        const defaults = (f.parameter_defaults || []).length;
+        const what = `${registry} registry entr${registry === 1 ? 'y' : 'ies'}, ${defaults} parameter_defaults`;
+        const requires = Object.keys(f.requires || {}).length ? `; requires ${JSON.stringify(f.requires)}` : '';
+        return envControl(p, '', `(${what}${requires})`, null);
+      }),
+    ),
+  );
+  box.replaceChildren(...(sets.length ? sets : [el('p', { class: 'help', text: 'No environment matches.' })]));
+}
+
+function renderChosen() {
+  const list = $('env-chosen');
+  $('env-none').hidden = state.envs.length > 0;
+  list.replaceChildren(
+    ...state.envs.map((p, i) => {
+      const move = (to) => () => {
+        const [x] = state.envs.splice(i, 1);
+        state.envs.splice(to, 0, x);
+        changed();
+        list.querySelectorAll('li')[to]?.querySelector(to < i ? '.up' : '.down')?.focus();
+      };
+      return el(
+        'li',
+        {},
+        el('span', { class: 'mono', text: p }),
+        el('button', { type: 'button', class: 'up', 'aria-label': `Move ${p} up`, disabled: i === 0, onclick: move(i - 1), text: 'Up' }),
+        el('button', { type: 'button', class: 'down', 'aria-label': `Move ${p} down`, disabled: i === state.envs.length - 1, onclick: move(i + 1), text: 'Down' }),
+        el('button', {
+          type: 'button',
+          'aria-label': `Remove ${p}`,
+          onclick: () => {
+            state.envs.splice(i, 1);
+            changed();
+            $('env-filter').focus();
+          },
+          text: 'Remove',
+        }),
+      );
+    }),
+  );
+}
+
+// The composition ---------------------------------------------------------
+
+function changed(what = { options: true }) {
+  saveUrl();
+  if (what.options) {
+    renderChosen();
+    renderEnvList();
+  }
+  refresh(what);
+}
+
+/** Asks the service for the composition of the state as it is now. */
+function compute(what) {
+  const envPairs = api.compositionPairs(state, { template: false, choices: false });
+  return Promise.all([
+    what.options || !options ? api.get('options', envPairs) : options,
+    api.get('parameters', api.compositionPairs(state)),
+    what.options || !catalogue ? askCatalogue() : catalogue,
+  ]);
+}
+
+/** The tree's catalogue for the chosen environments; null when it has no map. */
+async function askCatalogue() {
+  try {
+    const c = await api.get('catalogue', api.compositionPairs(state, { template: false, choices: false }));
+    return c.diagnostics.some((d) => d.code === 'E0014' && d.file === c.map) ? false : c;
+  } catch {
+    return false;
+  }
+}
+
+/** Recomputes and renders steps 3 to 6 (`asked`: answers already asked for). */
+async function refresh(what = { options: true }, asked = null) {
+  const g = ++generation;
+  renderChosen();
+  if (!state.template) {
+    for (const id of ['choices', 'parameters', 'result']) {
+      $(id).replaceChildren(el('p', { class: 'help', text: 'Choose a root template first.' }));
+    }
+    const c = await askCatalogue();
+    if (g !== generation) return;
+    catalogue = c;
+    renderEnvList();
+    renderProblems();
+    announce('Choose a root template.');
+    return;
+  }
+  announce('Computing the composition…');
+  const started = performance.now();
+  try {
+    const [o, p, c] = await (asked || compute(what));
+    if (g !== generation) return;
+    options = o;
+    report = p;
+    if (c !== catalogue) {
+      catalogue = c;
+      renderEnvList();
+    }
+  } catch (e) {
+    if (g !== generation) return;
+    $('env-problems').replaceChildren(el('p', { class: 'error', role: 'alert', text: `heatcap refused the composition: ${e.message}` }));
+    announce('The composition could not be computed.');
+    return;
+  }
+  const blocked = renderProblems();
+  if (blocked) {
+    for (const id of ['choices', 'parameters', 'result']) {
+      $(id).replaceChildren(el('p', { class: 'help', text: 'Blocked: fix the environments first (step 2).' }));
+    }
+    announce('The chosen environments have errors (step 2).');
+    return;
+  }
+  renderChoices();
+  renderParameters();
+  renderResult();
+  checkAll();
+  const ms = Math.round(performance.now() - started);
+  document.body.dataset.rendered = String(g);
+  announce(`${Object.keys(report.parameters).length} parameters in the composition, ${report.required.length} required (${ms} ms).`);
+}
+
+/** The environments' problems (errors block the next steps). */
+function renderProblems() {
+  const box = $('env-problems');
+  // The catalogue's requirement findings (a `requires` not met, a cycle).
+  const unmet = (catalogue?.diagnostics || []).filter((d) => d.code === 'E9003' || d.code === 'E9004');
+  const envErrors = [...unmet, ...(options && state.template ? options.diagnostics : []).filter((d) => d.severity === 'error')];
+  const rest = (report && state.template ? report.diagnostics : []).filter((d) => d.severity === 'error');
+  const items = [...envErrors, ...rest];
+  if (!items.length) {
+    box.replaceChildren();
+    return false;
+  }
+  box.replaceChildren(
+    el('p', { class: 'error', role: 'alert', text: envErrors.length ? 'The chosen environments have errors; they block the next steps:' : 'heatcap found errors in the composition:' }),
+    el('ul', {}, items.map((d) => el('li', { class: 'mono', text: where(d) }))),
+  );
+  return envErrors.length > 0;
+}
+
+// Steps 3 and 4 -------------------------------------------------------------
+
+function renderChoices() {
+  if (!options) return;
+  const q = $('type-filter').value.trim().toLowerCase();
+  const list = options.choices.filter((c) => !q || c.type.toLowerCase().includes(q));
+  const box = $('choices');
+  if (!options.choices.length) {
+    box.replaceChildren(el('p', { class: 'help', text: 'The chosen environments offer no choice (no type is mapped to two templates).' }));
+    return;
+  }
+  box.replaceChildren(
+    el('p', { class: 'help', text: `${options.choices.length} resource types with a choice${q ? `, ${list.length} shown` : ''}.` }),
+    ...list.map((c, i) => choice(c, i)),
+  );
+}
+
+function choice(c, i) {
+  const cands = m.candidates(c, implementing.get(c.type) || [], rootShown);
+  const envPick = c.mapped_to ? m.relative(c.mapped_to, rootShown) : '';
+  const mine = state.choices[c.type];
+  const picked = mine ?? envPick;
+  const id = `choice-${i}`;
+  const chosenCand = cands.find((k) => k.name === c.selection?.chosen || k.path === envPick);
+  const by = (chosenCand?.mappedBy || []).filter((x) => state.envs.includes(x.environment)).map((x) => `${x.environment}:${x.line}`);
+  const select = el(
+    'select',
+    {
+      id,
+      'aria-describedby': `${id}-now${c.conflicts.length ? ` ${id}-conflicts` : ''}`,
+      onchange: (e) => {
+        const v = e.target.value;
+        if (v === envPick) delete state.choices[c.type];
+        else state.choices[c.type] = v;
+        changed({ options: false });
+      },
+    },
+    cands.map((k) =>
+      el('option', {
+        value: k.path || k.name,
+        disabled: !k.path,
+        text: k.path ? k.path : `${k.name} (a resource type: pick it through an environment)`,
+      }),
+    ),
+  );
+  select.value = picked;
+  const now = mine
+    ? `Your pick, written to ${m.GENERATED}; the environments pick ${envPick || 'nothing'}${by.length ? ` (${by.at(-1)})` : ''}.`
+    : `Picked by ${by.length ? by.at(-1) : 'the environments'}${by.length > 1 ? `, over ${by.slice(0, -1).join(', ')}` : ''}.`;
+  const row = el(
+    'div',
+    { class: 'choice' },
+    el('label', { for: id, class: 'type', text: `Implementation of ${c.type}` }),
+    ' ',
+    select,
+    el('p', { class: 'help', id: `${id}-now`, text: now }),
+  );
+  if (c.conflicts.length) {
+    row.append(
+      el(
+        'p',
+        { class: 'warning', id: `${id}-conflicts` },
+        c.conflicts
+          .map((x) => `Conflict: ${x.environments.map((e) => m.relative(e, rootShown)).join(' and ')} map it differently; ${m.relative(x.wins, rootShown)} wins (${x.order} order).`)
+          .join(' '),
+      ),
+    );
+  }
+  const details = el('details', {}, el('summary', { text: `Candidates of ${c.type} and their capabilities` }));
+  const ul = el('ul');
+  for (const k of cands) {
+    const caps = k.capabilities && Object.keys(k.capabilities).length ? `capabilities ${JSON.stringify(k.capabilities)}` : 'no capabilities declared';
+    const maps = k.mappedBy.length ? `; mapped by ${k.mappedBy.map((x) => `${x.environment}:${x.line}`).join(', ')}` : '';
+    const li = el('li', {}, el('span', { class: 'mono', text: k.path || k.name }), ` (${caps}${maps})`);
+    for (const x of k.mappedBy) {
+      if (state.envs.includes(x.environment) || x.environment === k.path) continue;
+      li.append(
+        ' ',
+        el('button', {
+          type: 'button',
+          text: `Add environment ${x.environment}`,
+          onclick: () => {
+            state.envs.push(x.environment);
+            delete state.choices[c.type];
+            changed();
+          },
+        }),
+      );
+    }
+    ul.append(li);
+  }
+  details.append(ul);
+  row.append(details);
+  return row;
+}
+
+// Step 5 ------------------------------------------------------------------
+
+function renderParameters() {
+  const old = view;
+  view = new ParameterView($('parameters'), report, { state, shown: rootShown, onValue });
+  if (old) {
+    view.open = old.open;
+    view.query = old.query;
+    view.onlyRequired = old.onlyRequired;
+    view.verdicts = old.verdicts;
+  }
+  view.render();
+}
+
+function onValue(name, text) {
+  if (text === '') delete state.values[name];
+  else state.values[name] = text;
+  saveUrl();
+  view.sync(name, null);
+  renderResult();
+  clearTimeout(timers.get(name));
+  if (text === '') return;
+  timers.set(name, setTimeout(() => check([name]), 150));
+}
+
+async function check(names) {
+  const values = names
+    .filter((n) => n in state.values && report.parameters[n])
+    .map((n) => {
+      const i = report.parameters[n];
+      return { name: n, type: i.type || 'string', constraints: i.constraints, value: m.typedValue(i.type, state.values[n]) };
+    });
+  if (!values.length) return;
+  const asked = Object.fromEntries(values.map((v) => [v.name, state.values[v.name]]));
+  try {
+    const { verdicts } = await api.post('check', { values });
+    for (const v of verdicts) {
+      if (state.values[v.name] === asked[v.name]) view.setVerdict(v.name, v);
+    }
+  } catch (e) {
+    announce(`The service could not check the values: ${e.message}`);
+  }
+}
+
+function checkAll() {
+  check(Object.keys(state.values));
+}
+
+// Step 6 ------------------------------------------------------------------
+
+function renderResult() {
+  const hidden = hiddenNames();
+  const types = Object.fromEntries(Object.entries(report.parameters).map(([n, i]) => [n, i.type]));
+  const values = Object.fromEntries(Object.entries(state.values).filter(([n]) => n in report.parameters));
+  const yaml = m.environmentYaml({ choices: state.choices, values, types, hidden, withHidden });
+  const generated = Object.keys(state.choices).length > 0 || Object.keys(values).length > 0;
+  const lines = m.commandLines(state, generated);
+  if (blobUrl) URL.revokeObjectURL(blobUrl);
+  blobUrl = URL.createObjectURL(new Blob([yaml], { type: 'application/yaml' }));
+  const skipped = Object.keys(values).filter((n) => hidden.has(n)).length;
+  const body = el('pre', { id: 'api-body', hidden: true });
+  const box = $('result');
+  box.replaceChildren(
+    el('h3', { text: 'The environment file' }),
+    el('p', {
+      class: 'help',
+      text: `${m.GENERATED} holds your picks (resource_registry) and the values you entered (parameter_defaults). Save it in the served root directory (${rootShown}); pass it after the other environments.`,
+    }),
+    el(
+      'label',
+      {},
+      el('input', {
+        type: 'checkbox',
+        id: 'with-hidden',
+        checked: withHidden,
+        onchange: (e) => {
+          withHidden = e.target.checked;
+          renderResult();
+          $('with-hidden').focus();
+        },
+      }),
+      ` Include NoEcho values in the download${skipped && !withHidden ? ` (${skipped} left out)` : ''}`,
+    ),
+    el('p', {}, el('a', { id: 'download', href: blobUrl, download: m.GENERATED, text: `Download ${m.GENERATED}` })),
+    el('pre', { id: 'env-text', text: yaml }),
+    el('h3', { text: 'Create the stack (from the served root directory)' }),
+    el('pre', { id: 'cmd-create', text: lines.create }),
+    el('h3', { text: 'Check it first' }),
+    el('p', { class: 'help', text: 'Against a real Heat, or with heatcap:' }),
+    el('pre', { id: 'cmd-validate', text: `${lines.validate}\n${lines.parameters}` }),
+    el('h3', { text: 'The API body' }),
+    el('p', {
+      class: 'help',
+      text: "python-heatclient's body for the template and the chosen environments (heatcap export --format heat-api); add the generated environment's content to its environment.",
+    }),
+    el('button', {
+      type: 'button',
+      text: 'Show the API body',
+      onclick: async (e) => {
+        e.target.disabled = true;
+        try {
+          const b = await api.get('export', api.compositionPairs(state, { choices: false }));
+          body.textContent = JSON.stringify(b, null, 2);
+        } catch (err) {
+          body.textContent = `heatcap refuses the export: ${err.message}`;
+        }
+        body.hidden = false;
+        e.target.disabled = false;
+        announce('The API body is shown below the button.');
+      },
+    }),
+    body,
+  );
+}
+
+init().catch((e) => announce(`The page failed: ${e.message}`));

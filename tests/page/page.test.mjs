@@ -1,0 +1,270 @@
+// End-to-end: heatcap serve's composition page in headless Chromium,
+// driven as a person drives it (controls found by role and accessible
+// name), on the 2016 TripleO corpus deployment of tests/heat_oracle.rs
+// (overcloud.yaml, the base registry, network isolation, storage,
+// pacemaker). axe-core checks every step. Run by .ci/page;
+// HEATCAP_BIN names the binary (target/debug/heatcap by default),
+// CHROMIUM the browser (/usr/bin/chromium), HEATCAP_PAGE_SCREENSHOTS=DIR
+// writes one screenshot per step there (docs/page/ holds the committed ones).
+
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawn, execFileSync } from 'node:child_process';
+import { cpSync, mkdtempSync, readFileSync, rmSync, mkdirSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { createInterface } from 'node:readline';
+import { fileURLToPath } from 'node:url';
+import { chromium } from 'playwright-core';
+
+const here = dirname(fileURLToPath(import.meta.url));
+const repo = resolve(here, '../..');
+const bin = process.env.HEATCAP_BIN || join(repo, 'target/debug/heatcap');
+const shots = process.env.HEATCAP_PAGE_SCREENSHOTS;
+const axeSource = readFileSync(join(here, 'node_modules/axe-core/axe.min.js'), 'utf8');
+const ENVS = [
+  'overcloud-resource-registry-puppet.yaml',
+  'environments/network-isolation.yaml',
+  'environments/storage-environment.yaml',
+  'environments/puppet-pacemaker.yaml',
+];
+const GLANCE = 'OS::TripleO::Services::GlanceApi';
+
+let server;
+let base;
+let tree;
+let browser;
+let page;
+
+/** Starts `heatcap serve` on a free port over `root`: its base URL. */
+function serve(root) {
+  server = spawn(bin, ['serve', '--listen', '127.0.0.1:0', '--root', root], { stdio: ['ignore', 'ignore', 'pipe'] });
+  return new Promise((ok, fail) => {
+    const lines = createInterface({ input: server.stderr });
+    lines.on('line', (l) => {
+      const m = l.match(/http:\/\/(\S+)/);
+      if (m) ok(`http://${m[1]}`);
+    });
+    server.on('exit', (code) => fail(new Error(`heatcap serve exited ${code}`)));
+  });
+}
+
+before(async () => {
+  // A copy of the tree, so that the downloaded environment can be saved
+  // in its root as the page says.
+  tree = join(mkdtempSync(join(tmpdir(), 'heatcap-page-')), 'tht');
+  cpSync(join(repo, 'fixtures/tripleo-heat-templates-2016'), tree, { recursive: true });
+  base = await serve(tree);
+  browser = await chromium.launch({
+    executablePath: process.env.CHROMIUM || '/usr/bin/chromium',
+    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
+  });
+  // axe-core is injected as an inline script, which the page's policy
+  // (default-src 'self') refuses: bypass it for the checker only.
+  const context = await browser.newContext({ bypassCSP: true, acceptDownloads: true, viewport: { width: 1100, height: 760 } });
+  page = await context.newPage();
+  if (shots) mkdirSync(shots, { recursive: true });
+});
+
+after(async () => {
+  await browser?.close();
+  server?.kill();
+  if (tree) rmSync(dirname(tree), { recursive: true, force: true });
+});
+
+/** axe-core's violations on the page as it is now (none expected). */
+async function axe(step) {
+  if (!(await page.evaluate(() => 'axe' in window))) await page.addScriptTag({ content: axeSource });
+  const violations = await page.evaluate(async () => {
+    const r = await window.axe.run(document);
+    return r.violations.map((v) => `${v.id} (${v.impact}): ${v.help}: ${v.nodes.map((n) => n.target.join(' ')).slice(0, 3).join(', ')}`);
+  });
+  assert.deepEqual(violations, [], `axe-core at step ${step}`);
+}
+
+/** A screenshot of step `n`, `at` (a locator) in the middle of the view. */
+async function shot(n, at, block = 'center') {
+  if (!shots) return;
+  await at.evaluate((e, b) => e.scrollIntoView({ block: b }), block);
+  await page.screenshot({ path: join(shots, `step-${n}.png`), fullPage: false });
+}
+
+/** Waits until the page has answered the last change. */
+async function composed() {
+  await page.waitForFunction(() => /parameters in the composition|Choose a root template|have errors/.test(document.querySelector('[role=status]').textContent));
+}
+
+const status = () => page.getByRole('status').textContent();
+
+test('GET / answers JSON clients with the versions document, browsers with the page', async () => {
+  const json = await fetch(`${base}/`, { headers: { Accept: 'application/json' } });
+  assert.equal(json.status, 300);
+  assert.equal((await json.json()).versions[0].id, 'v1.0');
+  const any = await fetch(`${base}/`);
+  assert.equal(any.status, 300);
+  const html = await fetch(`${base}/`, { headers: { Accept: 'text/html,*/*;q=0.8' } });
+  assert.equal(html.status, 200);
+  assert.match(html.headers.get('content-type'), /^text\/html/);
+  assert.match(html.headers.get('content-security-policy'), /default-src 'self'/);
+  assert.match(await html.text(), /<title>heatcap: compose a Heat stack<\/title>/);
+  const fixed = await fetch(`${base}/heatcap/page/`);
+  assert.equal(fixed.status, 200);
+  assert.equal((await fetch(`${base}/heatcap/page/nothing.js`)).status, 404);
+});
+
+test('the workflow on the 2016 corpus deployment', async () => {
+  // Step 1: the root template.
+  await page.goto(`${base}/`);
+  await composed();
+  assert.equal(await page.getByRole('combobox', { name: 'Served tree' }).inputValue(), 'tht');
+  await axe(1);
+  await page.getByRole('combobox', { name: 'Root template' }).selectOption('overcloud.yaml');
+  await composed();
+  await shot(1, page.getByRole('heading', { name: 'Compose a Heat stack' }), 'start');
+
+  // Step 2: the catalogue's topics and groups; a `requires` not met blocks.
+  assert.ok(await page.getByRole('group', { name: 'Deployment options' }).getByRole('group', { name: 'High Availability' }).isVisible());
+  await page.getByRole('checkbox', { name: 'Pacemaker (environments/puppet-pacemaker.yaml)' }).check();
+  await composed();
+  await page.waitForFunction(() => /which it requires/.test(document.querySelector('#env-problems').textContent));
+  const alert = await page.locator('#env-problems').textContent();
+  assert.match(alert, /block the next steps/);
+  assert.match(alert, /capabilities-map\.yaml:\d+:\d+: E9003 error: `environments\/puppet-pacemaker\.yaml` is enabled without `overcloud-resource-registry-puppet\.yaml`, which it requires/);
+  assert.match(await page.locator('#choices').textContent(), /^Blocked: fix the environments first/);
+  await axe('2 (blocked)');
+  await page.getByRole('checkbox', { name: 'Pacemaker (environments/puppet-pacemaker.yaml)' }).uncheck();
+  await composed();
+  assert.doesNotMatch(await page.locator('#env-problems').textContent(), /E9003|block the next steps/);
+  // Mutually exclusive groups are radios, with a way back to none.
+  const nic = page.getByRole('group', { name: 'Single nic or Bonding (at most one)' });
+  assert.equal(await nic.getByRole('radio').count(), 3);
+  assert.ok(await nic.getByRole('radio', { name: 'None of Single nic or Bonding' }).isChecked());
+
+  // The four environments, in order; the last one by keyboard.
+  for (const e of ENVS.slice(0, 3)) {
+    await page.getByRole('checkbox', { name: e }).check();
+    await composed();
+  }
+  const last = page.getByRole('checkbox', { name: ENVS[3] });
+  await last.focus();
+  await page.keyboard.press('Space');
+  await composed();
+  assert.ok(await last.isChecked());
+  const chosen = page.getByRole('list', { name: /Chosen environments/ }).getByRole('listitem');
+  assert.deepEqual(
+    (await chosen.allTextContents()).map((t) => t.replace(/UpDownRemove$/, '')),
+    ENVS,
+  );
+  // Reordering by keyboard, then back.
+  await page.getByRole('button', { name: `Move ${ENVS[3]} up` }).focus();
+  await page.keyboard.press('Enter');
+  await composed();
+  assert.equal((await chosen.nth(2).textContent()).replace(/UpDownRemove$/, ''), ENVS[3]);
+  await page.getByRole('button', { name: `Move ${ENVS[3]} down` }).click();
+  await composed();
+  assert.equal((await chosen.nth(3).textContent()).replace(/UpDownRemove$/, ''), ENVS[3]);
+  await axe(2);
+  await shot(2, page.getByRole('list', { name: /Chosen environments/ }));
+
+  // Steps 3-4: the choice for GlanceApi, picked by pacemaker.
+  const glance = page.getByRole('combobox', { name: `Implementation of ${GLANCE}` });
+  assert.equal(await glance.inputValue(), 'puppet/services/pacemaker/glance-api.yaml');
+  const [nowId, conflictId] = (await glance.getAttribute('aria-describedby')).split(' ');
+  assert.match(await page.locator(`#${nowId}`).textContent(), /^Picked by environments\/puppet-pacemaker\.yaml:\d+\.$/);
+  assert.match(
+    await page.locator(`#${conflictId}`).textContent(),
+    /^Conflict: overcloud-resource-registry-puppet\.yaml and environments\/puppet-pacemaker\.yaml map it differently; environments\/puppet-pacemaker\.yaml wins \(given order\)\.$/,
+  );
+  const search = page.getByRole('searchbox', { name: 'Search parameters by name' });
+  await search.fill('GlanceFilePcmk');
+  const pcmk = page.getByText('GlanceFilePcmkManage', { exact: true });
+  assert.ok((await pcmk.count()) > 0, 'the pacemaker GlanceApi declares GlanceFilePcmkManage');
+  await axe(3);
+  await shot(3, glance);
+  const before = Number((await status()).match(/^(\d+) parameters/)[1]);
+  await glance.selectOption('puppet/services/glance-api.yaml');
+  await composed();
+  const after = Number((await status()).match(/^(\d+) parameters/)[1]);
+  assert.equal(await pcmk.count(), 0, 'the plain GlanceApi has no GlanceFilePcmk* parameters');
+  assert.equal(before - after, 4, `${before} parameters before the switch, ${after} after`);
+  assert.match(await page.locator('#param-summary').textContent(), /^0 matching/);
+  assert.match(page.url(), /choose=OS%3A%3ATripleO%3A%3AServices%3A%3AGlanceApi%3Dpuppet%2Fservices%2Fglance-api\.yaml/);
+  await axe(4);
+  await shot(4, glance);
+
+  // Step 5: a value Heat refuses, its words at the field, then corrected.
+  await search.fill('');
+  const rootStack = page.getByRole('group', { name: 'Parameters of stack root' });
+  const count = rootStack.getByRole('textbox', { name: 'ControllerCount', exact: true });
+  await count.fill('0');
+  await page.waitForFunction(() => document.querySelector('[aria-invalid=true]'));
+  assert.equal(await count.getAttribute('aria-invalid'), 'true');
+  const described = async () => {
+    const ids = (await count.getAttribute('aria-describedby')).split(' ');
+    const texts = [];
+    for (const id of ids) texts.push(await page.locator(`#${id}`).textContent());
+    return texts.join(' | ');
+  };
+  // Heat's words (tests/heat/env-value-verdicts.json: "20 is out of range (min: 1, max: 10)").
+  assert.match(await described(), /Heat refuses this value: 0 is out of range \(min: 1, max: None\)/);
+  await axe(5);
+  await shot(5, count);
+  await count.fill('x2');
+  await page.waitForFunction(() => /could not convert/.test(document.body.textContent));
+  assert.match(await described(), /could not convert string to float: 'x2'/);
+  await count.fill('2');
+  await page.waitForFunction(() => !document.querySelector('[aria-invalid=true]'));
+  assert.match(await described(), /Entered here: goes to parameter_defaults of heatcap-environment\.yaml\./);
+  assert.doesNotMatch(await described(), /Heat refuses/);
+  // A NoEcho value: masked, kept out of the address and of the download.
+  const admin = rootStack.getByLabel('AdminPassword', { exact: true });
+  assert.equal(await admin.getAttribute('type'), 'password');
+  await admin.fill('s3cret');
+  await page.waitForFunction(() => /p\.ControllerCount=2/.test(location.search));
+  assert.doesNotMatch(page.url(), /s3cret/);
+
+  // Step 6: the result.
+  const env = await page.locator('#env-text').textContent();
+  assert.match(env, /"OS::TripleO::Services::GlanceApi": "puppet\/services\/glance-api\.yaml"/);
+  assert.match(env, /"ControllerCount": 2/);
+  assert.doesNotMatch(env, /s3cret/);
+  const create = await page.locator('#cmd-create').textContent();
+  assert.equal(create, `openstack stack create -t overcloud.yaml ${ENVS.map((e) => `-e ${e}`).join(' ')} -e heatcap-environment.yaml overcloud`);
+  await axe(6);
+  await shot(6, page.getByRole('heading', { name: '6. Result' }), 'start');
+  const [download] = await Promise.all([
+    page.waitForEvent('download'),
+    page.getByRole('link', { name: 'Download heatcap-environment.yaml' }).click(),
+  ]);
+  assert.equal(download.suggestedFilename(), 'heatcap-environment.yaml');
+  await download.saveAs(join(tree, 'heatcap-environment.yaml'));
+  assert.equal(readFileSync(join(tree, 'heatcap-environment.yaml'), 'utf8'), env);
+
+  // heatcap parameters, run as the page says, reports what the page showed.
+  const line = (await page.locator('#cmd-validate').textContent()).split('\n')[1];
+  const words = line.split(' ');
+  assert.equal(words[0], 'heatcap');
+  let out;
+  try {
+    out = execFileSync(bin, [...words.slice(1), '--format', 'json'], { cwd: tree, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] });
+  } catch (e) {
+    out = e.stdout; // exit 1: required parameters are still unset
+  }
+  const cli = JSON.parse(out);
+  assert.equal(Object.keys(cli.parameters).length, after);
+  assert.ok(!('GlanceFilePcmkManage' in cli.parameters));
+  assert.deepEqual(
+    cli.parameters.ControllerCount.values.find((v) => v.stack === 'root'),
+    { stack: 'root', source: 'parameter_defaults', value: 2 },
+  );
+  assert.ok(cli.required.includes('AdminPassword'), 'NoEcho values stay out of the file');
+
+  // A reload restores the composition from the address.
+  await page.reload();
+  await composed();
+  assert.equal(await page.getByRole('combobox', { name: 'Root template' }).inputValue(), 'overcloud.yaml');
+  for (const e of ENVS) assert.ok(await page.getByRole('checkbox', { name: e }).isChecked(), e);
+  assert.equal(await glance.inputValue(), 'puppet/services/glance-api.yaml');
+  assert.equal(await rootStack.getByRole('textbox', { name: 'ControllerCount', exact: true }).inputValue(), '2');
+  assert.equal(Number((await status()).match(/^(\d+) parameters/)[1]), after);
+});
