@@ -108,6 +108,7 @@ pub fn rules(data: &[u8]) -> usize {
         &crate::validate::Selection::new(Vec::new(), Vec::new()),
         &crate::walk::Remap::default(),
         &crate::validate::MappedTypes::default(),
+        &crate::vfs::Disk::default(),
     )
     .len()
 }

@@ -26,6 +26,8 @@ pub(crate) struct Context<'a> {
     /// What Heat's resource plugins say about the template, found once
     /// for all the rules that report it (`hot::plugin_schema`).
     schema: std::sync::OnceLock<Vec<hot::plugin_schema::Finding>>,
+    /// Heat's function tables for the template's version.
+    tables: std::sync::OnceLock<Option<hot::functions::Tables>>,
 }
 
 impl<'a> Context<'a> {
@@ -42,7 +44,16 @@ impl<'a> Context<'a> {
             template,
             mapped,
             schema: std::sync::OnceLock::new(),
+            tables: std::sync::OnceLock::new(),
         }
+    }
+
+    /// Heat's function tables for the template's version (`None` when it
+    /// is unknown; computed on the first call).
+    pub(crate) fn tables(&self) -> Option<&hot::functions::Tables> {
+        self.tables
+            .get_or_init(|| hot::functions::Tables::compute(self))
+            .as_ref()
     }
 
     /// What Heat's resource plugins say about the template (computed on
@@ -174,6 +185,8 @@ pub(crate) struct EnvContext<'a> {
     pub env: &'a Environment,
     /// Path prefixes read from elsewhere (`--templates-root`).
     pub remap: &'a crate::walk::Remap,
+    /// What the run has learnt of the disk.
+    pub disk: &'a crate::vfs::Disk,
 }
 
 /// One environment rule.
@@ -208,12 +221,14 @@ impl Selection {
 }
 
 /// Runs the selected rules over one file (templates and environments);
-/// `mapped` are the types the environments given map.
+/// `mapped` are the types the environments given map, `disk` what the run
+/// has learnt of the disk.
 pub(crate) fn check_file(
     file: &FileRecord,
     selection: &Selection,
     remap: &crate::walk::Remap,
     mapped: &MappedTypes,
+    disk: &crate::vfs::Disk,
 ) -> Vec<Diagnostic> {
     let mut out = Vec::new();
     if let Some(env) = file.environment() {
@@ -224,7 +239,12 @@ pub(crate) fn check_file(
                 .filter(|d| selection.includes(d.code))
                 .cloned(),
         );
-        let cx = EnvContext { file, env, remap };
+        let cx = EnvContext {
+            file,
+            env,
+            remap,
+            disk,
+        };
         for rule in registry::ENV_RULES {
             if selection.includes(rule.meta().code) {
                 rule.check(&cx, &mut out);
@@ -276,12 +296,19 @@ pub(crate) fn check_package(
     let package = (profile == Profile::Onap).then(|| onap::Package::new(records));
     // A package is self-contained: its environments are what maps types.
     let mapped = MappedTypes::of(records.iter().filter_map(FileRecord::environment));
+    let disk = crate::vfs::Disk::default();
     (0..records.len())
         .into_par_iter()
         .map(|i| {
             let record = &records[i];
             let mut found = record.diagnostics.clone();
-            let mut rules = check_file(record, selection, &crate::walk::Remap::default(), &mapped);
+            let mut rules = check_file(
+                record,
+                selection,
+                &crate::walk::Remap::default(),
+                &mapped,
+                &disk,
+            );
             if let Some(package) = &package {
                 for d in found.iter_mut().chain(rules.iter_mut()) {
                     if d.severity == Severity::Error {

@@ -70,25 +70,13 @@ pub(crate) fn locate_read(
     dirs: &mut HashMap<String, FromDir>,
 ) -> Option<PathBuf> {
     let (joined, _) = locate_cached(from, target, remap, dirs)?;
-    let Some((mut read, rest)) = dirs
+    let Some((real_dir, rest)) = dirs
         .get(from)
-        .and_then(|b| Some((b.real_dir.clone(), joined.strip_prefix(&b.real_dir).ok()?)))
+        .and_then(|b| Some((&b.real_dir, joined.strip_prefix(&b.real_dir).ok()?)))
     else {
         return Some(joined);
     };
-    let mut rest = rest.components().peekable();
-    while let Some(c) = rest.peek() {
-        match c {
-            std::path::Component::ParentDir if read.parent().is_some() => {
-                read.pop();
-            }
-            std::path::Component::CurDir => {}
-            _ => break,
-        }
-        rest.next();
-    }
-    read.extend(rest);
-    Some(read)
+    Some(crate::vfs::join_real(real_dir, rest))
 }
 
 /// The real path of `path`: symlinks resolved on disk (a rendered
@@ -120,6 +108,8 @@ pub(crate) struct Locator<'a> {
     remap: &'a Remap,
     memory: Option<&'a MemoryFiles>,
     base: Option<Base>,
+    /// What the run has learnt of the disk, when the caller keeps it.
+    disk: Option<&'a crate::vfs::Disk>,
 }
 
 /// Where a file's references are resolved: its real directory, and whether
@@ -132,22 +122,34 @@ pub(crate) struct Base {
 
 impl Base {
     /// The base of the file `from` (not empty, not standard input).
-    fn of(from: &str, memory: Option<&MemoryFiles>) -> Base {
+    fn of(from: &str, memory: Option<&MemoryFiles>, disk: Option<&crate::vfs::Disk>) -> Base {
+        let canonicalize = |p: &Path| match disk {
+            Some(disk) => disk.canonicalize(p),
+            None => crate::vfs::canonicalize(p),
+        };
         let from_path = &path_of(from);
         let shown_dir = from_path.parent().unwrap_or(Path::new(""));
-        let real_dir = real(from_path, memory)
+        let real_path = match memory {
+            Some(_) => Some(PathBuf::from(normalize(from_path))),
+            None => canonicalize(from_path).ok(),
+        };
+        let real_dir = real_path
             .and_then(|p| p.parent().map(Path::to_path_buf))
             .unwrap_or_else(|| shown_dir.to_path_buf());
         // A linked file elsewhere: show where the target really is, since
         // that is where it is read from and how other paths reach it.
         // Files in memory have no links.
+        let dir = if shown_dir.as_os_str().is_empty() {
+            Path::new(".")
+        } else {
+            shown_dir
+        };
         let linked_away = memory.is_none()
-            && crate::vfs::canonicalize(if shown_dir.as_os_str().is_empty() {
-                Path::new(".")
-            } else {
-                shown_dir
-            })
-            .is_ok_and(|d| d != real_dir);
+            && match disk {
+                Some(disk) => disk.real_dir(dir),
+                None => crate::vfs::canonicalize(dir).ok(),
+            }
+            .is_some_and(|d| d != real_dir);
         Base {
             real_dir,
             linked_away,
@@ -168,6 +170,15 @@ impl<'a> Locator<'a> {
             remap,
             memory,
             base: None,
+            disk: None,
+        }
+    }
+
+    /// Asks the file-system questions of `disk` (each once per run).
+    pub(crate) fn on(self, disk: &'a crate::vfs::Disk) -> Locator<'a> {
+        Locator {
+            disk: Some(disk),
+            ..self
         }
     }
 
@@ -199,7 +210,10 @@ impl<'a> Locator<'a> {
         let (real_dir, linked_away) = if from.is_empty() || from_stdin {
             (Path::new(""), false)
         } else {
-            let base = self.base.get_or_insert_with(|| Base::of(from, memory));
+            let disk = self.disk;
+            let base = self
+                .base
+                .get_or_insert_with(|| Base::of(from, memory, disk));
             (base.real_dir.as_path(), base.linked_away)
         };
         let target = &path_of(target);

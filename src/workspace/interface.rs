@@ -23,6 +23,7 @@ use super::catalog::Locator;
 use crate::model::registry::is_template_path;
 use crate::model::FileRecord;
 use crate::validate::hot::plugin_schema::provider_property_violation;
+use crate::vfs::Disk;
 use crate::walk::{normalize, path_of, Remap};
 
 /// What one file contributes: the properties its resources pass, by type,
@@ -121,18 +122,22 @@ pub(super) struct Interface {
 }
 
 /// A file's identity: its real path, or its path without `.` and `..`.
-fn identity(shown: &str) -> PathBuf {
+fn identity(shown: &str, disk: &Disk) -> PathBuf {
     let path = path_of(shown);
-    crate::vfs::canonicalize(&path).unwrap_or_else(|_| PathBuf::from(normalize(&path)))
+    disk.canonicalize(&path)
+        .unwrap_or_else(|_| PathBuf::from(normalize(&path)))
 }
 
 /// The identity of each of `files` (each once, in parallel: every one is a
-/// few file-system calls).
-pub(super) fn identities<'a>(files: impl Iterator<Item = &'a str>) -> HashMap<String, PathBuf> {
+/// few file-system calls, fewer for a directory `disk` has seen).
+pub(super) fn identities<'a>(
+    files: impl Iterator<Item = &'a str>,
+    disk: &Disk,
+) -> HashMap<String, PathBuf> {
     let unique: Vec<&str> = files.collect::<HashSet<&str>>().into_iter().collect();
     unique
         .par_iter()
-        .map(|f| ((*f).to_owned(), identity(f)))
+        .map(|f| ((*f).to_owned(), identity(f, disk)))
         .collect()
 }
 
@@ -147,8 +152,8 @@ struct Located<'a> {
 }
 
 impl Contribution {
-    fn locate<'a>(&'a self, remap: &'a Remap) -> Located<'a> {
-        let mut locator = Locator::new(&self.from, remap);
+    fn locate<'a>(&'a self, remap: &'a Remap, disk: &'a Disk) -> Located<'a> {
+        let mut locator = Locator::new(&self.from, remap).on(disk);
         Located {
             maps: self
                 .maps
@@ -174,14 +179,17 @@ impl Interface {
     /// Gathers every file's contribution. Locating the targets and finding
     /// their identities (file-system calls) is done in parallel, each
     /// distinct target once; the rest is lookups.
-    pub(super) fn new(all: &[Contribution], remap: &Remap) -> Interface {
-        let located: Vec<Located> = all.par_iter().map(|c| c.locate(remap)).collect();
-        let ids = identities(located.iter().flat_map(|l| {
-            l.maps
-                .iter()
-                .map(|(_, shown)| shown.as_str())
-                .chain(l.uses.iter().map(|(_, shown)| shown.as_str()))
-        }));
+    pub(super) fn new(all: &[Contribution], remap: &Remap, disk: &Disk) -> Interface {
+        let located: Vec<Located> = all.par_iter().map(|c| c.locate(remap, disk)).collect();
+        let ids = identities(
+            located.iter().flat_map(|l| {
+                l.maps
+                    .iter()
+                    .map(|(_, shown)| shown.as_str())
+                    .chain(l.uses.iter().map(|(_, shown)| shown.as_str()))
+            }),
+            disk,
+        );
         let mut maps: HashMap<&str, HashSet<&PathBuf>> = HashMap::new();
         let mut out = Interface::default();
         for l in &located {

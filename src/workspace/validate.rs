@@ -225,11 +225,13 @@ pub fn validate(opts: &ValidateOptions) -> Validated {
     let walked = walk_rendered(opts);
     let selection = &opts.selection;
     let mapped = mapped_types(&opts.environments, &opts.load);
+    let disk = crate::vfs::Disk::default();
     let per_file: Vec<Checked> = match opts.profile {
         Profile::Hot => load::load_all(&walked.sources, &opts.load, |l| {
             let record = FileRecord::from_loaded(l, true);
             let mut found: Vec<Diagnostic> = record.diagnostics.clone();
-            found.extend(check_file(&record, selection, &opts.load.remap, &mapped));
+            let remap = &opts.load.remap;
+            found.extend(check_file(&record, selection, remap, &mapped, &disk));
             found.extend(super::references::unreadable(&record, &opts.load.remap));
             found.retain(|d| selection.includes(d.code));
             Checked::new(&record, found)
@@ -291,12 +293,13 @@ pub fn validate(opts: &ValidateOptions) -> Validated {
         contributions.extend(load::load_all(&sources, &opts.load, |l| {
             Contribution::of(&FileRecord::from_loaded(l, false))
         }));
-        let interface = Interface::new(&contributions, &opts.load.remap);
+        let interface = Interface::new(&contributions, &opts.load.remap, &disk);
         let ids = identities(
             out.findings
                 .iter()
                 .filter(|d| d.code == UNUSED_PARAMETER)
                 .map(|d| d.file.as_str()),
+            &disk,
         );
         out.findings.retain(|d| {
             d.code != UNUSED_PARAMETER
