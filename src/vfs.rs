@@ -272,9 +272,194 @@ impl FileOverlay {
     }
 }
 
+/// What one run learns of the disk (through the overlay), each question
+/// asked once: whether a path is a file, and the real path of each
+/// directory. A command's files do not change while it runs; a longer-lived
+/// caller (`heatcap serve`) makes one per request. Shared by the worker
+/// threads.
+#[derive(Debug, Default)]
+pub(crate) struct Disk {
+    /// The files read instead of the disk's.
+    overlay: FileOverlay,
+    files: std::sync::Mutex<std::collections::HashMap<PathBuf, bool>>,
+    dirs: std::sync::Mutex<std::collections::HashMap<PathBuf, Option<PathBuf>>>,
+}
+
+fn locked<T>(m: &std::sync::Mutex<T>) -> std::sync::MutexGuard<'_, T> {
+    m.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
+}
+
+impl Disk {
+    /// A run's cache over `overlay` and the disk.
+    pub(crate) fn new(overlay: &FileOverlay) -> Disk {
+        Disk {
+            overlay: overlay.clone(),
+            ..Disk::default()
+        }
+    }
+
+    /// The files read instead of the disk's.
+    pub(crate) fn overlay(&self) -> &FileOverlay {
+        &self.overlay
+    }
+
+    /// [`FileOverlay::is_file`], asked once per path.
+    pub(crate) fn is_file(&self, path: &Path) -> bool {
+        if let Some(&known) = locked(&self.files).get(path) {
+            return known;
+        }
+        let answer = self.overlay.is_file(path);
+        locked(&self.files).insert(path.to_path_buf(), answer);
+        answer
+    }
+
+    /// [`FileOverlay::canonicalize`], with the directory's part asked once per
+    /// directory: a path whose last component is a name that is not a
+    /// symbolic link (one `lstat`) is its real directory joined with that
+    /// name, exactly as `realpath` finds it component by component.
+    pub(crate) fn canonicalize(&self, path: &Path) -> std::io::Result<PathBuf> {
+        if let Some(name) = plain_name(path) {
+            if std::fs::symlink_metadata(path).is_ok_and(|m| !m.file_type().is_symlink()) {
+                let dir = match path.parent() {
+                    Some(d) if !d.as_os_str().is_empty() => d,
+                    _ => Path::new("."),
+                };
+                if let Some(real) = self.real_dir(dir) {
+                    return Ok(real.join(name));
+                }
+            }
+        }
+        self.overlay.canonicalize(path)
+    }
+
+    /// The real path of the directory `dir` (`None` when there is none),
+    /// once per run.
+    pub(crate) fn real_dir(&self, dir: &Path) -> Option<PathBuf> {
+        if let Some(known) = locked(&self.dirs).get(dir) {
+            return known.clone();
+        }
+        let answer = std::fs::canonicalize(dir).ok();
+        locked(&self.dirs).insert(dir.to_path_buf(), answer.clone());
+        answer
+    }
+}
+
+/// The last component of `path` when it is written as a plain name (not
+/// `..`, `.`, a root, nor followed by `/` or `/.`, which would make `lstat`
+/// follow a link).
+fn plain_name(path: &Path) -> Option<&std::ffi::OsStr> {
+    let name = path.file_name()?;
+    let written = path
+        .as_os_str()
+        .as_encoded_bytes()
+        .rsplit(|&b| b == b'/')
+        .next()?;
+    (written == name.as_encoded_bytes()).then_some(name)
+}
+
+/// `target` (a relative path as written) read from the real directory
+/// `real_dir`: its leading `..` taken off the directory (exact, since every
+/// component of a real directory is a real directory), so that targets
+/// written from different directories that reach one file give one path.
+/// Other components are kept as written.
+pub(crate) fn join_real(real_dir: &Path, target: &Path) -> PathBuf {
+    let mut read = real_dir.to_path_buf();
+    let mut rest = target.components().peekable();
+    while let Some(c) = rest.peek() {
+        match c {
+            std::path::Component::ParentDir if read.parent().is_some() => {
+                read.pop();
+            }
+            std::path::Component::CurDir => {}
+            _ => break,
+        }
+        rest.next();
+    }
+    read.extend(rest);
+    read
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The run's `Disk` answers as the plain calls do, through links to
+    /// files and to directories, and for paths whose last component is not
+    /// a plain name (where `lstat` would follow a link); each answer is
+    /// kept, so a file made later is not seen by the same run.
+    #[test]
+    fn disk_answers_as_the_file_system_and_keeps_its_answers() {
+        let tmp = tempfile::tempdir().unwrap();
+        let root = std::fs::canonicalize(tmp.path()).unwrap();
+        std::fs::create_dir_all(root.join("real/sub")).unwrap();
+        std::fs::write(root.join("real/sub/a.yaml"), "a").unwrap();
+        std::os::unix::fs::symlink(root.join("real/sub"), root.join("linkdir")).unwrap();
+        std::os::unix::fs::symlink(root.join("real/sub/a.yaml"), root.join("link.yaml")).unwrap();
+        let disk = Disk::default();
+        let cases = [
+            "real/sub/a.yaml",
+            "linkdir/a.yaml",
+            "link.yaml",
+            "linkdir",
+            "linkdir/",
+            "linkdir/.",
+            "linkdir/..",
+            "real/sub/../sub/a.yaml",
+            "real/missing.yaml",
+            "missing/a.yaml",
+        ];
+        for case in cases {
+            let path = root.join(case);
+            assert_eq!(
+                disk.canonicalize(&path).ok(),
+                std::fs::canonicalize(&path).ok(),
+                "{case}"
+            );
+            assert_eq!(
+                disk.is_file(&path),
+                FileOverlay::default().is_file(&path),
+                "{case}"
+            );
+        }
+        assert_eq!(
+            plain_name(Path::new("a/b.yaml")),
+            Some(std::ffi::OsStr::new("b.yaml"))
+        );
+        for not_plain in ["a/b/", "a/b/.", "a/..", "/", ".."] {
+            assert_eq!(plain_name(Path::new(not_plain)), None, "{not_plain}");
+        }
+        let later = root.join("real/later.yaml");
+        assert!(!disk.is_file(&later));
+        std::fs::write(&later, "b").unwrap();
+        assert!(!disk.is_file(&later), "the run's answer is kept");
+        assert!(Disk::default().is_file(&later));
+    }
+
+    #[test]
+    fn leading_parents_are_taken_off_a_real_directory_only() {
+        let dir = Path::new("/r/a/b");
+        assert_eq!(
+            join_real(dir, Path::new("../../c/x.yaml")),
+            Path::new("/r/c/x.yaml")
+        );
+        assert_eq!(
+            join_real(dir, Path::new("./../x.yaml")),
+            Path::new("/r/a/x.yaml")
+        );
+        // Past the root, and inside the path, `..` stays as written.
+        assert_eq!(
+            join_real(Path::new("/"), Path::new("../x")),
+            Path::new("/../x")
+        );
+        assert_eq!(
+            join_real(dir, Path::new("c/../x.yaml")),
+            Path::new("/r/a/b/c/../x.yaml")
+        );
+        assert_eq!(
+            join_real(dir, Path::new("/abs.yaml")),
+            Path::new("/abs.yaml")
+        );
+    }
 
     #[test]
     fn mounted_files_are_read_found_and_listed_by_any_name() {

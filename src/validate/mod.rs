@@ -26,6 +26,8 @@ pub(crate) struct Context<'a> {
     /// What Heat's resource plugins say about the template, found once
     /// for all the rules that report it (`hot::plugin_schema`).
     schema: std::sync::OnceLock<Vec<hot::plugin_schema::Finding>>,
+    /// Heat's function tables for the template's version.
+    tables: std::sync::OnceLock<Option<hot::functions::Tables>>,
 }
 
 impl<'a> Context<'a> {
@@ -42,7 +44,16 @@ impl<'a> Context<'a> {
             template,
             mapped,
             schema: std::sync::OnceLock::new(),
+            tables: std::sync::OnceLock::new(),
         }
+    }
+
+    /// Heat's function tables for the template's version (`None` when it
+    /// is unknown; computed on the first call).
+    pub(crate) fn tables(&self) -> Option<&hot::functions::Tables> {
+        self.tables
+            .get_or_init(|| hot::functions::Tables::compute(self))
+            .as_ref()
     }
 
     /// What Heat's resource plugins say about the template (computed on
@@ -174,8 +185,9 @@ pub(crate) struct EnvContext<'a> {
     pub env: &'a Environment,
     /// Path prefixes read from elsewhere (`--templates-root`).
     pub remap: &'a crate::walk::Remap,
-    /// Files read instead of the disk's (rendered outputs).
-    pub overlay: &'a crate::vfs::FileOverlay,
+    /// What the run has learnt of the disk (through the files read
+    /// instead of the disk's: rendered outputs, buffers).
+    pub disk: &'a crate::vfs::Disk,
 }
 
 /// One environment rule.
@@ -210,13 +222,14 @@ impl Selection {
 }
 
 /// Runs the selected rules over one file (templates and environments);
-/// `mapped` are the types the environments given map.
+/// `mapped` are the types the environments given map, `disk` what the run
+/// has learnt of the disk.
 pub(crate) fn check_file(
     file: &FileRecord,
     selection: &Selection,
     remap: &crate::walk::Remap,
-    overlay: &crate::vfs::FileOverlay,
     mapped: &MappedTypes,
+    disk: &crate::vfs::Disk,
 ) -> Vec<Diagnostic> {
     let mut out = Vec::new();
     if let Some(env) = file.environment() {
@@ -231,7 +244,7 @@ pub(crate) fn check_file(
             file,
             env,
             remap,
-            overlay,
+            disk,
         };
         for rule in registry::ENV_RULES {
             if selection.includes(rule.meta().code) {
@@ -285,6 +298,7 @@ pub(crate) fn check_package(
     let package = (profile == Profile::Onap).then(|| onap::Package::new(records));
     // A package is self-contained: its environments are what maps types.
     let mapped = MappedTypes::of(records.iter().filter_map(FileRecord::environment));
+    let disk = crate::vfs::Disk::new(overlay);
     (0..records.len())
         .into_par_iter()
         .map(|i| {
@@ -294,8 +308,8 @@ pub(crate) fn check_package(
                 record,
                 selection,
                 &crate::walk::Remap::default(),
-                overlay,
                 &mapped,
+                &disk,
             );
             if let Some(package) = &package {
                 for d in found.iter_mut().chain(rules.iter_mut()) {

@@ -80,25 +80,13 @@ pub(crate) fn locate_read(
     dirs: &mut HashMap<String, FromDir>,
 ) -> Option<PathBuf> {
     let (joined, _) = locate_cached(from, target, remap, overlay, dirs)?;
-    let Some((mut read, rest)) = dirs
+    let Some((real_dir, rest)) = dirs
         .get(from)
-        .and_then(|b| Some((b.real_dir.clone(), joined.strip_prefix(&b.real_dir).ok()?)))
+        .and_then(|b| Some((&b.real_dir, joined.strip_prefix(&b.real_dir).ok()?)))
     else {
         return Some(joined);
     };
-    let mut rest = rest.components().peekable();
-    while let Some(c) = rest.peek() {
-        match c {
-            std::path::Component::ParentDir if read.parent().is_some() => {
-                read.pop();
-            }
-            std::path::Component::CurDir => {}
-            _ => break,
-        }
-        rest.next();
-    }
-    read.extend(rest);
-    Some(read)
+    Some(crate::vfs::join_real(real_dir, rest))
 }
 
 /// The real path of `path`: symlinks resolved on disk (a rendered
@@ -132,6 +120,8 @@ pub(crate) struct Locator<'a> {
     memory: Option<&'a MemoryFiles>,
     overlay: &'a FileOverlay,
     base: Option<Base>,
+    /// What the run has learnt of the disk, when the caller keeps it.
+    disk: Option<&'a crate::vfs::Disk>,
 }
 
 /// Where a file's references are resolved: its real directory, and whether
@@ -144,23 +134,35 @@ pub(crate) struct Base {
 
 impl Base {
     /// The base of the file `from` (not empty, not standard input).
-    fn of(from: &str, memory: Option<&MemoryFiles>, overlay: &FileOverlay) -> Base {
+    fn of(
+        from: &str,
+        memory: Option<&MemoryFiles>,
+        overlay: &FileOverlay,
+        disk: Option<&crate::vfs::Disk>,
+    ) -> Base {
         let from_path = &path_of(from);
         let shown_dir = from_path.parent().unwrap_or(Path::new(""));
-        let real_dir = real(from_path, memory, overlay)
+        let real_path = match (memory, disk) {
+            (None, Some(disk)) => disk.canonicalize(from_path).ok(),
+            _ => real(from_path, memory, overlay),
+        };
+        let real_dir = real_path
             .and_then(|p| p.parent().map(Path::to_path_buf))
             .unwrap_or_else(|| shown_dir.to_path_buf());
         // A linked file elsewhere: show where the target really is, since
         // that is where it is read from and how other paths reach it.
         // Files in memory have no links.
+        let dir = if shown_dir.as_os_str().is_empty() {
+            Path::new(".")
+        } else {
+            shown_dir
+        };
         let linked_away = memory.is_none()
-            && overlay
-                .canonicalize(if shown_dir.as_os_str().is_empty() {
-                    Path::new(".")
-                } else {
-                    shown_dir
-                })
-                .is_ok_and(|d| d != real_dir);
+            && match disk {
+                Some(disk) => disk.real_dir(dir),
+                None => overlay.canonicalize(dir).ok(),
+            }
+            .is_some_and(|d| d != real_dir);
         Base {
             real_dir,
             linked_away,
@@ -187,6 +189,15 @@ impl<'a> Locator<'a> {
             memory,
             overlay,
             base: None,
+            disk: None,
+        }
+    }
+
+    /// Asks the file-system questions of `disk` (each once per run).
+    pub(crate) fn on(self, disk: &'a crate::vfs::Disk) -> Locator<'a> {
+        Locator {
+            disk: Some(disk),
+            ..self
         }
     }
 
@@ -219,9 +230,10 @@ impl<'a> Locator<'a> {
         let (real_dir, linked_away) = if from.is_empty() || from_stdin {
             (Path::new(""), false)
         } else {
+            let disk = self.disk;
             let base = self
                 .base
-                .get_or_insert_with(|| Base::of(from, memory, overlay));
+                .get_or_insert_with(|| Base::of(from, memory, overlay, disk));
             (base.real_dir.as_path(), base.linked_away)
         };
         let target = &path_of(target);

@@ -23,7 +23,7 @@ use super::catalog::Locator;
 use crate::model::registry::is_template_path;
 use crate::model::FileRecord;
 use crate::validate::hot::plugin_schema::provider_property_violation;
-use crate::vfs::FileOverlay;
+use crate::vfs::Disk;
 use crate::walk::{normalize, path_of, Remap};
 
 /// What one file contributes: the properties its resources pass, by type,
@@ -122,23 +122,22 @@ pub(super) struct Interface {
 }
 
 /// A file's identity: its real path, or its path without `.` and `..`.
-fn identity(shown: &str, overlay: &FileOverlay) -> PathBuf {
+fn identity(shown: &str, disk: &Disk) -> PathBuf {
     let path = path_of(shown);
-    overlay
-        .canonicalize(&path)
+    disk.canonicalize(&path)
         .unwrap_or_else(|_| PathBuf::from(normalize(&path)))
 }
 
 /// The identity of each of `files` (each once, in parallel: every one is a
-/// few file-system calls).
+/// few file-system calls, fewer for a directory `disk` has seen).
 pub(super) fn identities<'a>(
     files: impl Iterator<Item = &'a str>,
-    overlay: &FileOverlay,
+    disk: &Disk,
 ) -> HashMap<String, PathBuf> {
     let unique: Vec<&str> = files.collect::<HashSet<&str>>().into_iter().collect();
     unique
         .par_iter()
-        .map(|f| ((*f).to_owned(), identity(f, overlay)))
+        .map(|f| ((*f).to_owned(), identity(f, disk)))
         .collect()
 }
 
@@ -153,8 +152,8 @@ struct Located<'a> {
 }
 
 impl Contribution {
-    fn locate<'a>(&'a self, remap: &'a Remap, overlay: &'a FileOverlay) -> Located<'a> {
-        let mut locator = Locator::new(&self.from, remap, overlay);
+    fn locate<'a>(&'a self, remap: &'a Remap, disk: &'a Disk) -> Located<'a> {
+        let mut locator = Locator::new(&self.from, remap, disk.overlay()).on(disk);
         Located {
             maps: self
                 .maps
@@ -180,8 +179,8 @@ impl Interface {
     /// Gathers every file's contribution. Locating the targets and finding
     /// their identities (file-system calls) is done in parallel, each
     /// distinct target once; the rest is lookups.
-    pub(super) fn new(all: &[Contribution], remap: &Remap, overlay: &FileOverlay) -> Interface {
-        let located: Vec<Located> = all.par_iter().map(|c| c.locate(remap, overlay)).collect();
+    pub(super) fn new(all: &[Contribution], remap: &Remap, disk: &Disk) -> Interface {
+        let located: Vec<Located> = all.par_iter().map(|c| c.locate(remap, disk)).collect();
         let ids = identities(
             located.iter().flat_map(|l| {
                 l.maps
@@ -189,7 +188,7 @@ impl Interface {
                     .map(|(_, shown)| shown.as_str())
                     .chain(l.uses.iter().map(|(_, shown)| shown.as_str()))
             }),
-            overlay,
+            disk,
         );
         let mut maps: HashMap<&str, HashSet<&PathBuf>> = HashMap::new();
         let mut out = Interface::default();

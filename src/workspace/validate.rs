@@ -168,15 +168,10 @@ fn check_hot(
     selection: &Selection,
     load: &LoadOptions,
     mapped: &MappedTypes,
+    disk: &crate::vfs::Disk,
 ) -> Checked {
     let mut found: Vec<Diagnostic> = record.diagnostics.clone();
-    found.extend(check_file(
-        record,
-        selection,
-        &load.remap,
-        &load.overlay,
-        mapped,
-    ));
+    found.extend(check_file(record, selection, &load.remap, mapped, disk));
     found.extend(super::references::unreadable(
         record,
         &load.remap,
@@ -258,9 +253,16 @@ pub fn validate(opts: &ValidateOptions) -> Validated {
     let load = &opts.load;
     let selection = &opts.selection;
     let mapped = mapped_types(&opts.environments, load);
+    let disk = crate::vfs::Disk::new(&load.overlay);
     let per_file: Vec<Checked> = match opts.profile {
         Profile::Hot => load::load_all(&walked.sources, load, |l| {
-            check_hot(&FileRecord::from_loaded(l, true), selection, load, &mapped)
+            check_hot(
+                &FileRecord::from_loaded(l, true),
+                selection,
+                load,
+                &mapped,
+                &disk,
+            )
         }),
         Profile::Onap => packages::by_package(&walked.sources, load, selection),
     };
@@ -311,32 +313,7 @@ pub fn validate(opts: &ValidateOptions) -> Validated {
         count_against_compliance(&mut found, opts.profile);
         out.findings.extend(found);
     }
-    if out.findings.iter().any(|d| d.code == UNUSED_PARAMETER) {
-        let sources: Vec<walk::Source> = opts
-            .environments
-            .iter()
-            .map(|p| walk::Source::new(p.clone(), walk::display(p), true))
-            .collect();
-        contributions.extend(load::load_all(&sources, load, |l| {
-            Contribution::of(&FileRecord::from_loaded(l, false))
-        }));
-        let interface = Interface::new(&contributions, &load.remap, &load.overlay);
-        let ids = identities(
-            out.findings
-                .iter()
-                .filter(|d| d.code == UNUSED_PARAMETER)
-                .map(|d| d.file.as_str()),
-            &load.overlay,
-        );
-        out.findings.retain(|d| {
-            d.code != UNUSED_PARAMETER
-                || !d
-                    .key_path
-                    .get(1)
-                    .is_some_and(|name| interface.passes(&ids[&d.file], name))
-        });
-    }
-    drop(contributions);
+    drop_passed_parameters(&mut out.findings, contributions, opts, &disk);
     if !opts.environments.is_empty() {
         let composed = compose_check::composition(
             &opts.environments,
@@ -353,6 +330,44 @@ pub fn validate(opts: &ValidateOptions) -> Validated {
         out.suppressed = suppress::apply(&mut out.findings, directives, opts);
     }
     out
+}
+
+/// Takes off the unused-parameter findings (W2003) of parameters that a
+/// parent template or an environment passes: every file's contributions,
+/// with the environments' own.
+fn drop_passed_parameters(
+    findings: &mut Vec<Diagnostic>,
+    mut contributions: Vec<Contribution>,
+    opts: &ValidateOptions,
+    disk: &crate::vfs::Disk,
+) {
+    if !findings.iter().any(|d| d.code == UNUSED_PARAMETER) {
+        return;
+    }
+    let load = &opts.load;
+    let sources: Vec<walk::Source> = opts
+        .environments
+        .iter()
+        .map(|p| walk::Source::new(p.clone(), walk::display(p), true))
+        .collect();
+    contributions.extend(load::load_all(&sources, load, |l| {
+        Contribution::of(&FileRecord::from_loaded(l, false))
+    }));
+    let interface = Interface::new(&contributions, &load.remap, disk);
+    let ids = identities(
+        findings
+            .iter()
+            .filter(|d| d.code == UNUSED_PARAMETER)
+            .map(|d| d.file.as_str()),
+        disk,
+    );
+    findings.retain(|d| {
+        d.code != UNUSED_PARAMETER
+            || !d
+                .key_path
+                .get(1)
+                .is_some_and(|name| interface.passes(&ids[&d.file], name))
+    });
 }
 
 /// Under the ONAP profile, every error found across the package's files

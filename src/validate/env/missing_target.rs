@@ -44,13 +44,19 @@ impl EnvRule for MissingRegistryTarget {
             .collect();
         // python-heatclient resolves against the real directory of the file
         // (a symbolic link's target's).
+        // Targets are asked of the run's `Disk`, each distinct file once: a
+        // real directory's leading `..` folded, the many environments of a
+        // tree that name one file from different directories ask once.
         let shown = Path::new(&cx.file.path);
-        let dir = cx
-            .overlay
+        let real_dir = cx
+            .disk
             .canonicalize(shown)
             .ok()
-            .and_then(|p| p.parent().map(Path::to_path_buf))
-            .unwrap_or_else(|| shown.parent().unwrap_or(Path::new("")).to_path_buf());
+            .and_then(|p| p.parent().map(Path::to_path_buf));
+        let read_at = |target: &str| match &real_dir {
+            Some(dir) => crate::vfs::join_real(dir, Path::new(target)),
+            None => shown.parent().unwrap_or(Path::new("")).join(target),
+        };
         for e in &cx.env.entries {
             if e.resource().is_some_and(|r| moved.contains(&r)) {
                 continue;
@@ -63,11 +69,11 @@ impl EnvRule for MissingRegistryTarget {
                         format!("read at `{r}` under --templates-root"),
                     ),
                     std::borrow::Cow::Borrowed(_) => (
-                        dir.join(target),
+                        read_at(target),
                         "relative to this environment file".to_owned(),
                     ),
                 };
-                if !cx.overlay.is_file(&read) {
+                if !cx.disk.is_file(&read) {
                     out.push(
                         Diagnostic::new(
                             META.code,
@@ -118,8 +124,8 @@ mod tests {
             &record,
             &selection,
             &crate::walk::Remap::default(),
-            &crate::vfs::FileOverlay::default(),
             &crate::validate::MappedTypes::default(),
+            &crate::vfs::Disk::default(),
         );
         let messages: Vec<&str> = found.iter().map(|d| d.message.as_str()).collect();
         assert_eq!(

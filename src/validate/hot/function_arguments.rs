@@ -349,7 +349,7 @@ impl Rule for InvalidFunctionArguments {
                 continue;
             }
             let shape = Shape {
-                tables: &tables,
+                tables,
                 parse: call.parse,
             };
             if let Some(message) = problem(&call, &shape, date) {

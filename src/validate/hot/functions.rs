@@ -38,8 +38,14 @@ pub(crate) struct Tables {
 }
 
 impl Tables {
-    /// The template's tables; `None` when its version is unknown.
-    pub(crate) fn of(cx: &Context<'_>) -> Option<Tables> {
+    /// The template's tables; `None` when its version is unknown (found
+    /// once per template, for every rule that asks).
+    pub(crate) fn of<'c>(cx: &'c Context<'_>) -> Option<&'c Tables> {
+        cx.tables()
+    }
+
+    /// [`Tables::of`], computed.
+    pub(crate) fn compute(cx: &Context<'_>) -> Option<Tables> {
         match cx.template.format {
             Format::Hot => {
                 let date = super::hot_date(cx.template.version.as_deref()?)?;

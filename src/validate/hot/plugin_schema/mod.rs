@@ -151,62 +151,152 @@ fn heat_path(items: &[String]) -> String {
     out
 }
 
-/// Where a value sits, in the user's terms and in Heat's.
-#[derive(Clone)]
-struct Place {
+/// Where a walk starts: a resource, or a group's or chain's member (its
+/// key path and Heat's, given whole).
+struct Origin {
     /// The resource, for messages.
     resource: String,
-    /// The key path of the node (the diagnostic's).
+    /// The key path of the origin.
     keys: Vec<String>,
-    /// Heat's path items.
+    /// Heat's path items of the origin.
     heat: Vec<String>,
-    /// Heat reports what goes wrong below at this path (a value it
-    /// converts without validating).
-    flat: bool,
-    /// The property path as the user writes it (`fixed_ips[0].subnet`).
-    label: String,
-    /// The stage that checks names here.
-    stage: Stage,
-    /// The stage that checks values here (and everything inside them).
-    values: Stage,
     /// Group members: strings holding the index variable are computed.
     index_var: Option<String>,
 }
 
-impl Place {
-    fn key(&self, k: &str) -> Place {
-        let mut p = self.clone();
-        p.keys.push(k.to_owned());
-        if !p.flat {
-            p.heat.push(k.to_owned());
+/// One step below a place.
+#[derive(Clone, Copy)]
+enum Step<'s> {
+    /// A section (`properties`, `resource_def`): in the key path and
+    /// Heat's, not in the property label.
+    Section(&'s str),
+    /// A property, or a key of a map property.
+    Key(&'s str),
+    /// An item of a list.
+    Index(usize),
+}
+
+impl Step<'_> {
+    fn text(self) -> String {
+        match self {
+            Step::Section(k) | Step::Key(k) => k.to_owned(),
+            Step::Index(i) => i.to_string(),
         }
-        p.label = if p.label.is_empty() {
-            k.to_owned()
-        } else {
-            format!("{}.{k}", p.label)
-        };
-        p
+    }
+}
+
+/// Where a value sits, in the user's terms and in Heat's: its origin and
+/// the steps below it, each place borrowing the one above. Nothing is
+/// copied while the walk descends; the paths a finding shows are built
+/// when one is reported.
+#[derive(Clone, Copy)]
+struct Place<'p> {
+    origin: &'p Origin,
+    /// The place above and the step from it.
+    up: Option<(&'p Place<'p>, Step<'p>)>,
+    /// Heat reports what goes wrong below at this path (a value it
+    /// converts without validating): the steps below are not in Heat's path.
+    flat: bool,
+    /// The stage that checks names here.
+    stage: Stage,
+    /// The stage that checks values here (and everything inside them).
+    values: Stage,
+}
+
+impl<'p> Place<'p> {
+    /// The place at the start of `origin`.
+    fn at(origin: &'p Origin, stage: Stage, values: Stage) -> Place<'p> {
+        Place {
+            origin,
+            up: None,
+            flat: false,
+            stage,
+            values,
+        }
     }
 
-    fn index(&self, i: usize) -> Place {
-        let mut p = self.clone();
-        p.keys.push(i.to_string());
-        if !p.flat {
-            p.heat.push(i.to_string());
+    fn down<'q>(&'q self, step: Step<'q>) -> Place<'q> {
+        Place {
+            origin: self.origin,
+            up: Some((self, step)),
+            ..*self
         }
-        p.label = format!("{}[{i}]", p.label);
-        p
+    }
+
+    fn key<'q>(&'q self, k: &'q str) -> Place<'q> {
+        self.down(Step::Key(k))
+    }
+
+    fn index(&self, i: usize) -> Place<'_> {
+        self.down(Step::Index(i))
     }
 
     /// The place of a section (`properties`, `resource_def`): in the key
     /// path and Heat's, not in the property label.
-    fn section(&self, k: &str) -> Place {
-        let mut p = self.clone();
-        p.keys.push(k.to_owned());
-        if !p.flat {
-            p.heat.push(k.to_owned());
+    fn section<'q>(&'q self, k: &'q str) -> Place<'q> {
+        self.down(Step::Section(k))
+    }
+
+    /// The resource, for messages.
+    fn resource(&self) -> &'p str {
+        &self.origin.resource
+    }
+
+    fn index_var(&self) -> Option<&'p str> {
+        self.origin.index_var.as_deref()
+    }
+
+    /// The steps from the origin, first to last, each with whether it is
+    /// in Heat's path (the place above it is not flat).
+    fn steps(&self) -> Vec<(Step<'_>, bool)> {
+        let mut out = Vec::new();
+        let mut p = self;
+        while let Some((up, step)) = &p.up {
+            out.push((*step, !up.flat));
+            p = up;
         }
-        p
+        out.reverse();
+        out
+    }
+
+    /// The key path of the node (the diagnostic's).
+    fn keys(&self) -> Vec<String> {
+        let mut keys = self.origin.keys.clone();
+        keys.extend(self.steps().into_iter().map(|(s, _)| s.text()));
+        keys
+    }
+
+    /// Heat's path items.
+    fn heat(&self) -> Vec<String> {
+        let mut heat = self.origin.heat.clone();
+        heat.extend(
+            self.steps()
+                .into_iter()
+                .filter(|(_, in_heat)| *in_heat)
+                .map(|(s, _)| s.text()),
+        );
+        heat
+    }
+
+    /// The property path as the user writes it (`fixed_ips[0].subnet`).
+    fn label(&self) -> String {
+        let mut label = String::new();
+        for (step, _) in self.steps() {
+            match step {
+                Step::Section(_) => {}
+                Step::Key(k) => {
+                    if !label.is_empty() {
+                        label.push('.');
+                    }
+                    label.push_str(k);
+                }
+                Step::Index(i) => {
+                    use std::fmt::Write as _;
+                    let _ = write!(label, "[{i}]");
+                }
+            }
+        }
+        label
     }
 
     /// Heat's message for a property problem here.
@@ -214,7 +304,7 @@ impl Place {
         format!(
             "{}: Property error: {}: {message}",
             self.stage.heat(),
-            heat_path(&self.heat)
+            heat_path(&self.heat())
         )
     }
 }
@@ -255,7 +345,7 @@ impl Names {
 struct Walker<'a, 'c> {
     cx: &'a Context<'c>,
     heat: &'static HeatTypes,
-    tables: Tables,
+    tables: &'a Tables,
     names: Names,
     /// Parameter name → its type, normalised to HOT's spelling.
     parameters: IndexMap<&'a str, String>,
@@ -400,11 +490,11 @@ pub(crate) fn check(cx: &Context<'_>) -> Vec<Finding> {
 }
 
 impl<'a> Walker<'a, '_> {
-    fn push(&mut self, kind: Kind, span: Span, keys: &[String], message: String) {
+    fn push(&mut self, kind: Kind, span: Span, key_path: Vec<String>, message: String) {
         self.out.push(Finding {
             kind,
             span,
-            key_path: keys.to_vec(),
+            key_path,
             message,
         });
     }
@@ -429,16 +519,13 @@ impl<'a> Walker<'a, '_> {
             let Some(type_name) = type_node.as_str() else {
                 continue;
             };
-            let here = Place {
-                resource: name.clone(),
+            let origin = Origin {
                 keys: vec![self.names.resources.to_owned(), name.clone()],
                 heat: vec![self.names.resources.to_owned(), name.clone()],
-                flat: false,
-                label: String::new(),
-                stage: Stage::Validate,
-                values: Stage::Create,
+                resource: name,
                 index_var: None,
             };
+            let here = Place::at(&origin, Stage::Validate, Stage::Create);
             let Some(ty) = self.resource_type(type_name, type_node, &here) else {
                 continue;
             };
@@ -471,7 +558,7 @@ impl<'a> Walker<'a, '_> {
         &mut self,
         type_name: &str,
         node: &Node,
-        at: &Place,
+        at: &Place<'_>,
     ) -> Option<&'static ResourceType> {
         if is_template_path(type_name) || type_name.contains('/') || self.cx.mapped.maps(type_name)
         {
@@ -488,10 +575,10 @@ impl<'a> Walker<'a, '_> {
                 self.push(
                     Kind::UnknownType,
                     node.span,
-                    &at.keys,
+                    at.keys(),
                     format!(
                         "resource `{}`: Heat {} has no resource type `{type_name}`{hint} ({}: The Resource Type ({type_name}) could not be found.)",
-                        at.resource,
+                        at.resource(),
                         heat.heat_version,
                         at.stage.heat()
                     ),
@@ -520,10 +607,10 @@ impl<'a> Walker<'a, '_> {
         self.push(
             kind,
             node.span,
-            &at.keys,
+            at.keys(),
             format!(
                 "resource `{}`: `{type_name}`{alias} {state}{}{tail}",
-                at.resource,
+                at.resource(),
                 status_detail(ss)
             ),
         );
@@ -536,7 +623,7 @@ impl<'a> Walker<'a, '_> {
         ty: &'static ResourceType,
         type_name: &str,
         props: Option<&Node>,
-        at: &Place,
+        at: &Place<'_>,
         anchor: Span,
     ) {
         if is_placeholder(ty) {
@@ -560,6 +647,42 @@ impl<'a> Walker<'a, '_> {
         self.map(&ty.properties, data, at, anchor, level, true);
     }
 
+    /// The keys of `data` that `schema` does not have (E3011).
+    fn unknown_keys(
+        &mut self,
+        schema: &'static IndexMap<String, PropertySchema>,
+        data: &Mapping,
+        at: &Place<'_>,
+        level: Level<'_>,
+    ) {
+        for (k, _) in &data.entries {
+            if k.value.as_str().is_some_and(|key| schema.contains_key(key)) {
+                continue;
+            }
+            let key = k.value.key_text();
+            if !schema.contains_key(&key) {
+                let hint = heat_schema::nearest(&key, schema.keys().map(String::as_str))
+                    .map(|n| format!("; did you mean `{n}`?"))
+                    .unwrap_or_default();
+                let what = match level {
+                    Level::Resource { type_name, .. } => {
+                        format!("`{key}` is not a property of `{type_name}`{hint}")
+                    }
+                    Level::Nested => {
+                        format!("`{key}` is not a key `{}` can have{hint}", at.label())
+                    }
+                };
+                let keys = at.key(&key).keys();
+                let message = format!(
+                    "resource `{}`: {what} ({})",
+                    at.resource(),
+                    at.property_error(&format!("Unknown Property {key}"))
+                );
+                self.push(Kind::UnknownProperty, k.span, keys, message);
+            }
+        }
+    }
+
     /// Heat's `Properties.validate` of one mapping against its schema:
     /// unknown keys, then each property in the schema's order. `validate`
     /// is false below a value that refers to a resource: Heat then only
@@ -568,36 +691,14 @@ impl<'a> Walker<'a, '_> {
         &mut self,
         schema: &'static IndexMap<String, PropertySchema>,
         data: &Mapping,
-        at: &Place,
+        at: &Place<'_>,
         anchor: Span,
         level: Level<'_>,
         validate: bool,
     ) {
         let top = matches!(level, Level::Resource { .. });
         if validate || top {
-            for (k, _) in &data.entries {
-                let key = k.value.key_text();
-                if !schema.contains_key(&key) {
-                    let hint = heat_schema::nearest(&key, schema.keys().map(String::as_str))
-                        .map(|n| format!("; did you mean `{n}`?"))
-                        .unwrap_or_default();
-                    let what = match level {
-                        Level::Resource { type_name, .. } => {
-                            format!("`{key}` is not a property of `{type_name}`{hint}")
-                        }
-                        Level::Nested => {
-                            format!("`{key}` is not a key `{}` can have{hint}", at.label)
-                        }
-                    };
-                    let keys = at.key(&key).keys;
-                    let message = format!(
-                        "resource `{}`: {what} ({})",
-                        at.resource,
-                        at.property_error(&format!("Unknown Property {key}"))
-                    );
-                    self.push(Kind::UnknownProperty, k.span, &keys, message);
-                }
-            }
+            self.unknown_keys(schema, data, at, level);
         }
         let template_backed = matches!(
             level,
@@ -613,11 +714,11 @@ impl<'a> Walker<'a, '_> {
                 if !s.implemented && (validate || top) {
                     let message = format!(
                         "resource `{}`: Heat has not implemented property `{}` ({})",
-                        at.resource,
-                        here.label,
+                        at.resource(),
+                        here.label(),
                         at.property_error(&format!("Property {name} not implemented yet"))
                     );
-                    self.push(Kind::UnknownProperty, k.span, &here.keys, message);
+                    self.push(Kind::UnknownProperty, k.span, here.keys(), message);
                     continue;
                 }
                 let ss = &s.support_status;
@@ -629,11 +730,11 @@ impl<'a> Walker<'a, '_> {
                     };
                     let message = format!(
                         "resource `{}`: property `{}` {state}{}{tail}",
-                        at.resource,
-                        here.label,
+                        at.resource(),
+                        here.label(),
                         status_detail(ss)
                     );
-                    self.push(Kind::DeprecatedProperty, k.span, &here.keys, message);
+                    self.push(Kind::DeprecatedProperty, k.span, here.keys(), message);
                     // A hidden property is mostly translated into its
                     // replacement, whose checks are Heat's own. A deprecated
                     // one is not (none of Heat 27's is deleted or replaced by
@@ -659,22 +760,22 @@ impl<'a> Walker<'a, '_> {
                     && s.default.is_none()
                     && !translated_into(name, schema, data) =>
                 {
-                    let mut at = at.clone();
+                    let mut at = *at;
                     at.stage = at.values;
                     let what = match level {
                         Level::Resource { type_name, .. } => {
                             format!("required property `{name}` of `{type_name}` is not set")
                         }
                         Level::Nested => {
-                            format!("`{}` requires key `{name}`", at.label)
+                            format!("`{}` requires key `{name}`", at.label())
                         }
                     };
                     let message = format!(
                         "resource `{}`: {what} ({})",
-                        at.resource,
+                        at.resource(),
                         at.property_error(&format!("Property {name} not assigned"))
                     );
-                    self.push(Kind::MissingProperty, anchor, &at.keys, message);
+                    self.push(Kind::MissingProperty, anchor, at.keys(), message);
                 }
                 Some(_) | None => {}
             }
@@ -689,15 +790,15 @@ impl<'a> Walker<'a, '_> {
         &mut self,
         s: &'static PropertySchema,
         node: &Node,
-        at: &Place,
+        at: &Place<'_>,
         validate: bool,
     ) -> Option<J> {
         if is_call(node) {
             self.parameter_type(s, node, at);
             return None;
         }
-        if let (Some(var), Value::Str(text)) = (&at.index_var, &node.value) {
-            if text.contains(var.as_str()) {
+        if let (Some(var), Value::Str(text)) = (at.index_var(), &node.value) {
+            if text.contains(var) {
                 return None;
             }
         }
@@ -765,11 +866,11 @@ impl<'a> Walker<'a, '_> {
             if let Some((what, message)) = convert::constraints(s, &converted) {
                 let text = format!(
                     "resource `{}`: property `{}` {what} ({})",
-                    at.resource,
-                    at.label,
+                    at.resource(),
+                    at.label(),
                     at.property_error(&message)
                 );
-                self.push(Kind::Constraint, node.span, &at.keys, text);
+                self.push(Kind::Constraint, node.span, at.keys(), text);
                 return None;
             }
         }
@@ -782,7 +883,7 @@ impl<'a> Walker<'a, '_> {
         &mut self,
         item: &'static PropertySchema,
         items: &[Node],
-        at: &Place,
+        at: &Place<'_>,
         validate: bool,
     ) -> Option<J> {
         let mut whole = Some(Vec::with_capacity(items.len()));
@@ -791,14 +892,14 @@ impl<'a> Walker<'a, '_> {
             // schema Heat has not implemented (AWS `Tags`).
             let message = format!(
                 "resource `{}`: Heat has not implemented the items of `{}` ({})",
-                at.resource,
-                at.label,
+                at.resource(),
+                at.label(),
                 at.property_error("Property 0 not implemented yet")
             );
             self.push(
                 Kind::UnknownProperty,
                 items[0].span,
-                &at.index(0).keys,
+                at.index(0).keys(),
                 message,
             );
             return None;
@@ -816,18 +917,18 @@ impl<'a> Walker<'a, '_> {
     fn wrong_type(
         &mut self,
         node: &Node,
-        at: &Place,
+        at: &Place<'_>,
         kind: PropertyType,
         message: &str,
     ) -> Option<J> {
         let text = format!(
             "resource `{}`: property `{}` takes {} ({})",
-            at.resource,
-            at.label,
+            at.resource(),
+            at.label(),
             type_phrase(kind),
             at.property_error(message)
         );
-        self.push(Kind::WrongType, node.span, &at.keys, text);
+        self.push(Kind::WrongType, node.span, at.keys(), text);
         None
     }
 
@@ -866,12 +967,12 @@ impl<'a> Walker<'a, '_> {
             };
             let message = format!(
                 "resource `{}`: property `{}` takes {}, but parameter `{name}` is a {ptype}, which Heat never converts to it ({})",
-                at.resource,
-                at.label,
+                at.resource(),
+                at.label(),
                 type_phrase(s.kind),
                 at.property_error(&heat)
             );
-            self.push(Kind::ParameterType, node.span, &at.keys, message);
+            self.push(Kind::ParameterType, node.span, at.keys(), message);
         }
     }
 
@@ -886,7 +987,7 @@ impl<'a> Walker<'a, '_> {
     }
 
     /// `OS::Heat::ResourceGroup`: its `resource_def` against the member type.
-    fn group(&mut self, at: &Place, props: Option<&Mapping>) {
+    fn group(&mut self, at: &Place<'_>, props: Option<&Mapping>) {
         let Some(props) = props else { return };
         if props
             .get("count")
@@ -908,12 +1009,13 @@ impl<'a> Walker<'a, '_> {
         let Some(type_node) = def.get("type") else {
             return;
         };
-        let base = at.section(self.names.properties).section("resource_def");
+        let properties = at.section(self.names.properties);
+        let base = properties.section("resource_def");
         let member = Member {
             type_node,
-            type_keys: base.section("type").keys,
+            type_keys: base.section("type").keys(),
             props: def.entry("properties"),
-            props_keys: base.section("properties").keys,
+            props_keys: base.section("properties").keys(),
             heat: self.member_heat(at, "0"),
             index_var: Some(index_var.to_owned()),
         };
@@ -922,7 +1024,7 @@ impl<'a> Walker<'a, '_> {
 
     /// `OS::Heat::ResourceChain`: its `resource_properties` against each
     /// member type (once per type, at its first member).
-    fn chain(&mut self, at: &Place, props: Option<&Mapping>) {
+    fn chain(&mut self, at: &Place<'_>, props: Option<&Mapping>) {
         let Some(props) = props else { return };
         let Some(types) = props.get("resources").and_then(Node::as_seq) else {
             return;
@@ -937,9 +1039,9 @@ impl<'a> Walker<'a, '_> {
             seen.push(name);
             let member = Member {
                 type_node: t,
-                type_keys: base.section("resources").section(&i.to_string()).keys,
+                type_keys: base.section("resources").index(i).keys(),
                 props: props.entry("resource_properties"),
-                props_keys: base.section("resource_properties").keys,
+                props_keys: base.section("resource_properties").keys(),
                 heat: self.member_heat(at, &i.to_string()),
                 index_var: None,
             };
@@ -949,10 +1051,10 @@ impl<'a> Walker<'a, '_> {
 
     /// Heat's path of a member's properties in the nested stack it
     /// builds: `resources.R<nested_stack>.resources[N].properties`.
-    fn member_heat(&self, owner: &Place, member: &str) -> Vec<String> {
+    fn member_heat(&self, owner: &Place<'_>, member: &str) -> Vec<String> {
         vec![
             self.names.resources.to_owned(),
-            format!("{}<nested_stack>", owner.resource),
+            format!("{}<nested_stack>", owner.resource()),
             "resources".to_owned(),
             member.to_owned(),
             "properties".to_owned(),
@@ -960,32 +1062,29 @@ impl<'a> Walker<'a, '_> {
     }
 
     /// One member of a group or chain, at create.
-    fn member(&mut self, owner: &Place, m: &Member<'_>) {
+    fn member(&mut self, owner: &Place<'_>, m: &Member<'_>) {
         let Some(type_name) = m.type_node.as_str() else {
             return;
         };
-        let at = Place {
-            resource: owner.resource.clone(),
+        let typed = Origin {
+            resource: owner.resource().to_owned(),
             keys: m.type_keys.clone(),
             heat: m.heat.clone(),
-            flat: false,
-            label: String::new(),
-            // Heat refuses an unknown member type in `template validate`
-            // already (recorded: group-member-unknown-type.yaml).
-            stage: Stage::Validate,
-            values: Stage::Nested,
             index_var: m.index_var.clone(),
         };
+        // Heat refuses an unknown member type in `template validate`
+        // already (recorded: group-member-unknown-type.yaml).
+        let at = Place::at(&typed, Stage::Validate, Stage::Nested);
         let Some(ty) = self.resource_type(type_name, m.type_node, &at) else {
             return;
         };
-        let at = Place {
+        let origin = Origin {
             keys: m.props_keys.clone(),
-            // Member property names are checked before create; values
-            // when the nested stack is created.
-            stage: Stage::Create,
-            ..at
+            ..typed
         };
+        // Member property names are checked before create; values
+        // when the nested stack is created.
+        let at = Place::at(&origin, Stage::Create, Stage::Nested);
         let anchor = m.props.map_or(m.type_node.span, |(k, _)| k.span);
         self.properties(ty, type_name, m.props.map(|(_, v)| v), &at, anchor);
     }
@@ -1070,7 +1169,7 @@ impl<'a> Walker<'a, '_> {
             "`{}` of `{attr_name}`, which resource `{res_name}` (`{type_name}`) does not have{hint} (Heat: The Referenced Attribute ({res_name} {attr_name}) is incorrect.)",
             self.names.get_attr
         );
-        self.push(Kind::UnknownAttribute, attr.span, keys, message);
+        self.push(Kind::UnknownAttribute, attr.span, keys.to_vec(), message);
     }
 }
 
