@@ -118,6 +118,28 @@ impl WorkspaceBuilder {
         self
     }
 
+    /// The commands' rule (`--declared-only` turns it off): candidates
+    /// are inferred ([`WorkspaceBuilder::infer_candidates`]) unless
+    /// `declared_only`. Every adapter (the CLI, `serve`) asks through this.
+    #[must_use]
+    pub fn declared_only(self, declared_only: bool) -> Self {
+        if declared_only {
+            self
+        } else {
+            self.infer_candidates()
+        }
+    }
+
+    /// The rule for a capabilities query ([`Workspace::find`]): inference
+    /// adds only `resource_type`, so candidates are inferred only when a
+    /// condition is on that key (without one it cannot change the answer,
+    /// and the environments need not be read), and never when
+    /// `declared_only`.
+    #[must_use]
+    pub fn declared_only_for(self, declared_only: bool, conditions: &[Condition]) -> Self {
+        self.declared_only(declared_only || !conditions.iter().any(|c| c.key == "resource_type"))
+    }
+
     /// Read paths under one prefix from another (`--templates-root`):
     /// registry targets, template paths and `get_file` targets. Paths
     /// given to the builder are used as given.
@@ -831,4 +853,22 @@ fn infer(
         }
     }
     found
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn inference_rule_of_the_commands() {
+        assert!(Workspace::builder().declared_only(false).infer);
+        assert!(!Workspace::builder().declared_only(true).infer);
+        let on_type = [Condition::parse("resource_type=OS::X").unwrap()];
+        let other = [Condition::parse("os=centos").unwrap()];
+        let b = || Workspace::builder();
+        assert!(b().declared_only_for(false, &on_type).infer);
+        assert!(!b().declared_only_for(true, &on_type).infer);
+        assert!(!b().declared_only_for(false, &other).infer);
+        assert!(!b().declared_only_for(false, &[]).infer);
+    }
 }
