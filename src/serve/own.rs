@@ -7,7 +7,8 @@
 
 use std::path::{Component, Path, PathBuf};
 
-use axum::extract::{RawQuery, State};
+use axum::extract::{FromRequestParts, State};
+use axum::http::request::Parts;
 use axum::http::StatusCode;
 use axum::response::Response;
 use axum::routing::get;
@@ -134,19 +135,28 @@ pub(crate) fn router() -> Router<Shared> {
         .route("/openapi.json", get(openapi))
 }
 
-/// The query, the root it names and its relative paths made real.
+/// The query, the root it names and its relative paths made real: the
+/// extractor every handler starts from (a bad query is its fault).
 struct Asked {
     pairs: Vec<(String, String)>,
     root: Root,
+    /// The request's path and query: the key a kept answer is stored under.
+    key: String,
+}
+
+impl FromRequestParts<Shared> for Asked {
+    type Rejection = Fault;
+
+    async fn from_request_parts(parts: &mut Parts, shared: &Shared) -> Result<Asked, Fault> {
+        let query = parts.uri.query();
+        let pairs = body::query_pairs(query);
+        let root = shared.roots.pick(last(&pairs, "root"))?.clone();
+        let key = format!("{}?{}", parts.uri.path(), query.unwrap_or_default());
+        Ok(Asked { pairs, root, key })
+    }
 }
 
 impl Asked {
-    fn new(shared: &Shared, query: Option<&str>) -> Result<Asked, Fault> {
-        let pairs = body::query_pairs(query);
-        let root = shared.roots.pick(last(&pairs, "root"))?.clone();
-        Ok(Asked { pairs, root })
-    }
-
     fn one(&self, key: &str) -> Option<&str> {
         last(&self.pairs, key)
     }
@@ -156,6 +166,14 @@ impl Asked {
             .one(key)
             .ok_or_else(|| Fault::bad_request(format!("`{key}` is required")))?;
         self.root.path(rel)
+    }
+
+    /// `key`'s path as the CLI would be given it, when asked.
+    fn optional(&self, key: &str) -> Result<Option<String>, Fault> {
+        match self.one(key) {
+            Some(_) => Ok(Some(display(&self.required(key)?))),
+            None => Ok(None),
+        }
     }
 
     fn paths(&self, key: &str) -> Result<Vec<PathBuf>, Fault> {
@@ -177,6 +195,16 @@ impl Asked {
 
     fn flag(&self, key: &str) -> Result<bool, Fault> {
         body::boolean(self.one(key))
+    }
+
+    /// `format`, one of `allowed` (the first when absent).
+    fn format<'a>(&self, allowed: &[&'a str]) -> Result<&'a str, Fault> {
+        match self.one("format") {
+            None => Ok(allowed[0]),
+            Some(f) => allowed.iter().copied().find(|a| *a == f).ok_or_else(|| {
+                Fault::bad_request(format!("format `{f}`: {}", allowed.join(" or ")))
+            }),
+        }
     }
 
     /// The service's environments, then the request's.
@@ -219,9 +247,20 @@ fn text(f: impl FnOnce(&mut Vec<u8>) -> std::io::Result<()>) -> Result<String, F
     String::from_utf8(out).map_err(|e| Fault::internal("UnicodeError", e.to_string()))
 }
 
-/// A renderer's bytes as a 200 JSON answer.
-fn rendered(f: impl FnOnce(&mut Vec<u8>) -> std::io::Result<()>) -> Result<Response, Fault> {
-    text(f).map(|t| json_response(StatusCode::OK, t))
+/// A JSON value as text (Python's spacing, as the CLI writes it).
+fn json_text(value: &impl serde::Serialize) -> Result<String, Fault> {
+    text(|out| report::json::write_line(out, value))
+}
+
+/// The answer `f` computes (with reads confined to the roots), on the
+/// blocking pool, as a 200 JSON answer: every handler's last step.
+async fn computed<F>(shared: &Shared, f: F) -> Answer
+where
+    F: FnOnce(LoadOptions) -> Result<String, Fault> + Send + 'static,
+{
+    let load = load_options(shared);
+    let body = shared.blocking(move || f(load)).await??;
+    Ok(json_response(StatusCode::OK, body))
 }
 
 /// One kept answer: the files it was computed from, and its body.
@@ -279,43 +318,27 @@ async fn roots(State(shared): State<Shared>) -> Answer {
         .iter()
         .map(|r| serde_json::json!({"name": r.name, "path": display(&r.shown)}))
         .collect();
-    rendered(|out| report::json::write_line(out, &serde_json::json!({ "roots": list })))
+    let body = json_text(&serde_json::json!({ "roots": list }))?;
+    Ok(json_response(StatusCode::OK, body))
 }
 
-/// The builder, inferring candidates from the environments unless
-/// `declared_only` is asked (as the commands' `--declared-only`).
-fn inferring(
-    builder: crate::workspace::WorkspaceBuilder,
-    infer: bool,
-) -> crate::workspace::WorkspaceBuilder {
-    if infer {
-        builder.infer_candidates()
-    } else {
-        builder
-    }
-}
-
-/// `index [PATH]... [-r]`.
-async fn index(State(shared): State<Shared>, RawQuery(q): RawQuery) -> Answer {
-    let asked = Asked::new(&shared, q.as_deref())?;
+/// `index [PATH]... [-r] [--declared-only]`.
+async fn index(State(shared): State<Shared>, asked: Asked) -> Answer {
     let walk = asked.walk()?;
-    let infer = !asked.flag("declared_only")?;
-    let load = load_options(&shared);
-    shared
-        .clone()
-        .blocking(move || {
-            let ws = inferring(Workspace::builder(), infer)
-                .load_options(load)
-                .walk(walk)
-                .open();
-            rendered(|out| report::render_index(out, &ws.index(), Format::Json, Look::default()))
-        })
-        .await?
+    let declared_only = asked.flag("declared_only")?;
+    computed(&shared, move |load| {
+        let ws = Workspace::builder()
+            .declared_only(declared_only)
+            .load_options(load)
+            .walk(walk)
+            .open();
+        text(|out| report::render_index(out, &ws.index(), Format::Json, Look::default()))
+    })
+    .await
 }
 
-/// `capabilities-find -c KEY=VALUE... [PATH]... [-r]`.
-async fn find(State(shared): State<Shared>, RawQuery(q): RawQuery) -> Answer {
-    let asked = Asked::new(&shared, q.as_deref())?;
+/// `capabilities-find -c KEY=VALUE... [PATH]... [-r] [--declared-only]`.
+async fn find(State(shared): State<Shared>, asked: Asked) -> Answer {
     let conditions: Vec<Condition> = all(&asked.pairs, "c")
         .into_iter()
         .map(|c| {
@@ -324,88 +347,70 @@ async fn find(State(shared): State<Shared>, RawQuery(q): RawQuery) -> Answer {
         })
         .collect::<Result<_, _>>()?;
     let walk = asked.walk()?;
-    // As `capabilities-find`: inference adds only `resource_type`.
-    let infer =
-        !asked.flag("declared_only")? && conditions.iter().any(|c| c.key == "resource_type");
-    let load = load_options(&shared);
-    shared
-        .clone()
-        .blocking(move || {
-            let ws = inferring(Workspace::builder(), infer)
-                .load_options(load)
-                .walk(walk)
-                .prefilter("capabilities")
-                .open();
-            let matches = ws.find(&conditions);
-            rendered(|out| report::render_find(out, &matches, Format::Json, Look::default()))
-        })
-        .await?
+    let declared_only = asked.flag("declared_only")?;
+    computed(&shared, move |load| {
+        let ws = Workspace::builder()
+            .declared_only_for(declared_only, &conditions)
+            .load_options(load)
+            .walk(walk)
+            .prefilter("capabilities")
+            .open();
+        let matches = ws.find(&conditions);
+        text(|out| report::render_find(out, &matches, Format::Json, Look::default()))
+    })
+    .await
 }
 
-/// `template-capabilities [PATH]... [-e ENV]... [-r] [--by-type]`.
-async fn summary(State(shared): State<Shared>, RawQuery(q): RawQuery) -> Answer {
-    let asked = Asked::new(&shared, q.as_deref())?;
+/// `template-capabilities [PATH]... [-e ENV]... [-r] [--by-type]
+/// [--declared-only]`.
+async fn summary(State(shared): State<Shared>, asked: Asked) -> Answer {
     let walk = asked.walk()?;
     let envs = asked.environments(&shared)?;
     let by_type = asked.flag("by_type")?;
-    let infer = !asked.flag("declared_only")?;
-    let load = load_options(&shared);
-    shared
-        .clone()
-        .blocking(move || {
-            let ws = inferring(Workspace::builder(), infer)
-                .load_options(load)
-                .walk(walk)
-                .environments(&envs)
-                .registry_templates()
-                .open();
-            if by_type {
-                rendered(|out| {
-                    report::render_by_type(out, &ws.by_type(), Format::Json, Look::default())
-                })
-            } else {
-                rendered(|out| {
-                    report::render_summary(out, &ws.summary(), Format::Json, Look::default())
-                })
-            }
-        })
-        .await?
+    let declared_only = asked.flag("declared_only")?;
+    computed(&shared, move |load| {
+        let ws = Workspace::builder()
+            .declared_only(declared_only)
+            .load_options(load)
+            .walk(walk)
+            .environments(&envs)
+            .registry_templates()
+            .open();
+        if by_type {
+            text(|out| report::render_by_type(out, &ws.by_type(), Format::Json, Look::default()))
+        } else {
+            text(|out| report::render_summary(out, &ws.summary(), Format::Json, Look::default()))
+        }
+    })
+    .await
 }
 
-/// `options -e ENV... [--templates DIR]...`.
-async fn options(State(shared): State<Shared>, RawQuery(q): RawQuery) -> Answer {
-    let asked = Asked::new(&shared, q.as_deref())?;
+/// `options -e ENV... [--templates DIR]... [--declared-only]`.
+async fn options(State(shared): State<Shared>, asked: Asked) -> Answer {
     let envs = asked.environments(&shared)?;
     let dirs = asked.paths("templates")?;
-    let infer = !asked.flag("declared_only")?;
-    let load = load_options(&shared);
-    shared
-        .clone()
-        .blocking(move || {
-            let ws = inferring(Workspace::builder(), infer)
-                .load_options(load)
-                .environments(&envs)
-                .open();
-            let offered = ws.options(&dirs);
-            rendered(|out| report::render_options(out, &offered, Format::Json, Look::default()))
-        })
-        .await?
+    let declared_only = asked.flag("declared_only")?;
+    computed(&shared, move |load| {
+        let ws = Workspace::builder()
+            .declared_only(declared_only)
+            .load_options(load)
+            .environments(&envs)
+            .open();
+        let offered = ws.options(&dirs);
+        text(|out| report::render_options(out, &offered, Format::Json, Look::default()))
+    })
+    .await
 }
 
 /// `resolve [-t TEMPLATE] -e ENV... [--type T [--resource R]] [--all]`.
-async fn resolve(State(shared): State<Shared>, RawQuery(q): RawQuery) -> Answer {
-    let asked = Asked::new(&shared, q.as_deref())?;
+async fn resolve(State(shared): State<Shared>, asked: Asked) -> Answer {
     let envs = asked.environments(&shared)?;
-    let root = match asked.one("template") {
-        Some(_) => Some(display(&asked.required("template")?)),
-        None => None,
-    };
+    let root = asked.optional("template")?;
     let type_name = asked.one("type").map(str::to_owned);
     let resource = asked.one("resource").map(str::to_owned);
     let show_all = asked.flag("all")? || type_name.is_some();
     let depth = shared.config.max_nested_depth;
-    let key = format!("resolve?{}", q.as_deref().unwrap_or_default());
-    kept(&shared, key, move |load| {
+    kept(&shared, asked.key, move |load| {
         let ws = Workspace::builder()
             .load_options(load)
             .environments(&envs)
@@ -420,8 +425,7 @@ async fn resolve(State(shared): State<Shared>, RawQuery(q): RawQuery) -> Answer 
 
 /// `parameters -t TEMPLATE -e ENV... [--choose TYPE=PATH]... [--format
 /// json|heat]`.
-async fn parameters(State(shared): State<Shared>, RawQuery(q): RawQuery) -> Answer {
-    let asked = Asked::new(&shared, q.as_deref())?;
+async fn parameters(State(shared): State<Shared>, asked: Asked) -> Answer {
     let envs = asked.environments(&shared)?;
     let root = display(&asked.required("template")?);
     let mut choices = IndexMap::new();
@@ -432,18 +436,9 @@ async fn parameters(State(shared): State<Shared>, RawQuery(q): RawQuery) -> Answ
             .ok_or_else(|| Fault::bad_request(format!("choose takes TYPE=PATH, got `{c}`")))?;
         choices.insert(t.to_owned(), display(&asked.root.path(p)?));
     }
-    let heat = match asked.one("format") {
-        None | Some("json") => false,
-        Some("heat") => true,
-        Some(other) => {
-            return Err(Fault::bad_request(format!(
-                "format `{other}`: json or heat"
-            )))
-        }
-    };
+    let heat = asked.format(&["json", "heat"])? == "heat";
     let depth = shared.config.max_nested_depth;
-    let key = format!("parameters?{}", q.as_deref().unwrap_or_default());
-    kept(&shared, key, move |load| {
+    kept(&shared, asked.key, move |load| {
         let ws = Workspace::builder()
             .load_options(load)
             .environments(&envs)
@@ -453,7 +448,7 @@ async fn parameters(State(shared): State<Shared>, RawQuery(q): RawQuery) -> Answ
             .open();
         let (described, doc) = ws.parameters(&root);
         if heat {
-            text(|out| report::json::write_line(out, &doc))
+            json_text(&doc)
         } else {
             text(|out| report::render_parameters(out, &described, Format::Json, Look::default()))
         }
@@ -462,76 +457,63 @@ async fn parameters(State(shared): State<Shared>, RawQuery(q): RawQuery) -> Answ
 }
 
 /// `validate [PATH]... [-e ENV]... [-r] [--format json|sarif]`.
-async fn validate(State(shared): State<Shared>, RawQuery(q): RawQuery) -> Answer {
-    let asked = Asked::new(&shared, q.as_deref())?;
-    let format = match asked.one("format") {
-        None | Some("json") => Format::Json,
-        Some("sarif") => Format::Sarif,
-        Some(other) => {
-            return Err(Fault::bad_request(format!(
-                "format `{other}`: json or sarif"
-            )))
-        }
+async fn validate(State(shared): State<Shared>, asked: Asked) -> Answer {
+    let format = match asked.format(&["json", "sarif"])? {
+        "sarif" => Format::Sarif,
+        _ => Format::Json,
     };
     let walk = asked.walk()?;
     let envs = asked.environments(&shared)?;
     let depth = shared.config.max_nested_depth;
-    let load = load_options(&shared);
-    shared
-        .clone()
-        .blocking(move || {
-            let validated = run_validate(&ValidateOptions {
-                walk,
-                load,
-                selection: crate::validate::Selection::default(),
-                profile: crate::validate::Profile::Hot,
-                environments: envs,
-                max_nested_depth: depth,
-                inline_suppressions: true,
-            });
-            rendered(|out| {
-                report::render_validate(
-                    out,
-                    &validated,
-                    format,
-                    &crate::catalogue(),
-                    Look::default(),
-                    &report::Sources::new(),
-                )
-            })
+    computed(&shared, move |load| {
+        let validated = run_validate(&ValidateOptions {
+            walk,
+            load,
+            selection: crate::validate::Selection::default(),
+            profile: crate::validate::Profile::Hot,
+            environments: envs,
+            max_nested_depth: depth,
+            inline_suppressions: true,
+        });
+        text(|out| {
+            report::render_validate(
+                out,
+                &validated,
+                format,
+                &crate::catalogue(),
+                Look::default(),
+                &report::Sources::new(),
+            )
         })
-        .await?
+    })
+    .await
 }
 
 /// `export -t TEMPLATE -e ENV... --format heat-api`: the stack-create
 /// body, or a 400 with the errors that refuse it.
-async fn export(State(shared): State<Shared>, RawQuery(q): RawQuery) -> Answer {
-    let asked = Asked::new(&shared, q.as_deref())?;
+async fn export(State(shared): State<Shared>, asked: Asked) -> Answer {
     let envs = asked.environments(&shared)?;
     let root = display(&asked.required("template")?);
     let depth = shared.config.max_nested_depth;
-    let load = load_options(&shared);
-    shared
-        .clone()
-        .blocking(move || {
-            let ws = Workspace::builder()
-                .load_options(load)
-                .environments(&envs)
-                .roots(&[&root])
-                .max_nested_depth(depth)
-                .open();
-            let plan = ws.export(&root, false);
-            if plan.refused() {
-                let first = plan
-                    .diagnostics
-                    .iter()
-                    .find(|d| d.severity == crate::diag::Severity::Error)
-                    .map_or_else(|| "the export is refused".to_owned(), ToString::to_string);
-                return Err(Fault::bad_request(first));
-            }
-            rendered(|out| report::json::write_line(out, &plan.heat_api_body()))
-        })
-        .await?
+    computed(&shared, move |load| {
+        let ws = Workspace::builder()
+            .load_options(load)
+            .environments(&envs)
+            .roots(&[&root])
+            .max_nested_depth(depth)
+            .open();
+        let plan = ws.export(&root, false);
+        if plan.refused() {
+            let first = plan
+                .diagnostics
+                .iter()
+                .find(|d| d.severity == crate::diag::Severity::Error)
+                .map_or_else(|| "the export is refused".to_owned(), ToString::to_string);
+            return Err(Fault::bad_request(first));
+        }
+        json_text(&plan.heat_api_body())
+    })
+    .await
 }
 
 /// The OpenAPI document of these endpoints.
