@@ -12,9 +12,10 @@ use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
-use clap::Parser;
-use heatcap::cli::{run, Cli};
 use serde_json::Value as J;
+
+mod common;
+use common::stdout as cli;
 
 /// A running `heatcap serve` on a free port; killed when dropped.
 struct Server {
@@ -169,14 +170,6 @@ fn read_answer(s: &mut TcpStream) -> Answer {
     }
 }
 
-/// The CLI's stdout for `args`.
-fn cli(args: &[&str]) -> String {
-    let cli = Cli::try_parse_from(std::iter::once("heatcap").chain(args.iter().copied())).unwrap();
-    let (mut out, mut err) = (Vec::new(), Vec::new());
-    run(cli, &mut out, &mut err).unwrap();
-    String::from_utf8(out).unwrap()
-}
-
 fn enc(s: &str) -> String {
     s.bytes()
         .map(|b| match b {
@@ -206,27 +199,7 @@ fn client_body(root: &Path, envs: &[PathBuf]) -> String {
         args.push("-e".to_owned());
         args.push(e.display().to_string());
     }
-    let words: Vec<&str> = args.iter().map(String::as_str).collect();
-    cli(&words)
-}
-
-fn heat_document(root: &Path, envs: &[PathBuf]) -> J {
-    let mut args = vec![
-        "parameters".to_owned(),
-        "-t".to_owned(),
-        root.display().to_string(),
-        "--format".to_owned(),
-        "heat".to_owned(),
-        "-q".to_owned(),
-        "--max-nested-depth".to_owned(),
-        "7".to_owned(),
-    ];
-    for e in envs {
-        args.push("-e".to_owned());
-        args.push(e.display().to_string());
-    }
-    let words: Vec<&str> = args.iter().map(String::as_str).collect();
-    serde_json::from_str(&cli(&words)).unwrap()
+    cli(&args)
 }
 
 /// The client's body posted to `/validate?show_nested=True` answers
@@ -271,7 +244,7 @@ fn validate_answers_what_the_cli_answers() {
             // (a cycle between files, a missing template).
             continue;
         }
-        let expected = heat_document(root, envs);
+        let expected = common::heat_document(root, envs);
         let answer = server.post_json("/v1/demo/validate?show_nested=True", body.as_bytes());
         if let Some(message) = expected.get("Error").and_then(J::as_str) {
             assert_eq!(answer.status, 400, "{}: {answer:?}", root.display());
@@ -299,7 +272,9 @@ fn validate_answers_what_the_cli_answers() {
     let flat = server.post_json("/v1/demo/validate", client_body(root, envs).as_bytes());
     assert_eq!(flat.status, 200);
     assert!(flat.json().get("NestedParameters").is_none());
-    assert!(heat_document(root, envs).get("NestedParameters").is_some());
+    assert!(common::heat_document(root, envs)
+        .get("NestedParameters")
+        .is_some());
 }
 
 /// heat-api.md §1.2, §1.3, §2.4: the versions document, Heat's body rules,
