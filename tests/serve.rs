@@ -433,7 +433,7 @@ fn own_routes_answer_what_the_cli_answers() {
     let s = Server::start(&["--root", "fixtures/spec", "--root", "fixtures/heat"]);
     let roots = s.get("/heatcap/v1/roots").json();
     assert_eq!(roots["roots"][0]["name"], "spec");
-    let cases: [(&str, Vec<&str>); 7] = [
+    let cases: [(&str, Vec<&str>); 8] = [
         (
             "/heatcap/v1/options?environment=environment.yaml",
             vec!["options", "-e", "fixtures/spec/environment.yaml", "--format", "json"],
@@ -453,6 +453,10 @@ fn own_routes_answer_what_the_cli_answers() {
         (
             "/heatcap/v1/parameters?root=heat&template=remove-item/root.yaml&environment=remove-item/env.yaml",
             vec!["parameters", "-t", "fixtures/heat/remove-item/root.yaml", "-e", "fixtures/heat/remove-item/env.yaml", "--format", "json"],
+        ),
+        (
+            "/heatcap/v1/parameters?root=heat&template=remove-item/root.yaml&environment=remove-item/env.yaml&format=heat-resource-tree",
+            vec!["parameters", "-t", "fixtures/heat/remove-item/root.yaml", "-e", "fixtures/heat/remove-item/env.yaml", "--format", "heat-resource-tree"],
         ),
         (
             "/heatcap/v1/validate?root=heat&path=conditions&recursive=true&format=sarif",

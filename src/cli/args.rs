@@ -22,6 +22,7 @@ pub const PARAMETERS_FORMATS: &[Format] = &[
     Format::Json,
     Format::Yaml,
     Format::Heat,
+    Format::HeatResourceTree,
 ];
 /// `export`'s formats.
 pub const EXPORT_FORMATS: &[Format] = &[Format::Plain, Format::Json, Format::HeatApi];

@@ -8,12 +8,14 @@
 use serde_json::{json, Map, Value};
 
 /// One endpoint: path, summary, its query parameters (name, required,
-/// repeatable, description) and the schema of its answer.
+/// repeatable, description), the schema of its answer, and the other
+/// `format`s it takes with their answers' schemas (the default first).
 struct Endpoint {
     path: &'static str,
     summary: &'static str,
     params: &'static [(&'static str, bool, bool, &'static str)],
     schema: &'static str,
+    formats: &'static [(&'static str, &'static str)],
 }
 
 const ROOT: (&str, bool, bool, &str) = (
@@ -53,6 +55,7 @@ const ENDPOINTS: &[Endpoint] = &[
         summary: "`heatcap index PATH... [-r] --format json`",
         params: &[ROOT, PATH, RECURSIVE],
         schema: "index",
+        formats: &[],
     },
     Endpoint {
         path: "/heatcap/v1/capabilities/find",
@@ -69,12 +72,14 @@ const ENDPOINTS: &[Endpoint] = &[
             RECURSIVE,
         ],
         schema: "capabilities-find",
+        formats: &[],
     },
     Endpoint {
         path: "/heatcap/v1/capabilities/summary",
         summary: "`heatcap template-capabilities PATH... -e ENV... --format json`",
         params: &[ROOT, PATH, ENV, RECURSIVE],
         schema: "template-capabilities",
+        formats: &[],
     },
     Endpoint {
         path: "/heatcap/v1/options",
@@ -90,6 +95,7 @@ const ENDPOINTS: &[Endpoint] = &[
             ),
         ],
         schema: "options",
+        formats: &[],
     },
     Endpoint {
         path: "/heatcap/v1/resolve",
@@ -113,10 +119,11 @@ const ENDPOINTS: &[Endpoint] = &[
             ("all", false, false, "true: every registry entry (--all)."),
         ],
         schema: "resolve",
+        formats: &[],
     },
     Endpoint {
         path: "/heatcap/v1/parameters",
-        summary: "`heatcap parameters -t TEMPLATE -e ENV... --format json`",
+        summary: "`heatcap parameters -t TEMPLATE -e ENV... --format json|heat|heat-resource-tree`",
         params: &[
             ROOT,
             TEMPLATE,
@@ -129,18 +136,25 @@ const ENDPOINTS: &[Endpoint] = &[
             ),
         ],
         schema: "parameters",
+        formats: &[
+            ("json", "parameters"),
+            ("heat", "parameters-heat"),
+            ("heat-resource-tree", "parameters-heat-resource-tree"),
+        ],
     },
     Endpoint {
         path: "/heatcap/v1/validate",
         summary: "`heatcap validate PATH... -e ENV... --format json`",
         params: &[ROOT, PATH, ENV, RECURSIVE],
         schema: "validate",
+        formats: &[],
     },
     Endpoint {
         path: "/heatcap/v1/export",
         summary: "`heatcap export -t TEMPLATE -e ENV... --format heat-api`",
         params: &[ROOT, TEMPLATE, ENV],
         schema: "export-heat-api",
+        formats: &[],
     },
 ];
 
@@ -245,16 +259,33 @@ pub(crate) fn value() -> Value {
     let mut paths = Map::new();
     for e in ENDPOINTS {
         add_schema(e.schema, &mut components);
+        let mut params: Vec<Value> = e.params.iter().map(parameter).collect();
+        let mut answer = json!({"$ref": format!("#/components/schemas/{}", e.schema)});
+        if !e.formats.is_empty() {
+            params.push(json!({
+                "name": "format",
+                "in": "query",
+                "required": false,
+                "description": "The command's --format; the first when absent.",
+                "schema": {"type": "string", "enum": e.formats.iter().map(|f| f.0).collect::<Vec<_>>()},
+            }));
+            let mut each = Vec::new();
+            for (_, schema) in e.formats {
+                add_schema(schema, &mut components);
+                each.push(json!({"$ref": format!("#/components/schemas/{schema}")}));
+            }
+            answer = json!({"anyOf": each});
+        }
         paths.insert(
             e.path.to_owned(),
             json!({"get": {
                 "summary": e.summary,
                 "operationId": e.path.trim_start_matches("/heatcap/v1/").replace('/', "_"),
-                "parameters": e.params.iter().map(parameter).collect::<Vec<_>>(),
+                "parameters": params,
                 "responses": {
                     "200": {
                         "description": "The command's JSON output.",
-                        "content": {"application/json": {"schema": {"$ref": format!("#/components/schemas/{}", e.schema)}}}
+                        "content": {"application/json": {"schema": answer}}
                     },
                     "400": fault_response("A malformed request, or (export) the errors that refuse it."),
                     "403": fault_response("A path that would leave the served root."),
@@ -283,7 +314,6 @@ pub(crate) fn value() -> Value {
             }}
         }}),
     );
-    add_schema("parameters-heat", &mut components);
     json!({
         "openapi": "3.1.0",
         "info": {

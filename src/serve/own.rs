@@ -22,7 +22,7 @@ use crate::load::LoadOptions;
 use crate::query::Condition;
 use crate::report::{self, Format, Look};
 use crate::walk::{display, WalkOptions};
-use crate::workspace::{validate as run_validate, ValidateOptions};
+use crate::workspace::{heat_resource_tree, validate as run_validate, ValidateOptions};
 use crate::Workspace;
 
 /// The served directories, each with a name requests use.
@@ -424,7 +424,7 @@ async fn resolve(State(shared): State<Shared>, asked: Asked) -> Answer {
 }
 
 /// `parameters -t TEMPLATE -e ENV... [--choose TYPE=PATH]... [--format
-/// json|heat]`.
+/// json|heat|heat-resource-tree]`.
 async fn parameters(State(shared): State<Shared>, asked: Asked) -> Answer {
     let envs = asked.environments(&shared)?;
     let root = display(&asked.required("template")?);
@@ -436,7 +436,7 @@ async fn parameters(State(shared): State<Shared>, asked: Asked) -> Answer {
             .ok_or_else(|| Fault::bad_request(format!("choose takes TYPE=PATH, got `{c}`")))?;
         choices.insert(t.to_owned(), display(&asked.root.path(p)?));
     }
-    let heat = asked.format(&["json", "heat"])? == "heat";
+    let format = asked.format(&["json", "heat", "heat-resource-tree"])?;
     let depth = shared.config.max_nested_depth;
     kept(&shared, asked.key, move |load| {
         let ws = Workspace::builder()
@@ -447,10 +447,12 @@ async fn parameters(State(shared): State<Shared>, asked: Asked) -> Answer {
             .max_nested_depth(depth)
             .open();
         let (described, doc) = ws.parameters(&root);
-        if heat {
-            json_text(&doc)
-        } else {
-            text(|out| report::render_parameters(out, &described, Format::Json, Look::default()))
+        match format {
+            "heat" => json_text(&doc),
+            "heat-resource-tree" => json_text(&heat_resource_tree(&doc)),
+            _ => text(|out| {
+                report::render_parameters(out, &described, Format::Json, Look::default())
+            }),
         }
     })
     .await

@@ -53,7 +53,7 @@ impl HeatRequest {
     }
 }
 
-pub(crate) use crate::product::heat_validate::error_class;
+pub(crate) use crate::product::heat_validate::{error_class, heat_resource_tree};
 
 /// Heat's validate document for a request (or `{"Error": message}`), as
 /// `parameters --format heat` builds it; without `show_nested`, the
