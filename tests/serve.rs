@@ -479,6 +479,66 @@ fn own_routes_answer_what_the_cli_answers() {
     );
 }
 
+/// `export?format=tarball` is the tree `export --out DIR` writes, file for
+/// file, as a tar archive; the same question gives the same bytes.
+#[test]
+fn export_tarball_is_the_tree_export_writes() {
+    let s = Server::start(&["--root", "fixtures/overcloud"]);
+    let path = "/heatcap/v1/export?template=overcloud.yaml&environment=environments/overcloud-resource-registry-puppet.yaml&environment=environments/network-environment.yaml&format=tarball";
+    let a = s.get(path);
+    assert_eq!(a.status, 200, "{a:?}");
+    assert_eq!(a.header("content-type"), Some("application/x-tar"));
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("tree");
+    let (code, _, err) = common::heatcap(&[
+        "export",
+        "-t",
+        "fixtures/overcloud/overcloud.yaml",
+        "-e",
+        "fixtures/overcloud/environments/overcloud-resource-registry-puppet.yaml",
+        "-e",
+        "fixtures/overcloud/environments/network-environment.yaml",
+        "--out",
+        out.to_str().unwrap(),
+        "-q",
+    ]);
+    assert_eq!(code, 0, "{err}");
+    let mut archive = tar::Archive::new(a.body.as_bytes());
+    let mut names = Vec::new();
+    for entry in archive.entries().unwrap() {
+        let mut entry = entry.unwrap();
+        let name = entry.path().unwrap().display().to_string();
+        let mut bytes = Vec::new();
+        entry.read_to_end(&mut bytes).unwrap();
+        assert_eq!(bytes, std::fs::read(out.join(&name)).unwrap(), "{name}");
+        names.push(name);
+    }
+    let mut written: Vec<String> = walk_files(&out)
+        .iter()
+        .map(|p| p.strip_prefix(&out).unwrap().display().to_string())
+        .collect();
+    written.sort();
+    names.sort();
+    assert_eq!(names, written);
+    assert!(names.len() > 5, "{names:?}");
+    assert_eq!(s.get(path).body, a.body);
+    let bad = s.get("/heatcap/v1/export?template=overcloud.yaml&format=zip");
+    bad.fault(400, "HTTPBadRequest");
+}
+
+fn walk_files(dir: &Path) -> Vec<PathBuf> {
+    let mut found = Vec::new();
+    for e in std::fs::read_dir(dir).unwrap() {
+        let p = e.unwrap().path();
+        if p.is_dir() {
+            found.extend(walk_files(&p));
+        } else {
+            found.push(p);
+        }
+    }
+    found
+}
+
 /// Nothing outside a root: `..`, absolute paths, `~`, URLs, a link out of
 /// the root, and a registry entry naming a file outside.
 #[test]

@@ -151,10 +151,10 @@ const ENDPOINTS: &[Endpoint] = &[
     },
     Endpoint {
         path: "/heatcap/v1/export",
-        summary: "`heatcap export -t TEMPLATE -e ENV... --format heat-api`",
+        summary: "`heatcap export -t TEMPLATE -e ENV... --format heat-api`, or (format=tarball) the tree `--out DIR` writes as a tar archive",
         params: &[ROOT, TEMPLATE, ENV],
         schema: "export-heat-api",
-        formats: &[],
+        formats: &[("heat-api", "export-heat-api"), ("tarball", "")],
     },
 ];
 
@@ -224,6 +224,17 @@ fn parameter(p: &(&str, bool, bool, &str)) -> Value {
     v
 }
 
+/// The 200 answer's media types: JSON, and a tar archive for a
+/// `tarball` format.
+fn content(e: &Endpoint, json_schema: &Value) -> Value {
+    let mut c = json!({"application/json": {"schema": json_schema}});
+    if e.formats.iter().any(|f| f.0 == "tarball") {
+        c["application/x-tar"] =
+            json!({"schema": {"type": "string", "contentMediaType": "application/x-tar"}});
+    }
+    c
+}
+
 fn fault_response(what: &str) -> Value {
     json!({
         "description": what,
@@ -270,11 +281,13 @@ pub(crate) fn value() -> Value {
                 "schema": {"type": "string", "enum": e.formats.iter().map(|f| f.0).collect::<Vec<_>>()},
             }));
             let mut each = Vec::new();
-            for (_, schema) in e.formats {
+            for (_, schema) in e.formats.iter().filter(|f| !f.1.is_empty()) {
                 add_schema(schema, &mut components);
                 each.push(json!({"$ref": format!("#/components/schemas/{schema}")}));
             }
-            answer = json!({"anyOf": each});
+            if each.len() > 1 {
+                answer = json!({"anyOf": each});
+            }
         }
         paths.insert(
             e.path.to_owned(),
@@ -284,8 +297,8 @@ pub(crate) fn value() -> Value {
                 "parameters": params,
                 "responses": {
                     "200": {
-                        "description": "The command's JSON output.",
-                        "content": {"application/json": {"schema": answer}}
+                        "description": "The command's JSON output (a format without a schema: the bytes the command writes).",
+                        "content": content(e, &answer)
                     },
                     "400": fault_response("A malformed request, or (export) the errors that refuse it."),
                     "403": fault_response("A path that would leave the served root."),

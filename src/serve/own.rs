@@ -10,7 +10,7 @@ use std::path::{Component, Path, PathBuf};
 use axum::extract::{FromRequestParts, State};
 use axum::http::request::Parts;
 use axum::http::StatusCode;
-use axum::response::Response;
+use axum::response::{IntoResponse, Response};
 use axum::routing::get;
 use axum::Router;
 use indexmap::IndexMap;
@@ -492,30 +492,55 @@ async fn validate(State(shared): State<Shared>, asked: Asked) -> Answer {
 }
 
 /// `export -t TEMPLATE -e ENV... --format heat-api`: the stack-create
-/// body, or a 400 with the errors that refuse it.
+/// body, or a 400 with the errors that refuse it; `format=tarball`: the
+/// tree `export --out DIR` writes, as a tar archive.
 async fn export(State(shared): State<Shared>, asked: Asked) -> Answer {
     let envs = asked.environments(&shared)?;
     let root = display(&asked.required("template")?);
+    let tarball = asked.format(&["heat-api", "tarball"])? == "tarball";
     let depth = shared.config.max_nested_depth;
-    computed(&shared, move |load| {
-        let ws = Workspace::builder()
-            .load_options(load)
-            .environments(&envs)
-            .roots(&[&root])
-            .max_nested_depth(depth)
-            .open();
-        let plan = ws.export(&root, false);
-        if plan.refused() {
-            let first = plan
-                .diagnostics
-                .iter()
-                .find(|d| d.severity == crate::diag::Severity::Error)
-                .map_or_else(|| "the export is refused".to_owned(), ToString::to_string);
-            return Err(Fault::bad_request(first));
-        }
-        json_text(&plan.heat_api_body())
+    let load = load_options(&shared);
+    let exported = shared
+        .blocking(move || {
+            let ws = Workspace::builder()
+                .load_options(load)
+                .environments(&envs)
+                .roots(&[&root])
+                .max_nested_depth(depth)
+                .open();
+            let plan = ws.export(&root, false);
+            if plan.refused() {
+                let first = plan
+                    .diagnostics
+                    .iter()
+                    .find(|d| d.severity == crate::diag::Severity::Error)
+                    .map_or_else(|| "the export is refused".to_owned(), ToString::to_string);
+                return Err(Fault::bad_request(first));
+            }
+            if tarball {
+                let mut bytes = Vec::new();
+                plan.write_tarball(&mut bytes)
+                    .map_err(|e| Fault::internal("IOError", e.to_string()))?;
+                Ok(Exported::Tarball(bytes))
+            } else {
+                json_text(&plan.heat_api_body()).map(Exported::Body)
+            }
+        })
+        .await??;
+    Ok(match exported {
+        Exported::Body(body) => json_response(StatusCode::OK, body),
+        Exported::Tarball(bytes) => (
+            [(axum::http::header::CONTENT_TYPE, "application/x-tar")],
+            bytes,
+        )
+            .into_response(),
     })
-    .await
+}
+
+/// What `export` answers.
+enum Exported {
+    Body(String),
+    Tarball(Vec<u8>),
 }
 
 /// The OpenAPI document of these endpoints.
