@@ -277,6 +277,85 @@ fn validate_answers_what_the_cli_answers() {
         .is_some());
 }
 
+/// heatcap's own composing routes take a body as Heat's validate does
+/// (the client's body for the 2016 TripleO deployment, every file keyed by
+/// its absolute `file://` URL) and answer from it alone, with no root
+/// served: `parameters?format=heat` is Heat's document (the CLI's on the
+/// tree, so Heat's recording, tests/heat_oracle.rs), `heat-resource-tree`
+/// the CLI's flattening of it, and `resolve` the registry's picks.
+#[test]
+fn own_routes_answer_a_request_body() {
+    let server = Server::start(&["--max-nested-depth", "7"]);
+    let c = Path::new("fixtures/tripleo-heat-templates-2016");
+    let root = c.join("overcloud.yaml");
+    let envs: Vec<PathBuf> = [
+        "overcloud-resource-registry-puppet.yaml",
+        "environments/network-isolation.yaml",
+        "environments/storage-environment.yaml",
+        "environments/puppet-pacemaker.yaml",
+    ]
+    .iter()
+    .map(|e| c.join(e))
+    .collect();
+    let body = client_body(&root, &envs);
+    let heat = server.post_json("/heatcap/v1/parameters?format=heat", body.as_bytes());
+    assert_eq!(heat.status, 200, "{}", heat.body);
+    assert_eq!(heat.json(), common::heat_document(&root, &envs));
+    let tree = server.post_json(
+        "/heatcap/v1/parameters?format=heat-resource-tree",
+        body.as_bytes(),
+    );
+    assert_eq!(tree.status, 200, "{}", tree.body);
+    let mut args = vec![
+        "parameters".to_owned(),
+        "-t".to_owned(),
+        root.display().to_string(),
+        "--format".to_owned(),
+        "heat-resource-tree".to_owned(),
+        "-q".to_owned(),
+        "--max-nested-depth".to_owned(),
+        "7".to_owned(),
+    ];
+    for e in &envs {
+        args.push("-e".to_owned());
+        args.push(e.display().to_string());
+    }
+    assert_eq!(tree.json(), common::json(&args));
+    let described = server.post_json("/heatcap/v1/parameters", body.as_bytes());
+    assert_eq!(described.status, 200);
+    assert_eq!(described.json()["template"], "<template>");
+    let resolved = server.post_json(
+        "/heatcap/v1/resolve?type=OS::TripleO::Controller",
+        body.as_bytes(),
+    );
+    assert_eq!(resolved.status, 200, "{}", resolved.body);
+    let r = resolved.json();
+    assert_eq!(r["resolved"], true, "{r}");
+    assert_eq!(r["template"], "<template>");
+    let picked = r["resolutions"][0]["implementation"]["template"]
+        .as_str()
+        .unwrap();
+    assert!(picked.ends_with("puppet/controller.yaml"), "{picked}");
+    // No body: Heat's 400; a GET still needs a served root.
+    server
+        .post_json("/heatcap/v1/parameters", b"")
+        .fault(400, "HTTPBadRequest");
+    server
+        .get("/heatcap/v1/parameters?template=x.yaml")
+        .fault(404, "NotFound");
+    // Nothing is read from disk: a registry entry naming a file that
+    // exists, but is not in `files`, is missing.
+    let here = std::fs::canonicalize("fixtures/spec/puppet/controller.yaml").unwrap();
+    let lone = serde_json::json!({
+        "template": format!("heat_template_version: 2018-08-31\nresources:\n  c: {{type: 'file://{}'}}\n", here.display()),
+    });
+    let missing = server.post_json(
+        "/heatcap/v1/parameters?format=heat",
+        lone.to_string().as_bytes(),
+    );
+    assert!(missing.json().get("Error").is_some(), "{}", missing.body);
+}
+
 /// heat-api.md §1.2, §1.3, §2.4: the versions document, Heat's body rules,
 /// faults with Heat's types and codes.
 #[test]

@@ -81,7 +81,7 @@ pub(crate) async fn validate(
 /// template (`template` wins over `template_url`, which is not fetched
 /// offline), `files`, the environment (ignored when `environment_files`
 /// is non-empty) with `parameters` merged into it, `environment_files`.
-fn instantiation(data: &Map<String, Value>) -> Result<HeatRequest, Fault> {
+pub(crate) fn instantiation(data: &Map<String, Value>) -> Result<HeatRequest, Fault> {
     let template = match data.get("template") {
         Some(Value::Object(m)) => {
             let text = crate::encode::json::to_string(&Value::Object(m.clone()));

@@ -158,6 +158,25 @@ const ENDPOINTS: &[Endpoint] = &[
     },
 ];
 
+/// The routes that also answer a POST body.
+const POSTED: &[&str] = &["/heatcap/v1/parameters", "/heatcap/v1/resolve"];
+
+/// A body as Heat's validate (and python-heatclient) sends it.
+fn heat_request_schema() -> Value {
+    json!({
+        "description": "Heat's InstantiationData (heat/api/openstack/v1/stacks.py): the template, the files it and the environments name (by the key the template or environment writes, or python-heatclient's absolute file:// URL), the user environment and environment_files (keys into files, merged in order after environment).",
+        "type": "object",
+        "required": ["template"],
+        "properties": {
+            "template": {"type": ["object", "string"], "description": "The root template, as a mapping or its text."},
+            "files": {"type": "object", "additionalProperties": {"type": "string"}},
+            "environment": {"type": ["object", "string"]},
+            "environment_files": {"type": "array", "items": {"type": "string"}},
+            "parameters": {"type": "object"}
+        }
+    })
+}
+
 /// `#/$defs/X` → `#/components/schemas/{prefix}.X`, everywhere in `v`.
 fn rewrite_refs(v: &mut Value, prefix: &str) {
     match v {
@@ -242,6 +261,27 @@ fn fault_response(what: &str) -> Value {
     })
 }
 
+/// A route's POST operation: its GET one, over the request body.
+fn posted(get: &Value, operation_id: &str, summary: &str) -> Value {
+    // The same question over a body, as Heat's validate takes it.
+    let mut post = get.clone();
+    post["operationId"] = json!(format!("{operation_id}_body"));
+    post["summary"] = json!(format!("{summary} over the request body (template, files, environment, environment_files, parameters, as Heat's validate takes them; nothing is read from disk)"));
+    if let Some(Value::Array(ps)) = post.get_mut("parameters") {
+        ps.retain(|p| {
+            !matches!(
+                p["name"].as_str(),
+                Some("root" | "template" | "environment")
+            )
+        });
+    }
+    post["requestBody"] = json!({
+        "required": true,
+        "content": {"application/json": {"schema": {"$ref": "#/components/schemas/HeatRequest"}}}
+    });
+    post
+}
+
 /// The document, as served at `/heatcap/v1/openapi.json`.
 pub(crate) fn value() -> Value {
     let mut components = Map::new();
@@ -289,25 +329,28 @@ pub(crate) fn value() -> Value {
                 answer = json!({"anyOf": each});
             }
         }
-        paths.insert(
-            e.path.to_owned(),
-            json!({"get": {
-                "summary": e.summary,
-                "operationId": e.path.trim_start_matches("/heatcap/v1/").replace('/', "_"),
-                "parameters": params,
-                "responses": {
-                    "200": {
-                        "description": "The command's JSON output (a format without a schema: the bytes the command writes).",
-                        "content": content(e, &answer)
-                    },
-                    "400": fault_response("A malformed request, or (export) the errors that refuse it."),
-                    "403": fault_response("A path that would leave the served root."),
-                    "404": fault_response("No such root."),
-                    "500": fault_response("A limit (time) or a fault of heatcap's.")
-                }
-            }}),
-        );
+        let operation_id = e.path.trim_start_matches("/heatcap/v1/").replace('/', "_");
+        let mut item = json!({"get": {
+            "summary": e.summary,
+            "operationId": operation_id,
+            "parameters": params,
+            "responses": {
+                "200": {
+                    "description": "The command's JSON output (a format without a schema: the bytes the command writes).",
+                    "content": content(e, &answer)
+                },
+                "400": fault_response("A malformed request, or (export) the errors that refuse it."),
+                "403": fault_response("A path that would leave the served root."),
+                "404": fault_response("No such root."),
+                "500": fault_response("A limit (time) or a fault of heatcap's.")
+            }
+        }});
+        if POSTED.contains(&e.path) {
+            item["post"] = posted(&item["get"], &operation_id, e.summary);
+        }
+        paths.insert(e.path.to_owned(), item);
     }
+    components.insert("HeatRequest".to_owned(), heat_request_schema());
     paths.insert(
         "/heatcap/v1/roots".to_owned(),
         json!({"get": {

@@ -7,9 +7,10 @@
 
 use std::path::{Component, Path, PathBuf};
 
+use axum::body::Bytes;
 use axum::extract::{FromRequestParts, State};
 use axum::http::request::Parts;
-use axum::http::StatusCode;
+use axum::http::{HeaderMap, Method, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum::routing::get;
 use axum::Router;
@@ -22,7 +23,9 @@ use crate::load::LoadOptions;
 use crate::query::Condition;
 use crate::report::{self, Format, Look};
 use crate::walk::{display, WalkOptions};
-use crate::workspace::{heat_resource_tree, validate as run_validate, ValidateOptions};
+use crate::workspace::{
+    heat_resource_tree, validate as run_validate, ValidateOptions, WorkspaceBuilder, BODY_TEMPLATE,
+};
 use crate::Workspace;
 
 /// The served directories, each with a name requests use.
@@ -128,8 +131,8 @@ pub(crate) fn router() -> Router<Shared> {
         .route("/capabilities/find", get(find))
         .route("/capabilities/summary", get(summary))
         .route("/options", get(options))
-        .route("/resolve", get(resolve))
-        .route("/parameters", get(parameters))
+        .route("/resolve", get(resolve).post(resolve))
+        .route("/parameters", get(parameters).post(parameters))
         .route("/validate", get(validate))
         .route("/export", get(export))
         .route("/openapi.json", get(openapi))
@@ -139,7 +142,9 @@ pub(crate) fn router() -> Router<Shared> {
 /// extractor every handler starts from (a bad query is its fault).
 struct Asked {
     pairs: Vec<(String, String)>,
-    root: Root,
+    /// The root named (or the first), or why there is none: a fault only
+    /// for the routes that read the roots.
+    root: Result<Root, Fault>,
     /// The request's path and query: the key a kept answer is stored under.
     key: String,
 }
@@ -150,13 +155,17 @@ impl FromRequestParts<Shared> for Asked {
     async fn from_request_parts(parts: &mut Parts, shared: &Shared) -> Result<Asked, Fault> {
         let query = parts.uri.query();
         let pairs = body::query_pairs(query);
-        let root = shared.roots.pick(last(&pairs, "root"))?.clone();
+        let root = shared.roots.pick(last(&pairs, "root")).cloned();
         let key = format!("{}?{}", parts.uri.path(), query.unwrap_or_default());
         Ok(Asked { pairs, root, key })
     }
 }
 
 impl Asked {
+    fn root(&self) -> Result<&Root, Fault> {
+        self.root.as_ref().map_err(Clone::clone)
+    }
+
     fn one(&self, key: &str) -> Option<&str> {
         last(&self.pairs, key)
     }
@@ -165,21 +174,13 @@ impl Asked {
         let rel = self
             .one(key)
             .ok_or_else(|| Fault::bad_request(format!("`{key}` is required")))?;
-        self.root.path(rel)
-    }
-
-    /// `key`'s path as the CLI would be given it, when asked.
-    fn optional(&self, key: &str) -> Result<Option<String>, Fault> {
-        match self.one(key) {
-            Some(_) => Ok(Some(display(&self.required(key)?))),
-            None => Ok(None),
-        }
+        self.root()?.path(rel)
     }
 
     fn paths(&self, key: &str) -> Result<Vec<PathBuf>, Fault> {
         all(&self.pairs, key)
             .into_iter()
-            .map(|r| self.root.path(r))
+            .map(|r| self.root()?.path(r))
             .collect()
     }
 
@@ -187,7 +188,7 @@ impl Asked {
     fn walked(&self) -> Result<Vec<PathBuf>, Fault> {
         let paths = self.paths("path")?;
         Ok(if paths.is_empty() {
-            vec![self.root.shown.clone()]
+            vec![self.root()?.shown.clone()]
         } else {
             paths
         })
@@ -402,60 +403,157 @@ async fn options(State(shared): State<Shared>, asked: Asked) -> Answer {
     .await
 }
 
-/// `resolve [-t TEMPLATE] -e ENV... [--type T [--resource R]] [--all]`.
-async fn resolve(State(shared): State<Shared>, asked: Asked) -> Answer {
-    let envs = asked.environments(&shared)?;
-    let root = asked.optional("template")?;
+/// The composition a composing route answers about: the served roots'
+/// files (the query's `template` and `environment`s), or a request body.
+struct Composed {
+    load: LoadOptions,
+    environments: Vec<PathBuf>,
+    root: Option<String>,
+}
+
+impl Composed {
+    fn builder(&self, depth: usize) -> WorkspaceBuilder {
+        Workspace::builder()
+            .load_options(self.load.clone())
+            .environments(&self.environments)
+            .roots(self.root.as_slice())
+            .max_nested_depth(depth)
+    }
+}
+
+/// Where a composing route's files come from.
+enum Source {
+    /// The served roots: the environments, and the root template as the
+    /// CLI would be given it.
+    Served(Vec<PathBuf>, Option<String>),
+    /// A POST body as Heat's validate takes it (`template`, `files`,
+    /// `environment`, `environment_files`, `parameters`): the template is
+    /// read as `<template>`, every other file by its `files` key, and
+    /// nothing from disk.
+    Body(Composed),
+}
+
+impl Source {
+    /// GET: the served roots (`template` required or not); POST: the body.
+    fn of(
+        shared: &Shared,
+        asked: &Asked,
+        method: &Method,
+        headers: &HeaderMap,
+        bytes: &[u8],
+        template_required: bool,
+    ) -> Result<Source, Fault> {
+        if method == Method::POST {
+            let data = body::json_body(headers, bytes)?.ok_or_else(body::no_body)?;
+            let (load, environments) = super::heat::instantiation(&data)?.in_memory();
+            return Ok(Source::Body(Composed {
+                load,
+                environments,
+                root: Some(BODY_TEMPLATE.to_owned()),
+            }));
+        }
+        let root = if template_required || asked.one("template").is_some() {
+            Some(display(&asked.required("template")?))
+        } else {
+            None
+        };
+        Ok(Source::Served(asked.environments(shared)?, root))
+    }
+
+    /// A path the query names (`choose=TYPE=PATH`): relative to the root,
+    /// or a `files` key of the body.
+    fn path(&self, asked: &Asked, p: &str) -> Result<String, Fault> {
+        match self {
+            Source::Served(..) => Ok(display(&asked.root()?.path(p)?)),
+            Source::Body(_) => Ok(p.to_owned()),
+        }
+    }
+
+    /// The answer `f` computes: kept while the served files are unchanged,
+    /// or computed from the body.
+    async fn answer<F>(self, shared: &Shared, key: String, f: F) -> Answer
+    where
+        F: FnOnce(Composed) -> Result<String, Fault> + Send + 'static,
+    {
+        match self {
+            Source::Served(environments, root) => {
+                kept(shared, key, move |load| {
+                    f(Composed {
+                        load,
+                        environments,
+                        root,
+                    })
+                })
+                .await
+            }
+            Source::Body(composed) => {
+                let body = shared.blocking(move || f(composed)).await??;
+                Ok(json_response(StatusCode::OK, body))
+            }
+        }
+    }
+}
+
+/// `resolve [-t TEMPLATE] -e ENV... [--type T [--resource R]] [--all]`;
+/// POST: over the body's template and environments.
+async fn resolve(
+    State(shared): State<Shared>,
+    method: Method,
+    asked: Asked,
+    headers: HeaderMap,
+    bytes: Bytes,
+) -> Answer {
+    let source = Source::of(&shared, &asked, &method, &headers, &bytes, false)?;
     let type_name = asked.one("type").map(str::to_owned);
     let resource = asked.one("resource").map(str::to_owned);
     let show_all = asked.flag("all")? || type_name.is_some();
     let depth = shared.config.max_nested_depth;
-    kept(&shared, asked.key, move |load| {
-        let ws = Workspace::builder()
-            .load_options(load)
-            .environments(&envs)
-            .roots(root.as_slice())
-            .max_nested_depth(depth)
-            .open();
-        let resolved = ws.resolve(root.as_deref(), type_name.as_deref(), resource.as_deref());
-        text(|out| report::render_resolve(out, &resolved, Format::Json, show_all, Look::default()))
-    })
-    .await
+    source
+        .answer(&shared, asked.key, move |c| {
+            let ws = c.builder(depth).open();
+            let resolved = ws.resolve(c.root.as_deref(), type_name.as_deref(), resource.as_deref());
+            text(|out| {
+                report::render_resolve(out, &resolved, Format::Json, show_all, Look::default())
+            })
+        })
+        .await
 }
 
 /// `parameters -t TEMPLATE -e ENV... [--choose TYPE=PATH]... [--format
-/// json|heat|heat-resource-tree]`.
-async fn parameters(State(shared): State<Shared>, asked: Asked) -> Answer {
-    let envs = asked.environments(&shared)?;
-    let root = display(&asked.required("template")?);
+/// json|heat|heat-resource-tree]`; POST: over the body's template and
+/// environments (`choose` names a `files` key).
+async fn parameters(
+    State(shared): State<Shared>,
+    method: Method,
+    asked: Asked,
+    headers: HeaderMap,
+    bytes: Bytes,
+) -> Answer {
+    let source = Source::of(&shared, &asked, &method, &headers, &bytes, true)?;
     let mut choices = IndexMap::new();
     for c in all(&asked.pairs, "choose") {
         let (t, p) = c
             .split_once('=')
             .filter(|(t, p)| !t.is_empty() && !p.is_empty())
             .ok_or_else(|| Fault::bad_request(format!("choose takes TYPE=PATH, got `{c}`")))?;
-        choices.insert(t.to_owned(), display(&asked.root.path(p)?));
+        choices.insert(t.to_owned(), source.path(&asked, p)?);
     }
     let format = asked.format(&["json", "heat", "heat-resource-tree"])?;
     let depth = shared.config.max_nested_depth;
-    kept(&shared, asked.key, move |load| {
-        let ws = Workspace::builder()
-            .load_options(load)
-            .environments(&envs)
-            .roots(&[&root])
-            .choices(choices)
-            .max_nested_depth(depth)
-            .open();
-        let (described, doc) = ws.parameters(&root);
-        match format {
-            "heat" => json_text(&doc),
-            "heat-resource-tree" => json_text(&heat_resource_tree(&doc)),
-            _ => text(|out| {
-                report::render_parameters(out, &described, Format::Json, Look::default())
-            }),
-        }
-    })
-    .await
+    source
+        .answer(&shared, asked.key, move |c| {
+            let root = c.root.clone().unwrap_or_default();
+            let ws = c.builder(depth).choices(choices).open();
+            let (described, doc) = ws.parameters(&root);
+            match format {
+                "heat" => json_text(&doc),
+                "heat-resource-tree" => json_text(&heat_resource_tree(&doc)),
+                _ => text(|out| {
+                    report::render_parameters(out, &described, Format::Json, Look::default())
+                }),
+            }
+        })
+        .await
 }
 
 /// `validate [PATH]... [-e ENV]... [-r] [--format json|sarif]`.

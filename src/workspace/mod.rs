@@ -31,7 +31,9 @@ pub(crate) use catalog::FsCatalog;
 pub(crate) use catalogue::{catalogue, open_plan, plan_requirements};
 pub(crate) use export::heat_api_schema;
 pub use export::{Export, ExportFile};
-pub(crate) use heat_request::{error_class, heat_resource_tree, validate_request, HeatRequest};
+pub(crate) use heat_request::{
+    error_class, heat_resource_tree, validate_request, HeatRequest, BODY_TEMPLATE,
+};
 pub use rendered::RenderPlan;
 pub use validate::{validate, ValidateOptions, Validated};
 
