@@ -356,6 +356,44 @@ fn own_routes_answer_a_request_body() {
     assert!(missing.json().get("Error").is_some(), "{}", missing.body);
 }
 
+/// `serve --plan`: the plan's environments come first and its template is
+/// the default root, so the answers are `parameters --plan`'s and
+/// `resolve --plan`'s; a plan with an error is not served (exit 1, its
+/// findings on stderr, as the commands print them).
+#[test]
+fn a_plan_is_served_as_the_commands_take_it() {
+    let plan = "fixtures/plans/plan-environment.yaml";
+    let s = Server::start(&["--plan", plan, "--root", "fixtures/plans"]);
+    let heat = s.get("/heatcap/v1/parameters?format=heat");
+    assert_eq!(heat.status, 200, "{}", heat.body);
+    assert_eq!(
+        heat.body,
+        cli(&["parameters", "--plan", plan, "--format", "heat", "-q"])
+    );
+    assert_eq!(
+        heat.json()["Environment"]["parameter_defaults"]["Shared"],
+        "user"
+    );
+    let resolved = s.get("/heatcap/v1/resolve?all=true");
+    assert_eq!(resolved.status, 200);
+    assert_eq!(
+        resolved.body,
+        cli(&["resolve", "--plan", plan, "--all", "--format", "json", "-q"])
+    );
+    let out = Command::new(env!("CARGO_BIN_EXE_heatcap"))
+        .args(["serve", "--listen", "127.0.0.1:0", "--plan"])
+        .arg("fixtures/plans/plan-invalid.yaml")
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    let err = String::from_utf8(out.stderr).unwrap();
+    assert!(
+        err.contains("E9005") && err.contains("not serving it"),
+        "{err}"
+    );
+    assert!(!err.contains("listening"), "{err}");
+}
+
 /// heat-api.md §1.2, §1.3, §2.4: the versions document, Heat's body rules,
 /// faults with Heat's types and codes.
 #[test]

@@ -47,6 +47,11 @@ pub(crate) struct Config {
     pub(crate) roots: Vec<PathBuf>,
     /// Environment files every heatcap answer starts from (as `-e`).
     pub(crate) environments: Vec<PathBuf>,
+    /// `--plan`: the plan file (its directory is read as a root is).
+    pub(crate) plan: Option<PathBuf>,
+    /// The plan's root template: the composing routes' when a request
+    /// names none.
+    pub(crate) template: Option<String>,
     /// Heat's `max_nested_stack_depth`.
     pub(crate) max_nested_depth: usize,
     /// Longest time one request may take.
@@ -65,6 +70,8 @@ impl Config {
             listen,
             roots: Vec::new(),
             environments: Vec::new(),
+            plan: None,
+            template: None,
             max_nested_depth: crate::resolve::compose::MAX_NESTED_DEPTH,
             request_timeout: Duration::from_mins(1),
             header_timeout: Duration::from_secs(30),

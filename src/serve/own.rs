@@ -177,6 +177,19 @@ impl Asked {
         self.root()?.path(rel)
     }
 
+    /// The root template: the query's `template` (relative to the root),
+    /// else `serve --plan`'s; a 400 when `required` and there is none.
+    fn template(&self, shared: &Shared, required: bool) -> Result<Option<String>, Fault> {
+        if self.one("template").is_some() {
+            return Ok(Some(display(&self.required("template")?)));
+        }
+        match &shared.config.template {
+            Some(t) => Ok(Some(t.clone())),
+            None if required => Err(Fault::bad_request("`template` is required")),
+            None => Ok(None),
+        }
+    }
+
     fn paths(&self, key: &str) -> Result<Vec<PathBuf>, Fault> {
         all(&self.pairs, key)
             .into_iter()
@@ -229,6 +242,15 @@ impl Asked {
 /// directories, which the operator chose).
 fn load_options(shared: &Shared) -> LoadOptions {
     let mut allowed = shared.roots.real_paths();
+    // The plan's directory, which the operator chose.
+    allowed.extend(
+        shared
+            .config
+            .plan
+            .iter()
+            .filter_map(|p| std::fs::canonicalize(p).ok())
+            .filter_map(|p| p.parent().map(Path::to_path_buf)),
+    );
     allowed.extend(shared.config.environments.iter().filter_map(|e| {
         std::fs::canonicalize(e)
             .ok()
@@ -452,11 +474,7 @@ impl Source {
                 root: Some(BODY_TEMPLATE.to_owned()),
             }));
         }
-        let root = if template_required || asked.one("template").is_some() {
-            Some(display(&asked.required("template")?))
-        } else {
-            None
-        };
+        let root = asked.template(shared, template_required)?;
         Ok(Source::Served(asked.environments(shared)?, root))
     }
 
@@ -594,7 +612,7 @@ async fn validate(State(shared): State<Shared>, asked: Asked) -> Answer {
 /// tree `export --out DIR` writes, as a tar archive.
 async fn export(State(shared): State<Shared>, asked: Asked) -> Answer {
     let envs = asked.environments(&shared)?;
-    let root = display(&asked.required("template")?);
+    let root = asked.template(&shared, true)?.unwrap_or_default();
     let tarball = asked.format(&["heat-api", "tarball"])? == "tarball";
     let depth = shared.config.max_nested_depth;
     let load = load_options(&shared);
