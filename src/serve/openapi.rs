@@ -169,10 +169,10 @@ fn heat_request_schema() -> Value {
         "required": ["template"],
         "properties": {
             "template": {"type": ["object", "string"], "description": "The root template, as a mapping or its text."},
-            "files": {"type": "object", "additionalProperties": {"type": "string"}},
-            "environment": {"type": ["object", "string"]},
-            "environment_files": {"type": "array", "items": {"type": "string"}},
-            "parameters": {"type": "object"}
+            "files": {"description": "A mapping of key to text (another value is sent as its JSON text); anything else is ignored, as Heat ignores it."},
+            "environment": {"description": "A mapping, or its text; ignored when environment_files is not empty."},
+            "environment_files": {"description": "A list of keys into files (other items, and anything else, are ignored)."},
+            "parameters": {"description": "A mapping merged into the environment's parameters; anything else is ignored."}
         }
     })
 }
