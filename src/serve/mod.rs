@@ -141,14 +141,21 @@ pub(crate) fn router(shared: Shared) -> Router {
             get(heat::template_functions),
         )
         .route("/build_info", get(heat::build_info));
-    Router::new()
+    let routes = Router::new()
         .route("/", get(heat::versions))
         .route("/versions", get(heat::versions))
         .route("/v1", get(heat::versions))
         .route("/v1/", get(heat::versions))
         .route("/v1/{tenant_id}", get(heat::versions))
         .nest("/v1/{tenant_id}", heat_api)
-        .nest("/heatcap/v1", own::router())
+        .nest("/heatcap/v1", own::router());
+    layered(routes, shared)
+}
+
+/// The fallbacks and the layers every route goes through: limits, panics
+/// caught, one log line.
+fn layered(routes: Router<Shared>, shared: Shared) -> Router {
+    routes
         .fallback(not_found)
         .method_not_allowed_fallback(not_allowed)
         .layer(middleware::from_fn_with_state(shared.clone(), limits))
@@ -190,8 +197,7 @@ async fn limits(State(shared): State<Shared>, request: Request, next: Next) -> R
             Ok(bytes) => bytes,
             Err(_) => return body::too_large(body::MAX_JSON_BODY + 1).into_response(),
         };
-        next.run(Request::from_parts(parts, axum::body::Body::from(bytes)))
-            .await
+        caught(next.run(Request::from_parts(parts, axum::body::Body::from(bytes)))).await
     })
     .await;
     answer.unwrap_or_else(|_| {
@@ -204,6 +210,29 @@ async fn limits(State(shared): State<Shared>, request: Request, next: Next) -> R
         )
         .into_response()
     })
+}
+
+/// The handler run as its own task, so that a panic in it (outside the
+/// blocking pool, which [`Shared::blocking`] guards) is Heat's 500 fault
+/// document, never a dropped connection; the task is stopped when the
+/// request is given up (its time limit).
+async fn caught(handler: impl std::future::Future<Output = Response> + Send + 'static) -> Response {
+    struct Abort(tokio::task::AbortHandle);
+    impl Drop for Abort {
+        fn drop(&mut self) {
+            self.0.abort();
+        }
+    }
+    let task = tokio::spawn(handler);
+    let _abort = Abort(task.abort_handle());
+    match task.await {
+        Ok(response) => response,
+        Err(_) => Fault::internal(
+            "InternalError",
+            "heatcap failed on this request (a bug: please report it)",
+        )
+        .into_response(),
+    }
 }
 
 /// One line per request on standard error: method, path, status, time.
@@ -289,5 +318,74 @@ async fn shutdown_signal() {
     tokio::select! {
         () = ctrl_c => {},
         () = term => {},
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::io::{Read, Write};
+
+    async fn in_handler() -> Response {
+        panic!("a bug in a handler")
+    }
+    async fn on_the_pool(State(shared): State<Shared>) -> Result<Response, Fault> {
+        shared
+            .blocking(|| -> Response { panic!("a bug in a computation") })
+            .await
+    }
+
+    /// A panic in a handler, in the async part or on the blocking pool,
+    /// answers Heat's 500 fault document; the server goes on answering.
+    /// (The panicking routes exist only in this test.)
+    #[test]
+    fn a_panic_is_heats_500_fault() {
+        let runtime = tokio::runtime::Builder::new_multi_thread()
+            .enable_all()
+            .build()
+            .unwrap();
+        let config = Config::new("127.0.0.1:0".parse().unwrap());
+        let shared = Shared {
+            permits: Arc::new(Semaphore::new(2)),
+            roots: Arc::new(own::Roots::new(&[])),
+            cache: crate::load::LoadCache::default(),
+            answers: Arc::new(own::Answers::default()),
+            config: Arc::new(config),
+        };
+        let routes = Router::new()
+            .route("/panics", get(in_handler))
+            .route("/pool-panics", get(on_the_pool))
+            .route("/v1/{tenant_id}/build_info", get(heat::build_info));
+        let app = layered(routes, shared);
+        let listener = runtime
+            .block_on(tokio::net::TcpListener::bind("127.0.0.1:0"))
+            .unwrap();
+        let addr = listener.local_addr().unwrap();
+        runtime.spawn(async move { axum::serve(listener, app).await });
+        let get = |path: &str| {
+            let mut s = std::net::TcpStream::connect(addr).unwrap();
+            write!(
+                s,
+                "GET {path} HTTP/1.1\r\nHost: t\r\nConnection: close\r\n\r\n"
+            )
+            .unwrap();
+            let mut text = String::new();
+            s.read_to_string(&mut text).unwrap();
+            text
+        };
+        for path in ["/panics", "/pool-panics"] {
+            let answer = get(path);
+            assert!(answer.starts_with("HTTP/1.1 500"), "{answer}");
+            assert!(
+                answer.contains("content-type: application/json"),
+                "{answer}"
+            );
+            let body = answer.split("\r\n\r\n").nth(1).unwrap();
+            let fault: serde_json::Value = serde_json::from_str(body).unwrap();
+            assert_eq!(fault["code"], 500);
+            assert_eq!(fault["title"], "Internal Server Error");
+            assert_eq!(fault["error"]["type"], "InternalError");
+        }
+        assert!(get("/v1/t/build_info").starts_with("HTTP/1.1 200"));
     }
 }
