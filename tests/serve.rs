@@ -462,6 +462,20 @@ fn heat_transport_rules() {
         .fault(400, "Invalid");
     s.get("/v1/demo/resource_types/OS::Heat::RandomString/template?template_type=x")
         .fault(400, "HTTPBadRequest");
+    // ignore_errors: only Heat's ERROR_CODE_MAP codes (99001) are taken
+    // (heat/engine/service.py validate_template).
+    let minimal = br#"{"template": {"heat_template_version": "2016-10-14"}}"#;
+    assert_eq!(
+        s.post_json("/v1/demo/validate?ignore_errors=99001", minimal)
+            .status,
+        200
+    );
+    let bad = s.post_json("/v1/demo/validate?ignore_errors=99001,E7001", minimal);
+    bad.fault(400, "HTTPBadRequest");
+    assert_eq!(
+        bad.json()["error"]["message"],
+        "Invalid codes in ignore_errors : ['E7001']"
+    );
 }
 
 /// The resource-type routes answer `resource-type ... --format heat`.
