@@ -462,6 +462,19 @@ fn heat_transport_rules() {
         .fault(400, "Invalid");
     s.get("/v1/demo/resource_types/OS::Heat::RandomString/template?template_type=x")
         .fault(400, "HTTPBadRequest");
+    // OPTIONS: 204 with the route's methods in `Allow`; another method
+    // is a 405 fault (heat/api/openstack/v1/__init__.py `connect`).
+    let options = s.request("OPTIONS", "/v1/demo/validate", &[], b"");
+    assert_eq!(options.status, 204, "{options:?}");
+    assert_eq!(options.header("allow"), Some("POST"));
+    assert!(options.body.is_empty());
+    let options = s.request("OPTIONS", "/v1/demo/resource_types", &[], b"");
+    assert_eq!(
+        (options.status, options.header("allow")),
+        (204, Some("GET"))
+    );
+    s.request("PUT", "/v1/demo/validate", &[], b"")
+        .fault(405, "HTTPMethodNotAllowed");
     // ignore_errors: only Heat's ERROR_CODE_MAP codes (99001) are taken
     // (heat/engine/service.py validate_template).
     let minimal = br#"{"template": {"heat_template_version": "2016-10-14"}}"#;

@@ -127,6 +127,7 @@ impl Shared {
 
 /// The routes: Heat's API, heatcap's own, the versions document.
 pub(crate) fn router(shared: Shared) -> Router {
+    // OPTIONS on these is answered before routing (`heat_options`).
     let heat_api = Router::new()
         .route("/validate", post(heat::validate))
         .route("/resource_types", get(heat::resource_types))
@@ -161,6 +162,38 @@ fn layered(routes: Router<Shared>, shared: Shared) -> Router {
         .layer(middleware::from_fn_with_state(shared.clone(), limits))
         .layer(middleware::from_fn(log))
         .with_state(shared)
+}
+
+/// The methods of the Heat route `path` answers, as Heat's `Allow`
+/// lists them (heat/api/openstack/v1/__init__.py `connect`).
+fn heat_methods(path: &str) -> Option<&'static str> {
+    let rest = path.strip_prefix("/v1/")?;
+    let (_tenant, route) = rest.split_once('/')?;
+    let parts: Vec<&str> = route.split('/').collect();
+    match parts.as_slice() {
+        ["validate"] => Some("POST"),
+        ["resource_types" | "template_versions" | "build_info"]
+        | ["resource_types", _]
+        | ["resource_types", _, "template"]
+        | ["template_versions", _, "functions"] => Some("GET"),
+        _ => None,
+    }
+}
+
+/// Heat's answer to OPTIONS on one of its routes: 204, no body, `Allow`
+/// (heat/common/wsgi.py `DefaultMethodController.options`).
+fn heat_options(request: &Request) -> Option<Response> {
+    if request.method() != axum::http::Method::OPTIONS {
+        return None;
+    }
+    let methods = heat_methods(request.uri().path())?;
+    Some(
+        (
+            StatusCode::NO_CONTENT,
+            [(axum::http::header::ALLOW, methods)],
+        )
+            .into_response(),
+    )
 }
 
 async fn not_found() -> Fault {
@@ -240,7 +273,10 @@ async fn log(request: Request, next: Next) -> Response {
     let started = Instant::now();
     let method = request.method().clone();
     let path = request.uri().path().to_owned();
-    let response = next.run(request).await;
+    let response = match heat_options(&request) {
+        Some(answer) => answer,
+        None => next.run(request).await,
+    };
     let line = format!(
         "{method} {path} {} {:.1}ms\n",
         response.status().as_u16(),
