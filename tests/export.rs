@@ -4,19 +4,8 @@
 
 use std::path::Path;
 
-use clap::Parser;
-use heatcap::cli::{run, Cli};
-
-fn heatcap(args: &[&str]) -> (i32, String, String) {
-    let cli = Cli::try_parse_from(std::iter::once("heatcap").chain(args.iter().copied())).unwrap();
-    let (mut out, mut err) = (Vec::new(), Vec::new());
-    let code = run(cli, &mut out, &mut err).unwrap() as i32;
-    (
-        code,
-        String::from_utf8(out).unwrap(),
-        String::from_utf8(err).unwrap(),
-    )
-}
+mod common;
+use common::heatcap;
 
 /// `TYPE [RESOURCE] -> IMPLEMENTATION` lines, with paths made relative to `base`.
 fn resolved(args: &[&str], base: &str) -> Vec<String> {

@@ -17,32 +17,9 @@
 
 use std::path::{Path, PathBuf};
 
-use clap::Parser;
-use heatcap::cli::{run, Cli};
 use serde_json::Value as J;
 
-/// heatcap's Heat document for a deployment.
-fn heatcap_document(root: &Path, envs: &[PathBuf]) -> J {
-    let mut args = vec![
-        "heatcap".to_owned(),
-        "parameters".to_owned(),
-        "-t".to_owned(),
-        root.display().to_string(),
-        "--format".to_owned(),
-        "heat".to_owned(),
-        "-q".to_owned(),
-        "--max-nested-depth".to_owned(),
-        "7".to_owned(),
-    ];
-    for e in envs {
-        args.push("-e".to_owned());
-        args.push(e.display().to_string());
-    }
-    let cli = Cli::try_parse_from(args).unwrap();
-    let (mut out, mut err) = (Vec::new(), Vec::new());
-    run(cli, &mut out, &mut err).unwrap();
-    serde_json::from_slice(&out).unwrap_or_else(|e| panic!("not JSON ({e}): {out:?}"))
-}
+mod common;
 
 /// `file:///abs/x` → `x` relative to `base`, as the oracle prints it.
 fn relative(url: &str, base: &Path) -> String {
@@ -106,7 +83,7 @@ fn check(name: &str, root: &Path, envs: &[PathBuf], base: &Path) -> Result<(), S
     let recorded = std::fs::read_to_string(format!("tests/heat/{name}.json")).unwrap();
     let heat: J = serde_json::from_str(&recorded).unwrap();
     let base = std::fs::canonicalize(base).unwrap();
-    let ours = normalize(&heatcap_document(root, envs), &base);
+    let ours = normalize(&common::heat_document(root, envs), &base);
     if let Some(J::String(error)) = heat.get("Error") {
         let Some(mine) = ours.get("Error").and_then(J::as_str) else {
             return Err(format!(
@@ -200,7 +177,6 @@ fn corpus_2016_export_uploads_what_the_client_does() {
     let out = dir.path().join("out");
     let root = c.join("overcloud.yaml");
     let mut args = vec![
-        "heatcap".to_owned(),
         "export".to_owned(),
         "-t".to_owned(),
         root.display().to_string(),
@@ -214,10 +190,7 @@ fn corpus_2016_export_uploads_what_the_client_does() {
         args.push("-e".to_owned());
         args.push(c.join(n).display().to_string());
     }
-    let cli = Cli::try_parse_from(args).unwrap();
-    let (mut stdout, mut err) = (Vec::new(), Vec::new());
-    run(cli, &mut stdout, &mut err).unwrap();
-    let written: J = serde_json::from_slice(&stdout).unwrap();
+    let written = common::json(&args);
     let mut files: Vec<String> = written["files"]
         .as_array()
         .unwrap()
@@ -255,8 +228,7 @@ fn a_plan_composes_as_heat_composes_its_environment_list() {
     let c = Path::new("fixtures/plans");
     let recorded = std::fs::read_to_string("tests/heat/plan-fixture.json").unwrap();
     let heat: J = serde_json::from_str(&recorded).unwrap();
-    let cli = Cli::try_parse_from([
-        "heatcap",
+    let ours = common::json(&[
         "parameters",
         "--plan",
         "fixtures/plans/plan-environment.yaml",
@@ -265,11 +237,7 @@ fn a_plan_composes_as_heat_composes_its_environment_list() {
         "-q",
         "--max-nested-depth",
         "7",
-    ])
-    .unwrap();
-    let (mut out, mut err) = (Vec::new(), Vec::new());
-    run(cli, &mut out, &mut err).unwrap();
-    let ours: J = serde_json::from_slice(&out).unwrap();
+    ]);
     let ours = normalize(&ours, &std::fs::canonicalize(c).unwrap());
     let mut found = Vec::new();
     differences(&heat, &ours, "", &mut found);
@@ -282,7 +250,6 @@ fn a_plan_composes_as_heat_composes_its_environment_list() {
 /// `export --format heat-api` of `root` with `envs`: the request body.
 fn heat_api_body(root: &Path, envs: &[PathBuf]) -> J {
     let mut args = vec![
-        "heatcap".to_owned(),
         "export".to_owned(),
         "-t".to_owned(),
         root.display().to_string(),
@@ -296,11 +263,9 @@ fn heat_api_body(root: &Path, envs: &[PathBuf]) -> J {
         args.push("-e".to_owned());
         args.push(e.display().to_string());
     }
-    let cli = Cli::try_parse_from(args).unwrap();
-    let (mut out, mut err) = (Vec::new(), Vec::new());
-    let code = run(cli, &mut out, &mut err).unwrap() as i32;
-    assert_eq!(code, 0, "{}", String::from_utf8_lossy(&err));
-    serde_json::from_slice(&out).unwrap()
+    let (code, out, err) = common::heatcap(&args);
+    assert_eq!(code, 0, "{err}");
+    serde_json::from_str(&out).unwrap()
 }
 
 /// The environment files of an API body are as python-heatclient uploads

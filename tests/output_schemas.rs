@@ -118,9 +118,12 @@ fn schema_of(command: &Command) -> Option<(String, bool)> {
         Command::Catalogue(a) => ("catalogue", a.output.format.unwrap_or(Format::Table)),
         Command::Parameters(a) => match (a.diff.is_some(), a.format.unwrap_or(Format::Table)) {
             // `--diff` prints its JSON for `heat` too.
-            (true, Format::Json | Format::Heat) => ("parameters-diff", Format::Json),
+            (true, Format::Json | Format::Heat | Format::HeatResourceTree) => {
+                ("parameters-diff", Format::Json)
+            }
             (true, _) => return None,
             (false, Format::Heat) => ("parameters-heat", Format::Json),
+            (false, Format::HeatResourceTree) => ("parameters-heat-resource-tree", Format::Json),
             (false, f) => ("parameters", f),
         },
         Command::Export(a) if a.format == Format::HeatApi => ("export-heat-api", Format::Json),

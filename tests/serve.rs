@@ -12,9 +12,10 @@ use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
-use clap::Parser;
-use heatcap::cli::{run, Cli};
 use serde_json::Value as J;
+
+mod common;
+use common::stdout as cli;
 
 /// A running `heatcap serve` on a free port; killed when dropped.
 struct Server {
@@ -169,14 +170,6 @@ fn read_answer(s: &mut TcpStream) -> Answer {
     }
 }
 
-/// The CLI's stdout for `args`.
-fn cli(args: &[&str]) -> String {
-    let cli = Cli::try_parse_from(std::iter::once("heatcap").chain(args.iter().copied())).unwrap();
-    let (mut out, mut err) = (Vec::new(), Vec::new());
-    run(cli, &mut out, &mut err).unwrap();
-    String::from_utf8(out).unwrap()
-}
-
 fn enc(s: &str) -> String {
     s.bytes()
         .map(|b| match b {
@@ -206,27 +199,7 @@ fn client_body(root: &Path, envs: &[PathBuf]) -> String {
         args.push("-e".to_owned());
         args.push(e.display().to_string());
     }
-    let words: Vec<&str> = args.iter().map(String::as_str).collect();
-    cli(&words)
-}
-
-fn heat_document(root: &Path, envs: &[PathBuf]) -> J {
-    let mut args = vec![
-        "parameters".to_owned(),
-        "-t".to_owned(),
-        root.display().to_string(),
-        "--format".to_owned(),
-        "heat".to_owned(),
-        "-q".to_owned(),
-        "--max-nested-depth".to_owned(),
-        "7".to_owned(),
-    ];
-    for e in envs {
-        args.push("-e".to_owned());
-        args.push(e.display().to_string());
-    }
-    let words: Vec<&str> = args.iter().map(String::as_str).collect();
-    serde_json::from_str(&cli(&words)).unwrap()
+    cli(&args)
 }
 
 /// The client's body posted to `/validate?show_nested=True` answers
@@ -271,7 +244,7 @@ fn validate_answers_what_the_cli_answers() {
             // (a cycle between files, a missing template).
             continue;
         }
-        let expected = heat_document(root, envs);
+        let expected = common::heat_document(root, envs);
         let answer = server.post_json("/v1/demo/validate?show_nested=True", body.as_bytes());
         if let Some(message) = expected.get("Error").and_then(J::as_str) {
             assert_eq!(answer.status, 400, "{}: {answer:?}", root.display());
@@ -299,7 +272,126 @@ fn validate_answers_what_the_cli_answers() {
     let flat = server.post_json("/v1/demo/validate", client_body(root, envs).as_bytes());
     assert_eq!(flat.status, 200);
     assert!(flat.json().get("NestedParameters").is_none());
-    assert!(heat_document(root, envs).get("NestedParameters").is_some());
+    assert!(common::heat_document(root, envs)
+        .get("NestedParameters")
+        .is_some());
+}
+
+/// heatcap's own composing routes take a body as Heat's validate does
+/// (the client's body for the 2016 TripleO deployment, every file keyed by
+/// its absolute `file://` URL) and answer from it alone, with no root
+/// served: `parameters?format=heat` is Heat's document (the CLI's on the
+/// tree, so Heat's recording, tests/heat_oracle.rs), `heat-resource-tree`
+/// the CLI's flattening of it, and `resolve` the registry's picks.
+#[test]
+fn own_routes_answer_a_request_body() {
+    let server = Server::start(&["--max-nested-depth", "7"]);
+    let c = Path::new("fixtures/tripleo-heat-templates-2016");
+    let root = c.join("overcloud.yaml");
+    let envs: Vec<PathBuf> = [
+        "overcloud-resource-registry-puppet.yaml",
+        "environments/network-isolation.yaml",
+        "environments/storage-environment.yaml",
+        "environments/puppet-pacemaker.yaml",
+    ]
+    .iter()
+    .map(|e| c.join(e))
+    .collect();
+    let body = client_body(&root, &envs);
+    let heat = server.post_json("/heatcap/v1/parameters?format=heat", body.as_bytes());
+    assert_eq!(heat.status, 200, "{}", heat.body);
+    assert_eq!(heat.json(), common::heat_document(&root, &envs));
+    let tree = server.post_json(
+        "/heatcap/v1/parameters?format=heat-resource-tree",
+        body.as_bytes(),
+    );
+    assert_eq!(tree.status, 200, "{}", tree.body);
+    let mut args = vec![
+        "parameters".to_owned(),
+        "-t".to_owned(),
+        root.display().to_string(),
+        "--format".to_owned(),
+        "heat-resource-tree".to_owned(),
+        "-q".to_owned(),
+        "--max-nested-depth".to_owned(),
+        "7".to_owned(),
+    ];
+    for e in &envs {
+        args.push("-e".to_owned());
+        args.push(e.display().to_string());
+    }
+    assert_eq!(tree.json(), common::json(&args));
+    let described = server.post_json("/heatcap/v1/parameters", body.as_bytes());
+    assert_eq!(described.status, 200);
+    assert_eq!(described.json()["template"], "<template>");
+    let resolved = server.post_json(
+        "/heatcap/v1/resolve?type=OS::TripleO::Controller",
+        body.as_bytes(),
+    );
+    assert_eq!(resolved.status, 200, "{}", resolved.body);
+    let r = resolved.json();
+    assert_eq!(r["resolved"], true, "{r}");
+    assert_eq!(r["template"], "<template>");
+    let picked = r["resolutions"][0]["implementation"]["template"]
+        .as_str()
+        .unwrap();
+    assert!(picked.ends_with("puppet/controller.yaml"), "{picked}");
+    // No body: Heat's 400; a GET still needs a served root.
+    server
+        .post_json("/heatcap/v1/parameters", b"")
+        .fault(400, "HTTPBadRequest");
+    server
+        .get("/heatcap/v1/parameters?template=x.yaml")
+        .fault(404, "NotFound");
+    // Nothing is read from disk: a registry entry naming a file that
+    // exists, but is not in `files`, is missing.
+    let here = std::fs::canonicalize("fixtures/spec/puppet/controller.yaml").unwrap();
+    let lone = serde_json::json!({
+        "template": format!("heat_template_version: 2018-08-31\nresources:\n  c: {{type: 'file://{}'}}\n", here.display()),
+    });
+    let missing = server.post_json(
+        "/heatcap/v1/parameters?format=heat",
+        lone.to_string().as_bytes(),
+    );
+    assert!(missing.json().get("Error").is_some(), "{}", missing.body);
+}
+
+/// `serve --plan`: the plan's environments come first and its template is
+/// the default root, so the answers are `parameters --plan`'s and
+/// `resolve --plan`'s; a plan with an error is not served (exit 1, its
+/// findings on stderr, as the commands print them).
+#[test]
+fn a_plan_is_served_as_the_commands_take_it() {
+    let plan = "fixtures/plans/plan-environment.yaml";
+    let s = Server::start(&["--plan", plan, "--root", "fixtures/plans"]);
+    let heat = s.get("/heatcap/v1/parameters?format=heat");
+    assert_eq!(heat.status, 200, "{}", heat.body);
+    assert_eq!(
+        heat.body,
+        cli(&["parameters", "--plan", plan, "--format", "heat", "-q"])
+    );
+    assert_eq!(
+        heat.json()["Environment"]["parameter_defaults"]["Shared"],
+        "user"
+    );
+    let resolved = s.get("/heatcap/v1/resolve?all=true");
+    assert_eq!(resolved.status, 200);
+    assert_eq!(
+        resolved.body,
+        cli(&["resolve", "--plan", plan, "--all", "--format", "json", "-q"])
+    );
+    let out = Command::new(env!("CARGO_BIN_EXE_heatcap"))
+        .args(["serve", "--listen", "127.0.0.1:0", "--plan"])
+        .arg("fixtures/plans/plan-invalid.yaml")
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    let err = String::from_utf8(out.stderr).unwrap();
+    assert!(
+        err.contains("E9005") && err.contains("not serving it"),
+        "{err}"
+    );
+    assert!(!err.contains("listening"), "{err}");
 }
 
 /// heat-api.md §1.2, §1.3, §2.4: the versions document, Heat's body rules,
@@ -370,6 +462,33 @@ fn heat_transport_rules() {
         .fault(400, "Invalid");
     s.get("/v1/demo/resource_types/OS::Heat::RandomString/template?template_type=x")
         .fault(400, "HTTPBadRequest");
+    // OPTIONS: 204 with the route's methods in `Allow`; another method
+    // is a 405 fault (heat/api/openstack/v1/__init__.py `connect`).
+    let options = s.request("OPTIONS", "/v1/demo/validate", &[], b"");
+    assert_eq!(options.status, 204, "{options:?}");
+    assert_eq!(options.header("allow"), Some("POST"));
+    assert!(options.body.is_empty());
+    let options = s.request("OPTIONS", "/v1/demo/resource_types", &[], b"");
+    assert_eq!(
+        (options.status, options.header("allow")),
+        (204, Some("GET"))
+    );
+    s.request("PUT", "/v1/demo/validate", &[], b"")
+        .fault(405, "HTTPMethodNotAllowed");
+    // ignore_errors: only Heat's ERROR_CODE_MAP codes (99001) are taken
+    // (heat/engine/service.py validate_template).
+    let minimal = br#"{"template": {"heat_template_version": "2016-10-14"}}"#;
+    assert_eq!(
+        s.post_json("/v1/demo/validate?ignore_errors=99001", minimal)
+            .status,
+        200
+    );
+    let bad = s.post_json("/v1/demo/validate?ignore_errors=99001,E7001", minimal);
+    bad.fault(400, "HTTPBadRequest");
+    assert_eq!(
+        bad.json()["error"]["message"],
+        "Invalid codes in ignore_errors : ['E7001']"
+    );
 }
 
 /// The resource-type routes answer `resource-type ... --format heat`.
@@ -528,7 +647,7 @@ fn own_routes_answer_what_the_cli_answers() {
     let s = Server::start(&["--root", "fixtures/spec", "--root", "fixtures/heat"]);
     let roots = s.get("/heatcap/v1/roots").json();
     assert_eq!(roots["roots"][0]["name"], "spec");
-    let cases: [(&str, Vec<&str>); 7] = [
+    let cases: [(&str, Vec<&str>); 8] = [
         (
             "/heatcap/v1/options?environment=environment.yaml",
             vec!["options", "-e", "fixtures/spec/environment.yaml", "--format", "json"],
@@ -550,6 +669,10 @@ fn own_routes_answer_what_the_cli_answers() {
             vec!["parameters", "-t", "fixtures/heat/remove-item/root.yaml", "-e", "fixtures/heat/remove-item/env.yaml", "--format", "json"],
         ),
         (
+            "/heatcap/v1/parameters?root=heat&template=remove-item/root.yaml&environment=remove-item/env.yaml&format=heat-resource-tree",
+            vec!["parameters", "-t", "fixtures/heat/remove-item/root.yaml", "-e", "fixtures/heat/remove-item/env.yaml", "--format", "heat-resource-tree"],
+        ),
+        (
             "/heatcap/v1/validate?root=heat&path=conditions&recursive=true&format=sarif",
             vec!["validate", "-r", "fixtures/heat/conditions", "--format", "sarif", "--no-config"],
         ),
@@ -568,6 +691,66 @@ fn own_routes_answer_what_the_cli_answers() {
         doc.body,
         std::fs::read_to_string("docs/openapi.json").unwrap()
     );
+}
+
+/// `export?format=tarball` is the tree `export --out DIR` writes, file for
+/// file, as a tar archive; the same question gives the same bytes.
+#[test]
+fn export_tarball_is_the_tree_export_writes() {
+    let s = Server::start(&["--root", "fixtures/overcloud"]);
+    let path = "/heatcap/v1/export?template=overcloud.yaml&environment=environments/overcloud-resource-registry-puppet.yaml&environment=environments/network-environment.yaml&format=tarball";
+    let a = s.get(path);
+    assert_eq!(a.status, 200, "{a:?}");
+    assert_eq!(a.header("content-type"), Some("application/x-tar"));
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("tree");
+    let (code, _, err) = common::heatcap(&[
+        "export",
+        "-t",
+        "fixtures/overcloud/overcloud.yaml",
+        "-e",
+        "fixtures/overcloud/environments/overcloud-resource-registry-puppet.yaml",
+        "-e",
+        "fixtures/overcloud/environments/network-environment.yaml",
+        "--out",
+        out.to_str().unwrap(),
+        "-q",
+    ]);
+    assert_eq!(code, 0, "{err}");
+    let mut archive = tar::Archive::new(a.body.as_bytes());
+    let mut names = Vec::new();
+    for entry in archive.entries().unwrap() {
+        let mut entry = entry.unwrap();
+        let name = entry.path().unwrap().display().to_string();
+        let mut bytes = Vec::new();
+        entry.read_to_end(&mut bytes).unwrap();
+        assert_eq!(bytes, std::fs::read(out.join(&name)).unwrap(), "{name}");
+        names.push(name);
+    }
+    let mut written: Vec<String> = walk_files(&out)
+        .iter()
+        .map(|p| p.strip_prefix(&out).unwrap().display().to_string())
+        .collect();
+    written.sort();
+    names.sort();
+    assert_eq!(names, written);
+    assert!(names.len() > 5, "{names:?}");
+    assert_eq!(s.get(path).body, a.body);
+    let bad = s.get("/heatcap/v1/export?template=overcloud.yaml&format=zip");
+    bad.fault(400, "HTTPBadRequest");
+}
+
+fn walk_files(dir: &Path) -> Vec<PathBuf> {
+    let mut found = Vec::new();
+    for e in std::fs::read_dir(dir).unwrap() {
+        let p = e.unwrap().path();
+        if p.is_dir() {
+            found.extend(walk_files(&p));
+        } else {
+            found.push(p);
+        }
+    }
+    found
 }
 
 /// Nothing outside a root: `..`, absolute paths, `~`, URLs, a link out of

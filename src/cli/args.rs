@@ -22,6 +22,7 @@ pub const PARAMETERS_FORMATS: &[Format] = &[
     Format::Json,
     Format::Yaml,
     Format::Heat,
+    Format::HeatResourceTree,
 ];
 /// `export`'s formats.
 pub const EXPORT_FORMATS: &[Format] = &[Format::Plain, Format::Json, Format::HeatApi];
@@ -199,6 +200,13 @@ pub struct ServeArgs {
     /// request's own (repeatable, merged in order).
     #[arg(short = 'e', long = "environment", value_name = "ENV")]
     pub environments: Vec<PathBuf>,
+    /// A TripleO plan environment (`plan-environment.yaml`): its
+    /// environments (as tripleo-common built them) come before the -e ones
+    /// in every answer, and its `template` is the root template of the
+    /// composing routes when a request names none; its directory is read
+    /// as a root is.
+    #[arg(long, value_name = "PLAN")]
+    pub plan: Option<PathBuf>,
     /// Heat's max_nested_stack_depth for the compositions answered.
     #[arg(long, value_name = "N", default_value_t = 5)]
     pub max_nested_depth: usize,

@@ -23,13 +23,8 @@ pub(super) fn find(
     let file = config_file::load(&a.config, a.output.verbose, err)?;
     let load = config::with_stdin(config::load_options(&a.walk)?, &a.paths)?;
     let progress = ui.progress(a.output.quiet, "searching");
-    let mut ws = Workspace::builder();
-    // Inference adds only `resource_type`: without such a condition it
-    // cannot change the answer, and the environments need not be read.
-    if !a.declared_only && conditions.iter().any(|c| c.key == "resource_type") {
-        ws = ws.infer_candidates();
-    }
-    let ws = ws
+    let ws = Workspace::builder()
+        .declared_only_for(a.declared_only, &conditions)
         .load_options(load)
         .walk(config::walk_options(&a.walk, a.paths, file.as_ref())?)
         // A file without the word cannot have the section: skip parsing it.
@@ -63,11 +58,8 @@ pub(super) fn summary(
         a.files.iter().chain(&a.environments),
     )?;
     let progress = ui.progress(a.output.quiet, "reading");
-    let mut ws = Workspace::builder();
-    if !a.declared_only {
-        ws = ws.infer_candidates();
-    }
-    let ws = ws
+    let ws = Workspace::builder()
+        .declared_only(a.declared_only)
         .load_options(load)
         .walk(config::walk_options(&a.walk, a.files, file.as_ref())?)
         .environments(&a.environments)
@@ -98,11 +90,8 @@ pub(super) fn index(
     let file = config_file::load(&a.config, a.output.verbose, err)?;
     let load = config::with_stdin(config::load_options(&a.walk)?, &a.paths)?;
     let progress = ui.progress(a.output.quiet, "indexing");
-    let mut ws = Workspace::builder();
-    if !a.declared_only {
-        ws = ws.infer_candidates();
-    }
-    let ws = ws
+    let ws = Workspace::builder()
+        .declared_only(a.declared_only)
         .load_options(load)
         .walk(config::walk_options(&a.walk, a.paths, file.as_ref())?)
         .remap(config::remap_with_file(remap, file.as_ref())?)

@@ -10,6 +10,7 @@ use super::{config, exit_for_errors, print_diagnostics, Ui};
 use crate::error::{Error, Exit};
 use crate::report::{self, json, Format};
 use crate::walk::{display, Remap};
+use crate::workspace::heat_resource_tree;
 use crate::Workspace;
 
 /// `--choose TYPE=PATH` flags.
@@ -62,6 +63,7 @@ pub(super) fn parameters(
     drop(progress);
     match a.format.unwrap_or(Format::Table) {
         Format::Heat => json::write_line(out, &heat)?,
+        Format::HeatResourceTree => json::write_line(out, &heat_resource_tree(&heat))?,
         f => report::render_parameters(out, &described, f, ui.out)?,
     }
     print_diagnostics(err, &described.diagnostics, output, ui)?;
@@ -98,7 +100,7 @@ fn parameters_diff(
     let (d, diagnostics) = Workspace::choice_diff(&base, &display(a.template()), t, from, to);
     drop(progress);
     let f = match a.format.unwrap_or(Format::Table) {
-        Format::Heat => Format::Json,
+        Format::Heat | Format::HeatResourceTree => Format::Json,
         other => other,
     };
     report::render_parameters_diff(out, &d, f, ui.out)?;

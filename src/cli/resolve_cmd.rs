@@ -74,11 +74,8 @@ pub(super) fn options(
         &a.environments,
     )?;
     let progress = ui.progress(a.output.quiet, "reading");
-    let mut ws = Workspace::builder();
-    if !a.declared_only {
-        ws = ws.infer_candidates();
-    }
-    let ws = ws
+    let ws = Workspace::builder()
+        .declared_only(a.declared_only)
         .load_options(load)
         .environments(&a.environments)
         .remap(remap.clone())

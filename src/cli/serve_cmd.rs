@@ -2,13 +2,16 @@
 //! answers until SIGINT or SIGTERM.
 
 use std::io::Write;
+use std::path::PathBuf;
 use std::time::Duration;
 
 use super::args::ServeArgs;
+use crate::diag::Severity;
 use crate::error::{Error, Exit};
 use crate::serve::{self, Config};
 
-/// `serve`: exit 0 after a signal, 2 for a refused configuration.
+/// `serve`: exit 0 after a signal, 1 for a plan with an error, 2 for a
+/// refused configuration.
 pub(super) fn serve(a: &ServeArgs, err: &mut dyn Write) -> Result<Exit, Error> {
     if !a.listen.ip().is_loopback() && !a.allow_remote {
         return Err(Error::Usage(format!(
@@ -31,7 +34,31 @@ pub(super) fn serve(a: &ServeArgs, err: &mut dyn Write) -> Result<Exit, Error> {
     }
     let mut config = Config::new(a.listen);
     config.roots.clone_from(&a.roots);
-    config.environments.clone_from(&a.environments);
+    if let Some(path) = &a.plan {
+        // As every composing command takes --plan (cli::expand_plan): its
+        // environments first, its template the default root.
+        let load = crate::load::LoadOptions::default();
+        let plan = crate::workspace::open_plan(path, &load);
+        let mut diagnostics = plan.diagnostics.clone();
+        diagnostics.extend(crate::workspace::plan_requirements(&plan, &load));
+        for d in &diagnostics {
+            writeln!(err, "{d}")?;
+        }
+        if diagnostics.iter().any(|d| d.severity == Severity::Error) {
+            writeln!(
+                err,
+                "heatcap serve: the plan `{}` has errors; not serving it",
+                path.display()
+            )?;
+            return Ok(Exit::NoMatchOrFindings);
+        }
+        config
+            .environments
+            .extend(plan.environments.iter().map(|e| PathBuf::from(&e.path)));
+        config.template = plan.template.map(|(t, _)| t);
+        config.plan = Some(path.clone());
+    }
+    config.environments.extend(a.environments.iter().cloned());
     config.max_nested_depth = a.max_nested_depth;
     config.request_timeout = Duration::from_secs(a.request_timeout);
     config.header_timeout = Duration::from_secs(a.header_timeout);

@@ -314,6 +314,106 @@ pub(crate) fn without_nested(mut doc: J) -> J {
     doc
 }
 
+/// TripleO's flattened parameters (tripleo-common's
+/// `validate_stack_and_flatten_parameters`, `utils/stack.py`, which the
+/// plan's `tripleo.parameters.get` answers and TripleO's UI reads) built
+/// from the validate document with `show_nested`:
+/// `{"heat_resource_tree": {"resources": {ID: RESOURCE}, "parameters":
+/// {NAME: PARAMETER}}, "environment_parameters": ...}`. Each resource has
+/// its `name` (`Root` for the stack), `id`, its `type`, `description` and
+/// `parameter_groups` when the document has them, its parameters' names
+/// and its nested resources' ids (`resources`); every parameter is listed
+/// once, as the first resource that has it in a depth-first walk shows it
+/// (the root before its nested stacks), its keys with the first letter in
+/// lower case (`Default` → `default`) and its `name` added. Resources are
+/// listed children first, as tripleo-common inserts them.
+///
+/// Differences, for stable output: an `id` is the resource's path of
+/// names from the root (`Root/Controller/0`), not a random UUID; and
+/// `environment_parameters` is the merged environment's
+/// `parameter_defaults` (tripleo-common read the plan environment's
+/// own). A refusal (`{"Error": ...}`) is answered unchanged.
+pub(crate) fn heat_resource_tree(doc: &J) -> J {
+    if doc.get("Error").is_some() {
+        return doc.clone();
+    }
+    let mut flat = Flattened::default();
+    flat.walk("Root", "Root", doc);
+    let environment_parameters = doc
+        .get("Environment")
+        .and_then(|e| e.get("parameter_defaults"))
+        .cloned()
+        .unwrap_or(J::Null);
+    json!({
+        "heat_resource_tree": {
+            "resources": J::Object(flat.resources),
+            "parameters": J::Object(flat.parameters),
+        },
+        "environment_parameters": environment_parameters,
+    })
+}
+
+/// [`heat_resource_tree`]'s two maps, filled as `_flat_it` fills them.
+#[derive(Default)]
+struct Flattened {
+    resources: Map<String, J>,
+    parameters: Map<String, J>,
+}
+
+impl Flattened {
+    /// One stack (or nested stack) of the document: its entry, after its
+    /// children's.
+    fn walk(&mut self, name: &str, id: &str, data: &J) {
+        let mut value = Map::new();
+        value.insert("name".to_owned(), json!(name));
+        value.insert("id".to_owned(), json!(id));
+        if let Some(t) = data.get("Type") {
+            value.insert("type".to_owned(), t.clone());
+        }
+        if let Some(d) = data.get("Description") {
+            value.insert("description".to_owned(), d.clone());
+        }
+        if let Some(J::Object(params)) = data.get("Parameters") {
+            for (p, entry) in params {
+                if self.parameters.contains_key(p) {
+                    continue;
+                }
+                let mut shown = Map::new();
+                if let J::Object(fields) = entry {
+                    for (k, v) in fields {
+                        shown.insert(lower_first(k), v.clone());
+                    }
+                }
+                shown.insert("name".to_owned(), json!(p));
+                self.parameters.insert(p.clone(), J::Object(shown));
+            }
+            let names: Vec<J> = params.keys().map(|k| json!(k)).collect();
+            value.insert("parameters".to_owned(), J::Array(names));
+        }
+        if let Some(g) = data.get("ParameterGroups") {
+            value.insert("parameter_groups".to_owned(), g.clone());
+        }
+        if let Some(J::Object(nested)) = data.get("NestedParameters") {
+            let mut ids = Vec::new();
+            for (child, child_data) in nested {
+                let child_id = format!("{id}/{child}");
+                self.walk(child, &child_id, child_data);
+                ids.push(json!(child_id));
+            }
+            value.insert("resources".to_owned(), J::Array(ids));
+        }
+        self.resources.insert(id.to_owned(), J::Object(value));
+    }
+}
+
+/// `key[0].lower() + key[1:]`.
+fn lower_first(key: &str) -> String {
+    let mut chars = key.chars();
+    chars.next().map_or_else(String::new, |c| {
+        c.to_lowercase().chain(chars).collect::<String>()
+    })
+}
+
 /// What [`document`] builds (and the refusal beside it): a stack's
 /// `Description`, `Parameters` (Heat's entries, CFN type names, `NoEcho`
 /// as a string), `ParameterGroups` and `NestedParameters` (a nested
@@ -407,6 +507,57 @@ pub(crate) fn schema(generator: &mut schemars::SchemaGenerator) -> schemars::Sch
     })
 }
 
+/// What [`heat_resource_tree`] builds (or the refusal it passes on).
+pub(crate) fn resource_tree_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
+    let resource = json!({
+        "description": "A stack or nested stack.",
+        "type": "object",
+        "required": ["name", "id"],
+        "properties": {
+            "name": {"type": "string", "description": "`Root`, or the resource's name in its parent"},
+            "id": {"type": "string", "description": "the path of names from `Root` (tripleo-common: a random UUID)"},
+            "type": {"type": "string"},
+            "description": {"type": "string"},
+            "parameters": {"type": "array", "items": {"type": "string"}, "description": "its parameters' names"},
+            "parameter_groups": {"type": "array"},
+            "resources": {"type": "array", "items": {"type": "string"}, "description": "its nested stacks' ids"}
+        }
+    });
+    let parameter = json!({
+        "description": "A parameter as the first stack that has it shows it (Heat's keys, first letter in lower case), and its name.",
+        "type": "object",
+        "required": ["name"],
+        "properties": {"name": {"type": "string"}}
+    });
+    let tree = json!({
+        "type": "object",
+        "required": ["heat_resource_tree", "environment_parameters"],
+        "properties": {
+            "heat_resource_tree": {
+                "type": "object",
+                "required": ["resources", "parameters"],
+                "properties": {
+                    "resources": {"type": "object", "additionalProperties": resource},
+                    "parameters": {"type": "object", "additionalProperties": parameter}
+                }
+            },
+            "environment_parameters": {"description": "the merged environment's parameter_defaults"}
+        }
+    });
+    // A refusal is told by its `Error` key, as in [`schema`].
+    schemars::json_schema!({
+        "description": "TripleO's flattened parameters (tripleo-common's heat_resource_tree), or Heat's refusal.",
+        "if": {"type": "object", "required": ["Error"]},
+        "then": {
+            "type": "object",
+            "properties": {"Error": {"type": "string"}},
+            "required": ["Error"],
+            "additionalProperties": false
+        },
+        "else": tree
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -451,5 +602,55 @@ mod tests {
             None
         );
         assert!(entry(&p, f, None, None).get("Default").is_none());
+    }
+
+    /// tripleo-common's `_flat_it` on a validate document with a nested
+    /// stack: children listed first, a parameter shown as the first stack
+    /// that has it shows it, keys lower-cased at their first letter.
+    #[test]
+    fn flattened_as_tripleo_common_flattens() {
+        let doc = json!({
+            "Description": "root",
+            "Parameters": {"A": {"Type": "String", "Default": "x", "NoEcho": "false"}},
+            "ParameterGroups": [{"label": "g", "parameters": ["A"]}],
+            "NestedParameters": {
+                "Controller": {
+                    "Type": "OS::TripleO::Controller",
+                    "Description": "nested",
+                    "Parameters": {
+                        "A": {"Type": "String", "Default": "shadowed"},
+                        "B": {"Type": "Number", "Label": "B"},
+                    },
+                    "NestedParameters": {"0": {"Type": "x.yaml", "Parameters": {}}},
+                }
+            },
+            "Environment": {"parameter_defaults": {"B": 2}},
+        });
+        let flat = heat_resource_tree(&doc);
+        let tree = &flat["heat_resource_tree"];
+        let ids: Vec<&String> = tree["resources"].as_object().unwrap().keys().collect();
+        assert_eq!(ids, ["Root/Controller/0", "Root/Controller", "Root"]);
+        let root = &tree["resources"]["Root"];
+        assert_eq!(root["name"], "Root");
+        assert_eq!(root["description"], "root");
+        assert!(root.get("type").is_none());
+        assert_eq!(root["parameters"], json!(["A"]));
+        assert_eq!(root["parameter_groups"][0]["label"], "g");
+        assert_eq!(root["resources"], json!(["Root/Controller"]));
+        let c = &tree["resources"]["Root/Controller"];
+        assert_eq!(c["type"], "OS::TripleO::Controller");
+        assert_eq!(c["parameters"], json!(["A", "B"]));
+        assert_eq!(
+            tree["resources"]["Root/Controller/0"]["parameters"],
+            json!([])
+        );
+        assert_eq!(
+            tree["parameters"]["A"],
+            json!({"type": "String", "default": "x", "noEcho": "false", "name": "A"})
+        );
+        assert_eq!(tree["parameters"]["B"]["label"], "B");
+        assert_eq!(flat["environment_parameters"], json!({"B": 2}));
+        let refused = json!({"Error": "bad"});
+        assert_eq!(heat_resource_tree(&refused), refused);
     }
 }

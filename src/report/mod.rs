@@ -53,6 +53,9 @@ pub enum Format {
     Heat,
     /// python-heatclient's stack-create body (`export`).
     HeatApi,
+    /// TripleO's flattened parameters (`parameters`: tripleo-common's
+    /// `heat_resource_tree`, as its UI reads them).
+    HeatResourceTree,
     /// Markdown (`rules`: the page docs/rules.md).
     Markdown,
     // Machine formats for CI and pipelines (`--format github`, `jsonl`).
@@ -68,7 +71,7 @@ pub enum Format {
 
 impl Format {
     /// Every format, in the order help lists them.
-    pub const ALL: [Format; 11] = [
+    pub const ALL: [Format; 12] = [
         Format::Plain,
         Format::Json,
         Format::Yaml,
@@ -76,6 +79,7 @@ impl Format {
         Format::Sarif,
         Format::Heat,
         Format::HeatApi,
+        Format::HeatResourceTree,
         Format::Markdown,
         Format::Github,
         Format::Jsonl,
@@ -92,6 +96,7 @@ impl Format {
             Format::Sarif => "sarif",
             Format::Heat => "heat",
             Format::HeatApi => "heat-api",
+            Format::HeatResourceTree => "heat-resource-tree",
             Format::Markdown => "markdown",
             Format::Github => "github",
             Format::Jsonl => "jsonl",
@@ -125,6 +130,9 @@ impl Format {
             Format::Sarif => "SARIF 2.1.0, for code scanning",
             Format::Heat => "the JSON Heat's own API returns for the same question",
             Format::HeatApi => "python-heatclient's stack-create body (nothing written)",
+            Format::HeatResourceTree => {
+                "TripleO's flattened parameters (tripleo-common's heat_resource_tree)"
+            }
             Format::Markdown => "Markdown",
             Format::Github => "GitHub Actions annotations (workflow commands)",
             Format::Jsonl => "JSON Lines: one record a line (alias: json-lines)",

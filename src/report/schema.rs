@@ -144,6 +144,12 @@ pub(crate) const SCHEMAS: &[OutputSchema] = &[
         generate: || hand(crate::product::heat_validate::schema),
     },
     OutputSchema {
+        name: "parameters-heat-resource-tree",
+        output: "parameters --format heat-resource-tree",
+        about: "TripleO's flattened parameters: tripleo-common's heat_resource_tree built from the validate document, as its UI reads them.",
+        generate: || hand(crate::product::heat_validate::resource_tree_schema),
+    },
+    OutputSchema {
         name: "export",
         output: "export --format json",
         about: "The files export wrote, and the environments to give Heat.",

@@ -54,15 +54,15 @@ pub(crate) async fn validate(
 ) -> Result<Response, Fault> {
     let pairs = body::query_pairs(query.as_deref());
     let show_nested = body::boolean(body::last(&pairs, "show_nested"))?;
-    // Error codes to ignore: accepted as a list, but heatcap's validate
-    // document has no error Heat's ignorable codes (99001, ...) apply to.
-    let _ignore_errors: Vec<&str> = body::last(&pairs, "ignore_errors")
-        .map(|s| s.split(',').collect())
-        .unwrap_or_default();
+    let ignore_errors: Option<Vec<&str>> =
+        body::last(&pairs, "ignore_errors").map(|s| s.split(',').collect());
     let Some(data) = json_body(&headers, &bytes)? else {
         return Err(body::no_body());
     };
     let request = instantiation(&data)?;
+    if let Some(codes) = ignore_errors {
+        check_ignorable(&codes)?;
+    }
     let depth = shared.config.max_nested_depth;
     let doc = shared
         .blocking(move || validate_request(&request, show_nested, depth))
@@ -77,11 +77,64 @@ pub(crate) async fn validate(
     }
 }
 
+/// The error codes Heat lets `ignore_errors` name
+/// (heat/common/exception.py `ERROR_CODE_MAP`): a service not available
+/// for a resource type, which heatcap (offline, every service absent)
+/// never reports, so a valid list changes no answer.
+const IGNORABLE_CODES: &[&str] = &["99001"];
+
+/// Heat 27's check of `ignore_errors` (heat/engine/service.py
+/// `validate_template`: the API splits the value at commas, and any code
+/// not in `ERROR_CODE_MAP` is a 400 `Invalid codes in ignore_errors :
+/// [...]`, Python's list of them; an empty value is the code `''`).
+fn check_ignorable(codes: &[&str]) -> Result<(), Fault> {
+    let mut invalid: Vec<&str> = Vec::new();
+    for c in codes {
+        if !IGNORABLE_CODES.contains(c) && !invalid.contains(c) {
+            invalid.push(c);
+        }
+    }
+    if invalid.is_empty() {
+        return Ok(());
+    }
+    let listed: Vec<String> = invalid.iter().map(|c| python_str(c)).collect();
+    Err(Fault::bad_request(format!(
+        "Invalid codes in ignore_errors : [{}]",
+        listed.join(", ")
+    )))
+}
+
+/// Python's `repr` of a string (single quotes unless it holds one and no
+/// double quote; backslashes and the quote escaped).
+fn python_str(s: &str) -> String {
+    let quote = if s.contains('\'') && !s.contains('"') {
+        '"'
+    } else {
+        '\''
+    };
+    let mut out = String::from(quote);
+    for ch in s.chars() {
+        match ch {
+            '\\' => out.push_str("\\\\"),
+            c if c == quote => {
+                out.push('\\');
+                out.push(c);
+            }
+            '\n' => out.push_str("\\n"),
+            '\t' => out.push_str("\\t"),
+            '\r' => out.push_str("\\r"),
+            c => out.push(c),
+        }
+    }
+    out.push(quote);
+    out
+}
+
 /// Heat's `InstantiationData` (heat/api/openstack/v1/stacks.py): the
 /// template (`template` wins over `template_url`, which is not fetched
 /// offline), `files`, the environment (ignored when `environment_files`
 /// is non-empty) with `parameters` merged into it, `environment_files`.
-fn instantiation(data: &Map<String, Value>) -> Result<HeatRequest, Fault> {
+pub(crate) fn instantiation(data: &Map<String, Value>) -> Result<HeatRequest, Fault> {
     let template = match data.get("template") {
         Some(Value::Object(m)) => {
             let text = crate::encode::json::to_string(&Value::Object(m.clone()));
@@ -290,4 +343,30 @@ pub(crate) async fn template_functions(
                 format!("Template with version {version} not found"),
             )
         })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// heat/engine/service.py `validate_template`: codes outside
+    /// `ERROR_CODE_MAP` (only 99001) are refused, listed as Python lists
+    /// them; an empty value is the code `''`.
+    #[test]
+    fn ignore_errors_as_heat_checks_it() {
+        assert!(check_ignorable(&["99001"]).is_ok());
+        assert!(check_ignorable(&["99001", "99001"]).is_ok());
+        let f = check_ignorable(&["99001", "E1", "it's", "E1"]).unwrap_err();
+        assert_eq!(f.status, 400);
+        assert_eq!(f.kind, "HTTPBadRequest");
+        assert_eq!(
+            f.message.unwrap(),
+            "Invalid codes in ignore_errors : ['E1', \"it's\"]"
+        );
+        let empty = check_ignorable(&[""]).unwrap_err();
+        assert_eq!(
+            empty.message.unwrap(),
+            "Invalid codes in ignore_errors : ['']"
+        );
+    }
 }

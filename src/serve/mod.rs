@@ -49,6 +49,11 @@ pub(crate) struct Config {
     pub(crate) roots: Vec<PathBuf>,
     /// Environment files every heatcap answer starts from (as `-e`).
     pub(crate) environments: Vec<PathBuf>,
+    /// `--plan`: the plan file (its directory is read as a root is).
+    pub(crate) plan: Option<PathBuf>,
+    /// The plan's root template: the composing routes' when a request
+    /// names none.
+    pub(crate) template: Option<String>,
     /// Heat's `max_nested_stack_depth`.
     pub(crate) max_nested_depth: usize,
     /// Longest time one request may take.
@@ -67,6 +72,8 @@ impl Config {
             listen,
             roots: Vec::new(),
             environments: Vec::new(),
+            plan: None,
+            template: None,
             max_nested_depth: crate::resolve::compose::MAX_NESTED_DEPTH,
             request_timeout: Duration::from_mins(1),
             header_timeout: Duration::from_secs(30),
@@ -122,6 +129,7 @@ impl Shared {
 
 /// The routes: Heat's API, heatcap's own, the versions document.
 pub(crate) fn router(shared: Shared) -> Router {
+    // OPTIONS on these is answered before routing (`heat_options`).
     let heat_api = Router::new()
         .route("/validate", post(heat::validate))
         .route("/resource_types", get(heat::resource_types))
@@ -136,19 +144,58 @@ pub(crate) fn router(shared: Shared) -> Router {
             get(heat::template_functions),
         )
         .route("/build_info", get(heat::build_info));
-    Router::new()
+    let routes = Router::new()
         .route("/versions", get(heat::versions))
         .route("/v1", get(heat::versions))
         .route("/v1/", get(heat::versions))
         .route("/v1/{tenant_id}", get(heat::versions))
         .nest("/v1/{tenant_id}", heat_api)
         .nest("/heatcap/v1", own::router())
-        .merge(page::router())
+        .merge(page::router());
+    layered(routes, shared)
+}
+
+/// The fallbacks and the layers every route goes through: limits, panics
+/// caught, one log line.
+fn layered(routes: Router<Shared>, shared: Shared) -> Router {
+    routes
         .fallback(not_found)
         .method_not_allowed_fallback(not_allowed)
         .layer(middleware::from_fn_with_state(shared.clone(), limits))
         .layer(middleware::from_fn(log))
         .with_state(shared)
+}
+
+/// The methods of the Heat route `path` answers, as Heat's `Allow`
+/// lists them (heat/api/openstack/v1/__init__.py `connect`).
+fn heat_methods(path: &str) -> Option<&'static str> {
+    let rest = path.strip_prefix("/v1/")?;
+    let (_tenant, route) = rest.split_once('/')?;
+    let parts: Vec<&str> = route.split('/').collect();
+    match parts.as_slice() {
+        ["validate"] => Some("POST"),
+        ["resource_types" | "template_versions" | "build_info"]
+        | ["resource_types", _]
+        | ["resource_types", _, "template"]
+        | ["template_versions", _, "functions"] => Some("GET"),
+        _ => None,
+    }
+}
+
+/// Heat's answer to OPTIONS on one of its routes: 204, no body, `Allow`
+/// (heat/common/wsgi.py `DefaultMethodController.options`).
+fn heat_options(request: &Request) -> Option<Response> {
+    if request.method() != axum::http::Method::OPTIONS {
+        return None;
+    }
+    let methods = heat_methods(request.uri().path())?;
+    Some(
+        (
+            StatusCode::NO_CONTENT,
+            [(axum::http::header::ALLOW, methods)],
+        )
+            .into_response(),
+    )
 }
 
 async fn not_found() -> Fault {
@@ -185,8 +232,7 @@ async fn limits(State(shared): State<Shared>, request: Request, next: Next) -> R
             Ok(bytes) => bytes,
             Err(_) => return body::too_large(body::MAX_JSON_BODY + 1).into_response(),
         };
-        next.run(Request::from_parts(parts, axum::body::Body::from(bytes)))
-            .await
+        caught(next.run(Request::from_parts(parts, axum::body::Body::from(bytes)))).await
     })
     .await;
     answer.unwrap_or_else(|_| {
@@ -201,12 +247,38 @@ async fn limits(State(shared): State<Shared>, request: Request, next: Next) -> R
     })
 }
 
+/// The handler run as its own task, so that a panic in it (outside the
+/// blocking pool, which [`Shared::blocking`] guards) is Heat's 500 fault
+/// document, never a dropped connection; the task is stopped when the
+/// request is given up (its time limit).
+async fn caught(handler: impl std::future::Future<Output = Response> + Send + 'static) -> Response {
+    struct Abort(tokio::task::AbortHandle);
+    impl Drop for Abort {
+        fn drop(&mut self) {
+            self.0.abort();
+        }
+    }
+    let task = tokio::spawn(handler);
+    let _abort = Abort(task.abort_handle());
+    match task.await {
+        Ok(response) => response,
+        Err(_) => Fault::internal(
+            "InternalError",
+            "heatcap failed on this request (a bug: please report it)",
+        )
+        .into_response(),
+    }
+}
+
 /// One line per request on standard error: method, path, status, time.
 async fn log(request: Request, next: Next) -> Response {
     let started = Instant::now();
     let method = request.method().clone();
     let path = request.uri().path().to_owned();
-    let response = next.run(request).await;
+    let response = match heat_options(&request) {
+        Some(answer) => answer,
+        None => next.run(request).await,
+    };
     let line = format!(
         "{method} {path} {} {:.1}ms\n",
         response.status().as_u16(),
@@ -284,5 +356,74 @@ async fn shutdown_signal() {
     tokio::select! {
         () = ctrl_c => {},
         () = term => {},
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::io::{Read, Write};
+
+    async fn in_handler() -> Response {
+        panic!("a bug in a handler")
+    }
+    async fn on_the_pool(State(shared): State<Shared>) -> Result<Response, Fault> {
+        shared
+            .blocking(|| -> Response { panic!("a bug in a computation") })
+            .await
+    }
+
+    /// A panic in a handler, in the async part or on the blocking pool,
+    /// answers Heat's 500 fault document; the server goes on answering.
+    /// (The panicking routes exist only in this test.)
+    #[test]
+    fn a_panic_is_heats_500_fault() {
+        let runtime = tokio::runtime::Builder::new_multi_thread()
+            .enable_all()
+            .build()
+            .unwrap();
+        let config = Config::new("127.0.0.1:0".parse().unwrap());
+        let shared = Shared {
+            permits: Arc::new(Semaphore::new(2)),
+            roots: Arc::new(own::Roots::new(&[])),
+            cache: crate::load::LoadCache::default(),
+            answers: Arc::new(own::Answers::default()),
+            config: Arc::new(config),
+        };
+        let routes = Router::new()
+            .route("/panics", get(in_handler))
+            .route("/pool-panics", get(on_the_pool))
+            .route("/v1/{tenant_id}/build_info", get(heat::build_info));
+        let app = layered(routes, shared);
+        let listener = runtime
+            .block_on(tokio::net::TcpListener::bind("127.0.0.1:0"))
+            .unwrap();
+        let addr = listener.local_addr().unwrap();
+        runtime.spawn(async move { axum::serve(listener, app).await });
+        let get = |path: &str| {
+            let mut s = std::net::TcpStream::connect(addr).unwrap();
+            write!(
+                s,
+                "GET {path} HTTP/1.1\r\nHost: t\r\nConnection: close\r\n\r\n"
+            )
+            .unwrap();
+            let mut text = String::new();
+            s.read_to_string(&mut text).unwrap();
+            text
+        };
+        for path in ["/panics", "/pool-panics"] {
+            let answer = get(path);
+            assert!(answer.starts_with("HTTP/1.1 500"), "{answer}");
+            assert!(
+                answer.contains("content-type: application/json"),
+                "{answer}"
+            );
+            let body = answer.split("\r\n\r\n").nth(1).unwrap();
+            let fault: serde_json::Value = serde_json::from_str(body).unwrap();
+            assert_eq!(fault["code"], 500);
+            assert_eq!(fault["title"], "Internal Server Error");
+            assert_eq!(fault["error"]["type"], "InternalError");
+        }
+        assert!(get("/v1/t/build_info").starts_with("HTTP/1.1 200"));
     }
 }

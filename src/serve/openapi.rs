@@ -8,12 +8,14 @@
 use serde_json::{json, Map, Value};
 
 /// One endpoint: path, summary, its query parameters (name, required,
-/// repeatable, description) and the schema of its answer.
+/// repeatable, description), the schema of its answer, and the other
+/// `format`s it takes with their answers' schemas (the default first).
 struct Endpoint {
     path: &'static str,
     summary: &'static str,
     params: &'static [(&'static str, bool, bool, &'static str)],
     schema: &'static str,
+    formats: &'static [(&'static str, &'static str)],
 }
 
 const ROOT: (&str, bool, bool, &str) = (
@@ -53,6 +55,7 @@ const ENDPOINTS: &[Endpoint] = &[
         summary: "`heatcap index PATH... [-r] --format json`",
         params: &[ROOT, PATH, RECURSIVE],
         schema: "index",
+        formats: &[],
     },
     Endpoint {
         path: "/heatcap/v1/capabilities/find",
@@ -69,12 +72,14 @@ const ENDPOINTS: &[Endpoint] = &[
             RECURSIVE,
         ],
         schema: "capabilities-find",
+        formats: &[],
     },
     Endpoint {
         path: "/heatcap/v1/capabilities/summary",
         summary: "`heatcap template-capabilities PATH... -e ENV... --format json`",
         params: &[ROOT, PATH, ENV, RECURSIVE],
         schema: "template-capabilities",
+        formats: &[],
     },
     Endpoint {
         path: "/heatcap/v1/options",
@@ -90,6 +95,7 @@ const ENDPOINTS: &[Endpoint] = &[
             ),
         ],
         schema: "options",
+        formats: &[],
     },
     Endpoint {
         path: "/heatcap/v1/resolve",
@@ -113,10 +119,11 @@ const ENDPOINTS: &[Endpoint] = &[
             ("all", false, false, "true: every registry entry (--all)."),
         ],
         schema: "resolve",
+        formats: &[],
     },
     Endpoint {
         path: "/heatcap/v1/parameters",
-        summary: "`heatcap parameters -t TEMPLATE -e ENV... --format json`",
+        summary: "`heatcap parameters -t TEMPLATE -e ENV... --format json|heat|heat-resource-tree`",
         params: &[
             ROOT,
             TEMPLATE,
@@ -129,26 +136,53 @@ const ENDPOINTS: &[Endpoint] = &[
             ),
         ],
         schema: "parameters",
+        formats: &[
+            ("json", "parameters"),
+            ("heat", "parameters-heat"),
+            ("heat-resource-tree", "parameters-heat-resource-tree"),
+        ],
     },
     Endpoint {
         path: "/heatcap/v1/validate",
         summary: "`heatcap validate PATH... -e ENV... --format json`",
         params: &[ROOT, PATH, ENV, RECURSIVE],
         schema: "validate",
+        formats: &[],
     },
     Endpoint {
         path: "/heatcap/v1/catalogue",
         summary: "`heatcap catalogue ROOT -e ENV... --format json` (the composition page's step 2)",
         params: &[ROOT, ENV],
         schema: "catalogue",
+        formats: &[],
     },
     Endpoint {
         path: "/heatcap/v1/export",
-        summary: "`heatcap export -t TEMPLATE -e ENV... --format heat-api`",
+        summary: "`heatcap export -t TEMPLATE -e ENV... --format heat-api`, or (format=tarball) the tree `--out DIR` writes as a tar archive",
         params: &[ROOT, TEMPLATE, ENV],
         schema: "export-heat-api",
+        formats: &[("heat-api", "export-heat-api"), ("tarball", "")],
     },
 ];
+
+/// The routes that also answer a POST body.
+const POSTED: &[&str] = &["/heatcap/v1/parameters", "/heatcap/v1/resolve"];
+
+/// A body as Heat's validate (and python-heatclient) sends it.
+fn heat_request_schema() -> Value {
+    json!({
+        "description": "Heat's InstantiationData (heat/api/openstack/v1/stacks.py): the template, the files it and the environments name (by the key the template or environment writes, or python-heatclient's absolute file:// URL), the user environment and environment_files (keys into files, merged in order after environment).",
+        "type": "object",
+        "required": ["template"],
+        "properties": {
+            "template": {"type": ["object", "string"], "description": "The root template, as a mapping or its text."},
+            "files": {"description": "A mapping of key to text (another value is sent as its JSON text); anything else is ignored, as Heat ignores it."},
+            "environment": {"description": "A mapping, or its text; ignored when environment_files is not empty."},
+            "environment_files": {"description": "A list of keys into files (other items, and anything else, are ignored)."},
+            "parameters": {"description": "A mapping merged into the environment's parameters; anything else is ignored."}
+        }
+    })
+}
 
 /// `#/$defs/X` → `#/components/schemas/{prefix}.X`, everywhere in `v`.
 fn rewrite_refs(v: &mut Value, prefix: &str) {
@@ -216,11 +250,43 @@ fn parameter(p: &(&str, bool, bool, &str)) -> Value {
     v
 }
 
+/// The 200 answer's media types: JSON, and a tar archive for a
+/// `tarball` format.
+fn content(e: &Endpoint, json_schema: &Value) -> Value {
+    let mut c = json!({"application/json": {"schema": json_schema}});
+    if e.formats.iter().any(|f| f.0 == "tarball") {
+        c["application/x-tar"] =
+            json!({"schema": {"type": "string", "contentMediaType": "application/x-tar"}});
+    }
+    c
+}
+
 fn fault_response(what: &str) -> Value {
     json!({
         "description": what,
         "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Fault"}}}
     })
+}
+
+/// A route's POST operation: its GET one, over the request body.
+fn posted(get: &Value, operation_id: &str, summary: &str) -> Value {
+    // The same question over a body, as Heat's validate takes it.
+    let mut post = get.clone();
+    post["operationId"] = json!(format!("{operation_id}_body"));
+    post["summary"] = json!(format!("{summary} over the request body (template, files, environment, environment_files, parameters, as Heat's validate takes them; nothing is read from disk)"));
+    if let Some(Value::Array(ps)) = post.get_mut("parameters") {
+        ps.retain(|p| {
+            !matches!(
+                p["name"].as_str(),
+                Some("root" | "template" | "environment")
+            )
+        });
+    }
+    post["requestBody"] = json!({
+        "required": true,
+        "content": {"application/json": {"schema": {"$ref": "#/components/schemas/HeatRequest"}}}
+    });
+    post
 }
 
 /// The document, as served at `/heatcap/v1/openapi.json`.
@@ -251,25 +317,47 @@ pub(crate) fn value() -> Value {
     let mut paths = Map::new();
     for e in ENDPOINTS {
         add_schema(e.schema, &mut components);
-        paths.insert(
-            e.path.to_owned(),
-            json!({"get": {
-                "summary": e.summary,
-                "operationId": e.path.trim_start_matches("/heatcap/v1/").replace('/', "_"),
-                "parameters": e.params.iter().map(parameter).collect::<Vec<_>>(),
-                "responses": {
-                    "200": {
-                        "description": "The command's JSON output.",
-                        "content": {"application/json": {"schema": {"$ref": format!("#/components/schemas/{}", e.schema)}}}
-                    },
-                    "400": fault_response("A malformed request, or (export) the errors that refuse it."),
-                    "403": fault_response("A path that would leave the served root."),
-                    "404": fault_response("No such root."),
-                    "500": fault_response("A limit (time) or a fault of heatcap's.")
-                }
-            }}),
-        );
+        let mut params: Vec<Value> = e.params.iter().map(parameter).collect();
+        let mut answer = json!({"$ref": format!("#/components/schemas/{}", e.schema)});
+        if !e.formats.is_empty() {
+            params.push(json!({
+                "name": "format",
+                "in": "query",
+                "required": false,
+                "description": "The command's --format; the first when absent.",
+                "schema": {"type": "string", "enum": e.formats.iter().map(|f| f.0).collect::<Vec<_>>()},
+            }));
+            let mut each = Vec::new();
+            for (_, schema) in e.formats.iter().filter(|f| !f.1.is_empty()) {
+                add_schema(schema, &mut components);
+                each.push(json!({"$ref": format!("#/components/schemas/{schema}")}));
+            }
+            if each.len() > 1 {
+                answer = json!({"anyOf": each});
+            }
+        }
+        let operation_id = e.path.trim_start_matches("/heatcap/v1/").replace('/', "_");
+        let mut item = json!({"get": {
+            "summary": e.summary,
+            "operationId": operation_id,
+            "parameters": params,
+            "responses": {
+                "200": {
+                    "description": "The command's JSON output (a format without a schema: the bytes the command writes).",
+                    "content": content(e, &answer)
+                },
+                "400": fault_response("A malformed request, or (export) the errors that refuse it."),
+                "403": fault_response("A path that would leave the served root."),
+                "404": fault_response("No such root."),
+                "500": fault_response("A limit (time) or a fault of heatcap's.")
+            }
+        }});
+        if POSTED.contains(&e.path) {
+            item["post"] = posted(&item["get"], &operation_id, e.summary);
+        }
+        paths.insert(e.path.to_owned(), item);
     }
+    components.insert("HeatRequest".to_owned(), heat_request_schema());
     paths.insert(
         "/heatcap/v1/roots".to_owned(),
         json!({"get": {
@@ -290,7 +378,6 @@ pub(crate) fn value() -> Value {
         }}),
     );
     paths.extend(super::page::openapi_paths());
-    add_schema("parameters-heat", &mut components);
     json!({
         "openapi": "3.1.0",
         "info": {

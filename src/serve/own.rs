@@ -7,9 +7,11 @@
 
 use std::path::{Component, Path, PathBuf};
 
-use axum::extract::{RawQuery, State};
-use axum::http::StatusCode;
-use axum::response::Response;
+use axum::body::Bytes;
+use axum::extract::{FromRequestParts, State};
+use axum::http::request::Parts;
+use axum::http::{HeaderMap, Method, StatusCode};
+use axum::response::{IntoResponse, Response};
 use axum::routing::get;
 use axum::Router;
 use indexmap::IndexMap;
@@ -21,7 +23,9 @@ use crate::load::LoadOptions;
 use crate::query::Condition;
 use crate::report::{self, Format, Look};
 use crate::walk::{display, WalkOptions};
-use crate::workspace::{validate as run_validate, ValidateOptions};
+use crate::workspace::{
+    heat_resource_tree, validate as run_validate, ValidateOptions, WorkspaceBuilder, BODY_TEMPLATE,
+};
 use crate::Workspace;
 
 /// The served directories, each with a name requests use.
@@ -127,24 +131,39 @@ pub(crate) fn router() -> Router<Shared> {
         .route("/capabilities/find", get(find))
         .route("/capabilities/summary", get(summary))
         .route("/options", get(options))
-        .route("/resolve", get(resolve))
-        .route("/parameters", get(parameters))
+        .route("/resolve", get(resolve).post(resolve))
+        .route("/parameters", get(parameters).post(parameters))
         .route("/validate", get(validate))
         .route("/export", get(export))
         .route("/openapi.json", get(openapi))
 }
 
-/// The query, the root it names and its relative paths made real.
+/// The query, the root it names and its relative paths made real: the
+/// extractor every handler starts from (a bad query is its fault).
 struct Asked {
     pairs: Vec<(String, String)>,
-    root: Root,
+    /// The root named (or the first), or why there is none: a fault only
+    /// for the routes that read the roots.
+    root: Result<Root, Fault>,
+    /// The request's path and query: the key a kept answer is stored under.
+    key: String,
+}
+
+impl FromRequestParts<Shared> for Asked {
+    type Rejection = Fault;
+
+    async fn from_request_parts(parts: &mut Parts, shared: &Shared) -> Result<Asked, Fault> {
+        let query = parts.uri.query();
+        let pairs = body::query_pairs(query);
+        let root = shared.roots.pick(last(&pairs, "root")).cloned();
+        let key = format!("{}?{}", parts.uri.path(), query.unwrap_or_default());
+        Ok(Asked { pairs, root, key })
+    }
 }
 
 impl Asked {
-    fn new(shared: &Shared, query: Option<&str>) -> Result<Asked, Fault> {
-        let pairs = body::query_pairs(query);
-        let root = shared.roots.pick(last(&pairs, "root"))?.clone();
-        Ok(Asked { pairs, root })
+    fn root(&self) -> Result<&Root, Fault> {
+        self.root.as_ref().map_err(Clone::clone)
     }
 
     fn one(&self, key: &str) -> Option<&str> {
@@ -155,13 +174,26 @@ impl Asked {
         let rel = self
             .one(key)
             .ok_or_else(|| Fault::bad_request(format!("`{key}` is required")))?;
-        self.root.path(rel)
+        self.root()?.path(rel)
+    }
+
+    /// The root template: the query's `template` (relative to the root),
+    /// else `serve --plan`'s; a 400 when `required` and there is none.
+    fn template(&self, shared: &Shared, required: bool) -> Result<Option<String>, Fault> {
+        if self.one("template").is_some() {
+            return Ok(Some(display(&self.required("template")?)));
+        }
+        match &shared.config.template {
+            Some(t) => Ok(Some(t.clone())),
+            None if required => Err(Fault::bad_request("`template` is required")),
+            None => Ok(None),
+        }
     }
 
     fn paths(&self, key: &str) -> Result<Vec<PathBuf>, Fault> {
         all(&self.pairs, key)
             .into_iter()
-            .map(|r| self.root.path(r))
+            .map(|r| self.root()?.path(r))
             .collect()
     }
 
@@ -169,7 +201,7 @@ impl Asked {
     fn walked(&self) -> Result<Vec<PathBuf>, Fault> {
         let paths = self.paths("path")?;
         Ok(if paths.is_empty() {
-            vec![self.root.shown.clone()]
+            vec![self.root()?.shown.clone()]
         } else {
             paths
         })
@@ -177,6 +209,16 @@ impl Asked {
 
     fn flag(&self, key: &str) -> Result<bool, Fault> {
         body::boolean(self.one(key))
+    }
+
+    /// `format`, one of `allowed` (the first when absent).
+    fn format<'a>(&self, allowed: &[&'a str]) -> Result<&'a str, Fault> {
+        match self.one("format") {
+            None => Ok(allowed[0]),
+            Some(f) => allowed.iter().copied().find(|a| *a == f).ok_or_else(|| {
+                Fault::bad_request(format!("format `{f}`: {}", allowed.join(" or ")))
+            }),
+        }
     }
 
     /// The service's environments, then the request's.
@@ -200,6 +242,15 @@ impl Asked {
 /// directories, which the operator chose).
 pub(crate) fn load_options(shared: &Shared) -> LoadOptions {
     let mut allowed = shared.roots.real_paths();
+    // The plan's directory, which the operator chose.
+    allowed.extend(
+        shared
+            .config
+            .plan
+            .iter()
+            .filter_map(|p| std::fs::canonicalize(p).ok())
+            .filter_map(|p| p.parent().map(Path::to_path_buf)),
+    );
     allowed.extend(shared.config.environments.iter().filter_map(|e| {
         std::fs::canonicalize(e)
             .ok()
@@ -219,9 +270,20 @@ fn text(f: impl FnOnce(&mut Vec<u8>) -> std::io::Result<()>) -> Result<String, F
     String::from_utf8(out).map_err(|e| Fault::internal("UnicodeError", e.to_string()))
 }
 
-/// A renderer's bytes as a 200 JSON answer.
-fn rendered(f: impl FnOnce(&mut Vec<u8>) -> std::io::Result<()>) -> Result<Response, Fault> {
-    text(f).map(|t| json_response(StatusCode::OK, t))
+/// A JSON value as text (Python's spacing, as the CLI writes it).
+fn json_text(value: &impl serde::Serialize) -> Result<String, Fault> {
+    text(|out| report::json::write_line(out, value))
+}
+
+/// The answer `f` computes (with reads confined to the roots), on the
+/// blocking pool, as a 200 JSON answer: every handler's last step.
+async fn computed<F>(shared: &Shared, f: F) -> Answer
+where
+    F: FnOnce(LoadOptions) -> Result<String, Fault> + Send + 'static,
+{
+    let load = load_options(shared);
+    let body = shared.blocking(move || f(load)).await??;
+    Ok(json_response(StatusCode::OK, body))
 }
 
 /// One kept answer: the files it was computed from, and its body.
@@ -279,43 +341,27 @@ async fn roots(State(shared): State<Shared>) -> Answer {
         .iter()
         .map(|r| serde_json::json!({"name": r.name, "path": display(&r.shown)}))
         .collect();
-    rendered(|out| report::json::write_line(out, &serde_json::json!({ "roots": list })))
+    let body = json_text(&serde_json::json!({ "roots": list }))?;
+    Ok(json_response(StatusCode::OK, body))
 }
 
-/// The builder, inferring candidates from the environments unless
-/// `declared_only` is asked (as the commands' `--declared-only`).
-fn inferring(
-    builder: crate::workspace::WorkspaceBuilder,
-    infer: bool,
-) -> crate::workspace::WorkspaceBuilder {
-    if infer {
-        builder.infer_candidates()
-    } else {
-        builder
-    }
-}
-
-/// `index [PATH]... [-r]`.
-async fn index(State(shared): State<Shared>, RawQuery(q): RawQuery) -> Answer {
-    let asked = Asked::new(&shared, q.as_deref())?;
+/// `index [PATH]... [-r] [--declared-only]`.
+async fn index(State(shared): State<Shared>, asked: Asked) -> Answer {
     let walk = asked.walk()?;
-    let infer = !asked.flag("declared_only")?;
-    let load = load_options(&shared);
-    shared
-        .clone()
-        .blocking(move || {
-            let ws = inferring(Workspace::builder(), infer)
-                .load_options(load)
-                .walk(walk)
-                .open();
-            rendered(|out| report::render_index(out, &ws.index(), Format::Json, Look::default()))
-        })
-        .await?
+    let declared_only = asked.flag("declared_only")?;
+    computed(&shared, move |load| {
+        let ws = Workspace::builder()
+            .declared_only(declared_only)
+            .load_options(load)
+            .walk(walk)
+            .open();
+        text(|out| report::render_index(out, &ws.index(), Format::Json, Look::default()))
+    })
+    .await
 }
 
-/// `capabilities-find -c KEY=VALUE... [PATH]... [-r]`.
-async fn find(State(shared): State<Shared>, RawQuery(q): RawQuery) -> Answer {
-    let asked = Asked::new(&shared, q.as_deref())?;
+/// `capabilities-find -c KEY=VALUE... [PATH]... [-r] [--declared-only]`.
+async fn find(State(shared): State<Shared>, asked: Asked) -> Answer {
     let conditions: Vec<Condition> = all(&asked.pairs, "c")
         .into_iter()
         .map(|c| {
@@ -324,195 +370,253 @@ async fn find(State(shared): State<Shared>, RawQuery(q): RawQuery) -> Answer {
         })
         .collect::<Result<_, _>>()?;
     let walk = asked.walk()?;
-    // As `capabilities-find`: inference adds only `resource_type`.
-    let infer =
-        !asked.flag("declared_only")? && conditions.iter().any(|c| c.key == "resource_type");
-    let load = load_options(&shared);
-    shared
-        .clone()
-        .blocking(move || {
-            let ws = inferring(Workspace::builder(), infer)
-                .load_options(load)
-                .walk(walk)
-                .prefilter("capabilities")
-                .open();
-            let matches = ws.find(&conditions);
-            rendered(|out| report::render_find(out, &matches, Format::Json, Look::default()))
-        })
-        .await?
-}
-
-/// `template-capabilities [PATH]... [-e ENV]... [-r] [--by-type]`.
-async fn summary(State(shared): State<Shared>, RawQuery(q): RawQuery) -> Answer {
-    let asked = Asked::new(&shared, q.as_deref())?;
-    let walk = asked.walk()?;
-    let envs = asked.environments(&shared)?;
-    let by_type = asked.flag("by_type")?;
-    let infer = !asked.flag("declared_only")?;
-    let load = load_options(&shared);
-    shared
-        .clone()
-        .blocking(move || {
-            let ws = inferring(Workspace::builder(), infer)
-                .load_options(load)
-                .walk(walk)
-                .environments(&envs)
-                .registry_templates()
-                .open();
-            if by_type {
-                rendered(|out| {
-                    report::render_by_type(out, &ws.by_type(), Format::Json, Look::default())
-                })
-            } else {
-                rendered(|out| {
-                    report::render_summary(out, &ws.summary(), Format::Json, Look::default())
-                })
-            }
-        })
-        .await?
-}
-
-/// `options -e ENV... [--templates DIR]...`.
-async fn options(State(shared): State<Shared>, RawQuery(q): RawQuery) -> Answer {
-    let asked = Asked::new(&shared, q.as_deref())?;
-    let envs = asked.environments(&shared)?;
-    let dirs = asked.paths("templates")?;
-    let infer = !asked.flag("declared_only")?;
-    let load = load_options(&shared);
-    shared
-        .clone()
-        .blocking(move || {
-            let ws = inferring(Workspace::builder(), infer)
-                .load_options(load)
-                .environments(&envs)
-                .open();
-            let offered = ws.options(&dirs);
-            rendered(|out| report::render_options(out, &offered, Format::Json, Look::default()))
-        })
-        .await?
-}
-
-/// `resolve [-t TEMPLATE] -e ENV... [--type T [--resource R]] [--all]`.
-async fn resolve(State(shared): State<Shared>, RawQuery(q): RawQuery) -> Answer {
-    let asked = Asked::new(&shared, q.as_deref())?;
-    let envs = asked.environments(&shared)?;
-    let root = match asked.one("template") {
-        Some(_) => Some(display(&asked.required("template")?)),
-        None => None,
-    };
-    let type_name = asked.one("type").map(str::to_owned);
-    let resource = asked.one("resource").map(str::to_owned);
-    let show_all = asked.flag("all")? || type_name.is_some();
-    let depth = shared.config.max_nested_depth;
-    let key = format!("resolve?{}", q.as_deref().unwrap_or_default());
-    kept(&shared, key, move |load| {
+    let declared_only = asked.flag("declared_only")?;
+    computed(&shared, move |load| {
         let ws = Workspace::builder()
+            .declared_only_for(declared_only, &conditions)
             .load_options(load)
-            .environments(&envs)
-            .roots(root.as_slice())
-            .max_nested_depth(depth)
+            .walk(walk)
+            .prefilter("capabilities")
             .open();
-        let resolved = ws.resolve(root.as_deref(), type_name.as_deref(), resource.as_deref());
-        text(|out| report::render_resolve(out, &resolved, Format::Json, show_all, Look::default()))
+        let matches = ws.find(&conditions);
+        text(|out| report::render_find(out, &matches, Format::Json, Look::default()))
     })
     .await
 }
 
-/// `parameters -t TEMPLATE -e ENV... [--choose TYPE=PATH]... [--format
-/// json|heat]`.
-async fn parameters(State(shared): State<Shared>, RawQuery(q): RawQuery) -> Answer {
-    let asked = Asked::new(&shared, q.as_deref())?;
+/// `template-capabilities [PATH]... [-e ENV]... [-r] [--by-type]
+/// [--declared-only]`.
+async fn summary(State(shared): State<Shared>, asked: Asked) -> Answer {
+    let walk = asked.walk()?;
     let envs = asked.environments(&shared)?;
-    let root = display(&asked.required("template")?);
+    let by_type = asked.flag("by_type")?;
+    let declared_only = asked.flag("declared_only")?;
+    computed(&shared, move |load| {
+        let ws = Workspace::builder()
+            .declared_only(declared_only)
+            .load_options(load)
+            .walk(walk)
+            .environments(&envs)
+            .registry_templates()
+            .open();
+        if by_type {
+            text(|out| report::render_by_type(out, &ws.by_type(), Format::Json, Look::default()))
+        } else {
+            text(|out| report::render_summary(out, &ws.summary(), Format::Json, Look::default()))
+        }
+    })
+    .await
+}
+
+/// `options -e ENV... [--templates DIR]... [--declared-only]`.
+async fn options(State(shared): State<Shared>, asked: Asked) -> Answer {
+    let envs = asked.environments(&shared)?;
+    let dirs = asked.paths("templates")?;
+    let declared_only = asked.flag("declared_only")?;
+    computed(&shared, move |load| {
+        let ws = Workspace::builder()
+            .declared_only(declared_only)
+            .load_options(load)
+            .environments(&envs)
+            .open();
+        let offered = ws.options(&dirs);
+        text(|out| report::render_options(out, &offered, Format::Json, Look::default()))
+    })
+    .await
+}
+
+/// The composition a composing route answers about: the served roots'
+/// files (the query's `template` and `environment`s), or a request body.
+struct Composed {
+    load: LoadOptions,
+    environments: Vec<PathBuf>,
+    root: Option<String>,
+}
+
+impl Composed {
+    fn builder(&self, depth: usize) -> WorkspaceBuilder {
+        Workspace::builder()
+            .load_options(self.load.clone())
+            .environments(&self.environments)
+            .roots(self.root.as_slice())
+            .max_nested_depth(depth)
+    }
+}
+
+/// Where a composing route's files come from.
+enum Source {
+    /// The served roots: the environments, and the root template as the
+    /// CLI would be given it.
+    Served(Vec<PathBuf>, Option<String>),
+    /// A POST body as Heat's validate takes it (`template`, `files`,
+    /// `environment`, `environment_files`, `parameters`): the template is
+    /// read as `<template>`, every other file by its `files` key, and
+    /// nothing from disk.
+    Body(Composed),
+}
+
+impl Source {
+    /// GET: the served roots (`template` required or not); POST: the body.
+    fn of(
+        shared: &Shared,
+        asked: &Asked,
+        method: &Method,
+        headers: &HeaderMap,
+        bytes: &[u8],
+        template_required: bool,
+    ) -> Result<Source, Fault> {
+        if method == Method::POST {
+            let data = body::json_body(headers, bytes)?.ok_or_else(body::no_body)?;
+            let (load, environments) = super::heat::instantiation(&data)?.in_memory();
+            return Ok(Source::Body(Composed {
+                load,
+                environments,
+                root: Some(BODY_TEMPLATE.to_owned()),
+            }));
+        }
+        let root = asked.template(shared, template_required)?;
+        Ok(Source::Served(asked.environments(shared)?, root))
+    }
+
+    /// A path the query names (`choose=TYPE=PATH`): relative to the root,
+    /// or a `files` key of the body.
+    fn path(&self, asked: &Asked, p: &str) -> Result<String, Fault> {
+        match self {
+            Source::Served(..) => Ok(display(&asked.root()?.path(p)?)),
+            Source::Body(_) => Ok(p.to_owned()),
+        }
+    }
+
+    /// The answer `f` computes: kept while the served files are unchanged,
+    /// or computed from the body.
+    async fn answer<F>(self, shared: &Shared, key: String, f: F) -> Answer
+    where
+        F: FnOnce(Composed) -> Result<String, Fault> + Send + 'static,
+    {
+        match self {
+            Source::Served(environments, root) => {
+                kept(shared, key, move |load| {
+                    f(Composed {
+                        load,
+                        environments,
+                        root,
+                    })
+                })
+                .await
+            }
+            Source::Body(composed) => {
+                let body = shared.blocking(move || f(composed)).await??;
+                Ok(json_response(StatusCode::OK, body))
+            }
+        }
+    }
+}
+
+/// `resolve [-t TEMPLATE] -e ENV... [--type T [--resource R]] [--all]`;
+/// POST: over the body's template and environments.
+async fn resolve(
+    State(shared): State<Shared>,
+    method: Method,
+    asked: Asked,
+    headers: HeaderMap,
+    bytes: Bytes,
+) -> Answer {
+    let source = Source::of(&shared, &asked, &method, &headers, &bytes, false)?;
+    let type_name = asked.one("type").map(str::to_owned);
+    let resource = asked.one("resource").map(str::to_owned);
+    let show_all = asked.flag("all")? || type_name.is_some();
+    let depth = shared.config.max_nested_depth;
+    source
+        .answer(&shared, asked.key, move |c| {
+            let ws = c.builder(depth).open();
+            let resolved = ws.resolve(c.root.as_deref(), type_name.as_deref(), resource.as_deref());
+            text(|out| {
+                report::render_resolve(out, &resolved, Format::Json, show_all, Look::default())
+            })
+        })
+        .await
+}
+
+/// `parameters -t TEMPLATE -e ENV... [--choose TYPE=PATH]... [--format
+/// json|heat|heat-resource-tree]`; POST: over the body's template and
+/// environments (`choose` names a `files` key).
+async fn parameters(
+    State(shared): State<Shared>,
+    method: Method,
+    asked: Asked,
+    headers: HeaderMap,
+    bytes: Bytes,
+) -> Answer {
+    let source = Source::of(&shared, &asked, &method, &headers, &bytes, true)?;
     let mut choices = IndexMap::new();
     for c in all(&asked.pairs, "choose") {
         let (t, p) = c
             .split_once('=')
             .filter(|(t, p)| !t.is_empty() && !p.is_empty())
             .ok_or_else(|| Fault::bad_request(format!("choose takes TYPE=PATH, got `{c}`")))?;
-        choices.insert(t.to_owned(), display(&asked.root.path(p)?));
+        choices.insert(t.to_owned(), source.path(&asked, p)?);
     }
-    let heat = match asked.one("format") {
-        None | Some("json") => false,
-        Some("heat") => true,
-        Some(other) => {
-            return Err(Fault::bad_request(format!(
-                "format `{other}`: json or heat"
-            )))
-        }
-    };
+    let format = asked.format(&["json", "heat", "heat-resource-tree"])?;
     let depth = shared.config.max_nested_depth;
-    let key = format!("parameters?{}", q.as_deref().unwrap_or_default());
-    kept(&shared, key, move |load| {
-        let ws = Workspace::builder()
-            .load_options(load)
-            .environments(&envs)
-            .roots(&[&root])
-            .choices(choices)
-            .max_nested_depth(depth)
-            .open();
-        let (described, doc) = ws.parameters(&root);
-        if heat {
-            text(|out| report::json::write_line(out, &doc))
-        } else {
-            text(|out| report::render_parameters(out, &described, Format::Json, Look::default()))
-        }
-    })
-    .await
+    source
+        .answer(&shared, asked.key, move |c| {
+            let root = c.root.clone().unwrap_or_default();
+            let ws = c.builder(depth).choices(choices).open();
+            let (described, doc) = ws.parameters(&root);
+            match format {
+                "heat" => json_text(&doc),
+                "heat-resource-tree" => json_text(&heat_resource_tree(&doc)),
+                _ => text(|out| {
+                    report::render_parameters(out, &described, Format::Json, Look::default())
+                }),
+            }
+        })
+        .await
 }
 
 /// `validate [PATH]... [-e ENV]... [-r] [--format json|sarif]`.
-async fn validate(State(shared): State<Shared>, RawQuery(q): RawQuery) -> Answer {
-    let asked = Asked::new(&shared, q.as_deref())?;
-    let format = match asked.one("format") {
-        None | Some("json") => Format::Json,
-        Some("sarif") => Format::Sarif,
-        Some(other) => {
-            return Err(Fault::bad_request(format!(
-                "format `{other}`: json or sarif"
-            )))
-        }
+async fn validate(State(shared): State<Shared>, asked: Asked) -> Answer {
+    let format = match asked.format(&["json", "sarif"])? {
+        "sarif" => Format::Sarif,
+        _ => Format::Json,
     };
     let walk = asked.walk()?;
     let envs = asked.environments(&shared)?;
     let depth = shared.config.max_nested_depth;
-    let load = load_options(&shared);
-    shared
-        .clone()
-        .blocking(move || {
-            let validated = run_validate(&ValidateOptions {
-                walk,
-                load,
-                selection: crate::validate::Selection::default(),
-                profile: crate::validate::Profile::Hot,
-                environments: envs,
-                max_nested_depth: depth,
-                inline_suppressions: true,
-            });
-            rendered(|out| {
-                report::render_validate(
-                    out,
-                    &validated,
-                    format,
-                    &crate::catalogue(),
-                    Look::default(),
-                    &report::Sources::new(),
-                )
-            })
+    computed(&shared, move |load| {
+        let validated = run_validate(&ValidateOptions {
+            walk,
+            load,
+            selection: crate::validate::Selection::default(),
+            profile: crate::validate::Profile::Hot,
+            environments: envs,
+            max_nested_depth: depth,
+            inline_suppressions: true,
+        });
+        text(|out| {
+            report::render_validate(
+                out,
+                &validated,
+                format,
+                &crate::catalogue(),
+                Look::default(),
+                &report::Sources::new(),
+            )
         })
-        .await?
+    })
+    .await
 }
 
 /// `export -t TEMPLATE -e ENV... --format heat-api`: the stack-create
-/// body, or a 400 with the errors that refuse it.
-async fn export(State(shared): State<Shared>, RawQuery(q): RawQuery) -> Answer {
-    let asked = Asked::new(&shared, q.as_deref())?;
+/// body, or a 400 with the errors that refuse it; `format=tarball`: the
+/// tree `export --out DIR` writes, as a tar archive.
+async fn export(State(shared): State<Shared>, asked: Asked) -> Answer {
     let envs = asked.environments(&shared)?;
-    let root = display(&asked.required("template")?);
+    let root = asked.template(&shared, true)?.unwrap_or_default();
+    let tarball = asked.format(&["heat-api", "tarball"])? == "tarball";
     let depth = shared.config.max_nested_depth;
     let load = load_options(&shared);
-    shared
-        .clone()
+    let exported = shared
         .blocking(move || {
             let ws = Workspace::builder()
                 .load_options(load)
@@ -529,9 +633,30 @@ async fn export(State(shared): State<Shared>, RawQuery(q): RawQuery) -> Answer {
                     .map_or_else(|| "the export is refused".to_owned(), ToString::to_string);
                 return Err(Fault::bad_request(first));
             }
-            rendered(|out| report::json::write_line(out, &plan.heat_api_body()))
+            if tarball {
+                let mut bytes = Vec::new();
+                plan.write_tarball(&mut bytes)
+                    .map_err(|e| Fault::internal("IOError", e.to_string()))?;
+                Ok(Exported::Tarball(bytes))
+            } else {
+                json_text(&plan.heat_api_body()).map(Exported::Body)
+            }
         })
-        .await?
+        .await??;
+    Ok(match exported {
+        Exported::Body(body) => json_response(StatusCode::OK, body),
+        Exported::Tarball(bytes) => (
+            [(axum::http::header::CONTENT_TYPE, "application/x-tar")],
+            bytes,
+        )
+            .into_response(),
+    })
+}
+
+/// What `export` answers.
+enum Exported {
+    Body(String),
+    Tarball(Vec<u8>),
 }
 
 /// The OpenAPI document of these endpoints.

@@ -549,8 +549,13 @@ impl Export {
     /// (what it points to is not touched); a link at `dir` itself is
     /// refused.
     pub fn write_tree(&self, dir: &Path, force: bool) -> Result<Vec<String>, String> {
-        let entries: Vec<(PathBuf, Staged)> = self
-            .files
+        write_staged(dir, force, ".heatcap-export-", &self.staged())
+    }
+
+    /// Each file of the tree, relative to [`Export::base`], and what it
+    /// holds.
+    fn staged(&self) -> Vec<(PathBuf, Staged)> {
+        self.files
             .iter()
             .map(|(real, (_, kind, text))| {
                 let rel = real.strip_prefix(&self.base).unwrap_or(real).to_path_buf();
@@ -563,8 +568,29 @@ impl Export {
                 };
                 (rel, content)
             })
-            .collect();
-        write_staged(dir, force, ".heatcap-export-", &entries)
+            .collect()
+    }
+
+    /// The tree [`Export::write_tree`] writes, as a POSIX tar archive
+    /// (each file as `write_tree` writes it, mode 0644, time 0, in the
+    /// order the tree lists them: the same composition gives the same
+    /// bytes).
+    pub fn write_tarball(&self, out: impl std::io::Write) -> std::io::Result<()> {
+        let mut archive = tar::Builder::new(out);
+        for (rel, content) in self.staged() {
+            let bytes = match content {
+                Staged::Copy(real) => std::fs::read(real)?,
+                Staged::Text(text) => text.into_bytes(),
+                Staged::Dir => continue,
+            };
+            let mut header = tar::Header::new_ustar();
+            header.set_size(bytes.len() as u64);
+            header.set_mode(0o644);
+            header.set_mtime(0);
+            header.set_entry_type(tar::EntryType::Regular);
+            archive.append_data(&mut header, &rel, bytes.as_slice())?;
+        }
+        archive.into_inner()?.flush()
     }
 }
 

@@ -37,6 +37,34 @@ pub(crate) struct HeatRequest {
 }
 
 impl HeatRequest {
+    /// The request as files in memory (the template read as
+    /// [`BODY_TEMPLATE`]): the load options that read only them, and the
+    /// environments in Heat's order (the body's `environment`, then
+    /// `environment_files`).
+    pub(crate) fn in_memory(&self) -> (LoadOptions, Vec<PathBuf>) {
+        let mut files: Vec<(String, Vec<u8>)> = self
+            .files
+            .iter()
+            .map(|(k, v)| (k.clone(), v.clone().into_bytes()))
+            .collect();
+        files.push((BODY_TEMPLATE.to_owned(), self.template.clone().into_bytes()));
+        let mut environments: Vec<PathBuf> = Vec::new();
+        if let Some(env) = &self.environment {
+            files.push((BODY_ENVIRONMENT.to_owned(), env.clone().into_bytes()));
+            environments.push(PathBuf::from(BODY_ENVIRONMENT));
+        }
+        environments.extend(
+            self.environment_files
+                .iter()
+                .map(|k| PathBuf::from(crate::walk::strip_file_scheme(k))),
+        );
+        let load = LoadOptions {
+            memory: Some(MemoryFiles::new(files)),
+            ..LoadOptions::default()
+        };
+        (load, environments)
+    }
+
     /// A request from its parts.
     pub(crate) fn new(
         template: String,
@@ -53,32 +81,13 @@ impl HeatRequest {
     }
 }
 
-pub(crate) use crate::product::heat_validate::error_class;
+pub(crate) use crate::product::heat_validate::{error_class, heat_resource_tree};
 
 /// Heat's validate document for a request (or `{"Error": message}`), as
 /// `parameters --format heat` builds it; without `show_nested`, the
 /// top-level `NestedParameters` is left out, as Heat leaves it out.
 pub(crate) fn validate_request(req: &HeatRequest, show_nested: bool, max_depth: usize) -> J {
-    let mut files: Vec<(String, Vec<u8>)> = req
-        .files
-        .iter()
-        .map(|(k, v)| (k.clone(), v.clone().into_bytes()))
-        .collect();
-    files.push((BODY_TEMPLATE.to_owned(), req.template.clone().into_bytes()));
-    let mut environments: Vec<PathBuf> = Vec::new();
-    if let Some(env) = &req.environment {
-        files.push((BODY_ENVIRONMENT.to_owned(), env.clone().into_bytes()));
-        environments.push(PathBuf::from(BODY_ENVIRONMENT));
-    }
-    environments.extend(
-        req.environment_files
-            .iter()
-            .map(|k| PathBuf::from(crate::walk::strip_file_scheme(k))),
-    );
-    let load = LoadOptions {
-        memory: Some(MemoryFiles::new(files)),
-        ..LoadOptions::default()
-    };
+    let (load, environments) = req.in_memory();
     let ws = Workspace::builder()
         .load_options(load)
         .environments(&environments)

@@ -31,7 +31,9 @@ pub(crate) use catalog::FsCatalog;
 pub(crate) use catalogue::{catalogue, open_plan, plan_requirements};
 pub(crate) use export::heat_api_schema;
 pub use export::{Export, ExportFile};
-pub(crate) use heat_request::{error_class, validate_request, HeatRequest};
+pub(crate) use heat_request::{
+    error_class, heat_resource_tree, validate_request, HeatRequest, BODY_TEMPLATE,
+};
 pub use rendered::RenderPlan;
 pub use validate::{validate, ValidateOptions, Validated};
 
@@ -116,6 +118,28 @@ impl WorkspaceBuilder {
     pub fn infer_candidates(mut self) -> Self {
         self.infer = true;
         self
+    }
+
+    /// The commands' rule (`--declared-only` turns it off): candidates
+    /// are inferred ([`WorkspaceBuilder::infer_candidates`]) unless
+    /// `declared_only`. Every adapter (the CLI, `serve`) asks through this.
+    #[must_use]
+    pub fn declared_only(self, declared_only: bool) -> Self {
+        if declared_only {
+            self
+        } else {
+            self.infer_candidates()
+        }
+    }
+
+    /// The rule for a capabilities query ([`Workspace::find`]): inference
+    /// adds only `resource_type`, so candidates are inferred only when a
+    /// condition is on that key (without one it cannot change the answer,
+    /// and the environments need not be read), and never when
+    /// `declared_only`.
+    #[must_use]
+    pub fn declared_only_for(self, declared_only: bool, conditions: &[Condition]) -> Self {
+        self.declared_only(declared_only || !conditions.iter().any(|c| c.key == "resource_type"))
     }
 
     /// Read paths under one prefix from another (`--templates-root`):
@@ -833,4 +857,22 @@ fn infer(
         }
     }
     found
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn inference_rule_of_the_commands() {
+        assert!(Workspace::builder().declared_only(false).infer);
+        assert!(!Workspace::builder().declared_only(true).infer);
+        let on_type = [Condition::parse("resource_type=OS::X").unwrap()];
+        let other = [Condition::parse("os=centos").unwrap()];
+        let b = || Workspace::builder();
+        assert!(b().declared_only_for(false, &on_type).infer);
+        assert!(!b().declared_only_for(true, &on_type).infer);
+        assert!(!b().declared_only_for(false, &other).infer);
+        assert!(!b().declared_only_for(false, &[]).infer);
+    }
 }
