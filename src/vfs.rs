@@ -76,6 +76,35 @@ pub(crate) fn mount(
     ANY.store(!overlay.files.is_empty(), Ordering::Release);
 }
 
+/// Mounts an editor's unsaved buffer at `path` (a file whose directory
+/// exists), replacing what is mounted there; findings in it name no
+/// origin. False when the directory does not exist.
+pub(crate) fn mount_buffer(path: &Path, text: &str) -> bool {
+    let Some(k) = key(path) else {
+        return false;
+    };
+    let file = VirtualFile {
+        text: text.into(),
+        origin: String::new(),
+    };
+    mount([(k, file)], []);
+    true
+}
+
+/// Removes the buffer mounted at `path` (the disk's file is read again).
+pub(crate) fn unmount(path: &Path) {
+    let Some(k) = key(path) else {
+        return;
+    };
+    let mut guard = OVERLAY
+        .write()
+        .unwrap_or_else(std::sync::PoisonError::into_inner);
+    if let Some(overlay) = guard.as_mut() {
+        overlay.files.remove(&k);
+        ANY.store(!overlay.files.is_empty(), Ordering::Release);
+    }
+}
+
 /// Whether anything is mounted at or below `dir_real`.
 pub(crate) fn mounted_below(dir_real: &Path) -> bool {
     with(|o| {
@@ -179,7 +208,8 @@ pub(crate) fn name_origins(diagnostics: &mut [crate::diag::Diagnostic]) {
             .entry(d.file.clone())
             .or_insert_with(|| get(Path::new(&d.file)).map(|v| v.origin.clone()))
             .clone();
-        if let Some(origin) = origin {
+        // A buffer (no origin) is the file itself.
+        if let Some(origin) = origin.filter(|o| !o.is_empty()) {
             if !d.related.iter().any(|r| r.file == origin) {
                 d.message = format!("{} (rendered from `{origin}`)", d.message);
                 d.related.push(crate::diag::Related {
@@ -241,5 +271,20 @@ mod tests {
             .message
             .ends_with("(rendered from `sub/virtual.j2.yaml`)"));
         assert_eq!(found[0].related[0].file, "sub/virtual.j2.yaml");
+        // A buffer wins over the disk, names no origin, and unmounted the
+        // disk is read again.
+        let disk = real.join("sub/disk.yaml");
+        assert!(mount_buffer(&disk, "unsaved"));
+        assert_eq!(read(&disk).unwrap(), b"unsaved");
+        let mut found = vec![crate::diag::Diagnostic::new(
+            crate::diag::codes::DUPLICATE_KEY,
+            crate::walk::display(&disk),
+            "duplicate key",
+        )];
+        name_origins(&mut found);
+        assert_eq!(found[0].message, "duplicate key");
+        unmount(&disk);
+        assert_eq!(read(&disk).unwrap(), b"on disk");
+        assert!(!mount_buffer(&real.join("none/x.yaml"), "t"));
     }
 }
