@@ -594,7 +594,8 @@ fn is_environment_text(text: &str) -> bool {
 /// A finding's file as an absolute path (as shown: relative to the working
 /// directory).
 fn absolute(file: &str) -> Option<PathBuf> {
-    std::path::absolute(file).ok()
+    let abs = std::path::absolute(file).ok()?;
+    Some(PathBuf::from(crate::walk::normalize(&abs)))
 }
 
 fn publish(uri: &str, diagnostics: Vec<J>, version: Option<i32>) -> Message {

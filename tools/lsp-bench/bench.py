@@ -128,7 +128,8 @@ def main():
     lines = otext.split("\n")
     doc = {"uri": ouri}
     get_param = position(lines, "{get_param: ", len("{get_param: ") + 2)
-    registry_type = position(lines, "type: OS::TripleO::", len("type: ") + 4)
+    at = next(i for i, l in enumerate(lines) if l.strip() == "type: OS::TripleO::Controller")
+    registry_type = {"line": at, "character": lines[at].index("OS::") + 4}
     prop_line = next(i for i, l in enumerate(lines) if l.strip() == "properties:" and i > registry_type["line"])
     prop = {"line": prop_line + 1, "character": len(lines[prop_line + 1]) - len(lines[prop_line + 1].lstrip())}
     for name, method, pos in [
