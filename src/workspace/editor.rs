@@ -1144,6 +1144,24 @@ outputs:
     }
 
     #[test]
+    fn a_group_members_type_is_a_type() {
+        let root = parse("heat_template_version: 2016-10-14\nresources:\n  g:\n    type: OS::Heat::ResourceGroup\n    properties:\n      resource_def:\n        type: OS::TripleO::Controller\n");
+        let c = locate(&root, at(7, 20)).unwrap();
+        assert_eq!(
+            target(&root, &c),
+            Some(Target::Type {
+                name: "OS::TripleO::Controller".into(),
+                resource: None
+            })
+        );
+        // Without environments a custom type goes nowhere, and says why.
+        let t = target(&root, &c).unwrap();
+        assert!(definition(None, Path::new("t.yaml"), &root, &t).is_empty());
+        let h = hover(None, Path::new("t.yaml"), &root, &t).unwrap();
+        assert!(h.contains("name the environments"), "{h}");
+    }
+
+    #[test]
     fn definition_and_hover_within_a_file() {
         let root = parse(T);
         let file = Path::new("t.yaml");
