@@ -76,6 +76,7 @@ pub mod fuzzing;
 pub(crate) mod heat_schema;
 pub(crate) mod index;
 pub(crate) mod load;
+pub(crate) mod lsp;
 pub(crate) mod model;
 pub mod node;
 pub(crate) mod product;

@@ -106,6 +106,16 @@ impl FileOverlay {
         Ok(())
     }
 
+    /// Reads the disk's file at `path` again (an editor closed its
+    /// buffer).
+    pub fn remove(&mut self, path: &Path) {
+        if let Some(k) = key(path) {
+            if self.0.files.contains_key(&k) {
+                Arc::make_mut(&mut self.0).files.remove(&k);
+            }
+        }
+    }
+
     /// Whether anything is mounted.
     pub fn is_empty(&self) -> bool {
         self.0.files.is_empty()

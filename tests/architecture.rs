@@ -31,6 +31,8 @@ const STAGES: &[(&str, u32)] = &[
     ("report", 10),
     // The HTTP service: an adapter beside the command line, which starts it.
     ("serve", 11),
+    // The language server: an adapter beside the HTTP service.
+    ("lsp", 11),
     ("cli", 12),
     // The fuzz harness's entry points drive the stages from outside.
     ("fuzzing", 13),

@@ -176,6 +176,9 @@ pub enum Command {
     /// Answer Heat's template API and heatcap's questions over HTTP
     /// (loopback, Heat's port 8004, unless told otherwise).
     Serve(ServeArgs),
+    /// Run a language server for editors on standard input and output:
+    /// findings as you type, hover, go to definition, completion.
+    Lsp(LspArgs),
     /// Print the shell completion script for SHELL.
     Completions(CompletionsArgs),
     /// Print the manual page (roff) of heatcap, or of one command.
@@ -222,6 +225,26 @@ pub struct ServeArgs {
     /// when absent.
     #[arg(long, value_name = "N")]
     pub concurrency: Option<usize>,
+}
+
+#[derive(Debug, Args)]
+pub struct LspArgs {
+    /// An environment file compositions are checked with and types
+    /// resolved by (repeatable, merged in order); replaces the
+    /// configuration file's `environments`.
+    #[arg(short = 'e', long = "environment", value_name = "ENV")]
+    pub environments: Vec<PathBuf>,
+    /// The root template whose composition is checked on every save
+    /// (default: the saved template); replaces the configuration file's
+    /// `template`.
+    #[arg(short = 't', long, value_name = "TEMPLATE")]
+    pub template: Option<PathBuf>,
+    /// Accepted for editors that pass it; standard input and output are
+    /// always used.
+    #[arg(long, hide = true)]
+    pub stdio: bool,
+    #[command(flatten)]
+    pub config: ConfigArgs,
 }
 
 #[derive(Debug, Args)]

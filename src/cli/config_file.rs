@@ -29,6 +29,8 @@ const KEYS: &[&str] = &[
     "include",
     "exclude",
     "templates-root",
+    "environments",
+    "template",
 ];
 
 /// A configuration file's settings: `None` where it does not set the key.
@@ -54,6 +56,12 @@ pub struct ConfigFile {
     /// them, a relative `TO` already joined to the file's directory (so it
     /// is relative to the working directory, as the flag's is).
     pub templates_root: Option<Vec<String>>,
+    /// `environments`: the environment files `heatcap lsp` composes and
+    /// resolves with, joined to the file's directory.
+    pub environments: Option<Vec<PathBuf>>,
+    /// `template`: the root template whose composition `heatcap lsp`
+    /// checks, joined to the file's directory.
+    pub template: Option<PathBuf>,
 }
 
 impl ConfigFile {
@@ -202,6 +210,25 @@ fn settings(root: &Node, config: &mut ConfigFile) -> Located<()> {
             "exclude" => config.exclude = Some(globs(key, v)?),
             "templates-root" => {
                 config.templates_root = Some(templates_roots(key, v, &config.path)?);
+            }
+            "environments" => {
+                let dir = config.path.parent().unwrap_or(Path::new("")).to_path_buf();
+                config.environments = Some(
+                    strings(key, "paths", v)?
+                        .into_iter()
+                        .map(|(s, _)| dir.join(s))
+                        .collect(),
+                );
+            }
+            "template" => {
+                let dir = config.path.parent().unwrap_or(Path::new("")).to_path_buf();
+                let Some(s) = v.as_str() else {
+                    return Err((
+                        v.span,
+                        format!("`template` takes a path, not {}", v.value.kind_name()),
+                    ));
+                };
+                config.template = Some(dir.join(s));
             }
             _ => return Err((k.span, unknown_key(key))),
         }
@@ -375,7 +402,7 @@ mod tests {
             ),
             (
                 "# x\nselct: [E3]\n",
-                "conf/.heatcap.yaml:2:1: unknown key `selct` (the keys are select, ignore, fail-on, profile, include, exclude, templates-root)",
+                "conf/.heatcap.yaml:2:1: unknown key `selct` (the keys are select, ignore, fail-on, profile, include, exclude, templates-root, environments, template)",
             ),
             (
                 "select: {E3: 1}\n",
@@ -411,7 +438,7 @@ mod tests {
             ),
             (
                 "- select\n",
-                "conf/.heatcap.yaml:1:1: a config file is a mapping of settings (select, ignore, fail-on, profile, include, exclude, templates-root), not a list",
+                "conf/.heatcap.yaml:1:1: a config file is a mapping of settings (select, ignore, fail-on, profile, include, exclude, templates-root, environments, template), not a list",
             ),
             (
                 "select: [E3]\nselect: [E2]\n",

@@ -9,6 +9,7 @@ pub mod config;
 pub mod config_file;
 mod export_cmd;
 mod introspect_cmd;
+mod lsp_cmd;
 mod parameters_cmd;
 mod progress;
 mod render_cmd;
@@ -76,6 +77,7 @@ pub fn run_on(
         Command::Schema(a) => rules_cmd::schema(&a, out),
         Command::ResourceType(a) => resource_type_cmd::resource_type(&a, &ui, out, err),
         Command::Serve(a) => serve_cmd::serve(&a, err),
+        Command::Lsp(a) => lsp_cmd::lsp(&a, out, err),
         Command::Completions(a) => shell_cmd::completions(&a, out),
         Command::Man(a) => shell_cmd::man(&a, out),
     }?;
@@ -206,6 +208,7 @@ fn remap_paths(command: &mut Command, remap: &Remap) {
             all(&mut a.roots);
             all(&mut a.environments);
         }
+        Command::Lsp(a) => all(&mut a.environments),
         Command::Rules(_)
         | Command::Schema(_)
         | Command::ResourceType(_)

@@ -557,10 +557,6 @@ impl ResourceType {
     }
 
     /// The names of the properties Heat requires (at create time).
-    #[cfg_attr(
-        not(test),
-        expect(dead_code, reason = "part of the data's API; only tests use it so far")
-    )]
     pub(crate) fn required_properties(&self) -> impl Iterator<Item = &str> {
         self.properties
             .iter()
@@ -569,10 +565,6 @@ impl ResourceType {
     }
 
     /// The attribute `name`, hidden ones included.
-    #[cfg_attr(
-        not(test),
-        expect(dead_code, reason = "part of the data's API; only tests use it so far")
-    )]
     pub(crate) fn attribute(&self, name: &str) -> Option<&AttributeSchema> {
         self.attributes.get(name)
     }

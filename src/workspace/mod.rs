@@ -12,6 +12,7 @@
 pub(crate) mod catalog;
 pub(crate) mod catalogue;
 mod compose_check;
+pub(crate) mod editor;
 mod env_values;
 mod export;
 mod heat_request;

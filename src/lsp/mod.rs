@@ -1,0 +1,704 @@
+//! `heatcap lsp`: a language server over standard input and output, an
+//! adapter beside the command line (docs/editors.md). Open buffers are
+//! mounted over the disk ([`crate::vfs`]); each handler converts the
+//! protocol's positions, asks the workspace's editor queries
+//! ([`crate::workspace::editor`]) or `validate`, and converts back. No
+//! question is answered here.
+//!
+//! One thread handles messages in order (`lsp-server`): findings of the
+//! edited file are computed on every change (tens of milliseconds), those
+//! of the composition on save. A handler that fails answers the
+//! request with an error; the server goes on.
+
+mod position;
+mod transport;
+
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+
+use lsp_server::{Connection, ErrorCode, Message, Notification, Request, Response};
+use lsp_types as lt;
+use serde_json::{json, Value as J};
+
+use crate::diag::{Diagnostic, Severity};
+use crate::load::{LoadOptions, ParseOptions};
+use crate::validate::{Profile, Selection};
+use crate::vfs::FileOverlay;
+use crate::walk::WalkOptions;
+use crate::workspace::{editor, validate, ValidateOptions, Workspace};
+use position::{path_of, uri_of, Encoding, Lines};
+
+/// What the server checks with, from the command line and `.heatcap.yaml`
+/// (the client's `initializationOptions` may replace the environments and
+/// the root template).
+#[derive(Debug, Clone, Default)]
+#[non_exhaustive]
+pub(crate) struct Settings {
+    /// Environments compositions are checked with, and types resolved by.
+    pub environments: Vec<PathBuf>,
+    /// The root template whose composition is checked on every save
+    /// (else the saved template itself, when environments are given).
+    pub template: Option<PathBuf>,
+    /// Which codes to report.
+    pub selection: Selection,
+}
+
+impl Settings {
+    /// Settings with these environments and rule selection.
+    pub(crate) fn new(
+        environments: Vec<PathBuf>,
+        template: Option<PathBuf>,
+        selection: Selection,
+    ) -> Settings {
+        Settings {
+            environments,
+            template,
+            selection,
+        }
+    }
+}
+
+/// One open buffer.
+struct Document {
+    path: PathBuf,
+    text: String,
+    version: i32,
+}
+
+struct Server {
+    settings: Settings,
+    encoding: Encoding,
+    documents: HashMap<String, Document>,
+    /// Findings of the last composition check, by file.
+    composed: HashMap<PathBuf, Vec<Diagnostic>>,
+    /// Files diagnostics were last published for with something in them.
+    published: std::collections::HashSet<PathBuf>,
+    /// The environments opened once, until a file is saved.
+    workspace: Option<Workspace>,
+    /// The open buffers, read instead of the disk's files.
+    buffers: FileOverlay,
+    outbox: Vec<Message>,
+}
+
+/// Runs the server on standard input and `out` (standard output) until
+/// the client says `exit`.
+///
+/// # Errors
+/// When the connection breaks before `initialize` completes.
+pub(crate) fn run(settings: Settings, out: &mut dyn std::io::Write) -> Result<(), String> {
+    transport::stdio(out, move |connection| serve(&connection, settings))
+}
+
+/// The protocol on `connection` (the tests use an in-memory one).
+fn serve(connection: &Connection, settings: Settings) -> Result<(), String> {
+    let (id, params) = connection.initialize_start().map_err(|e| e.to_string())?;
+    let init: lt::InitializeParams = serde_json::from_value(params).unwrap_or_default();
+    let offered: Option<Vec<String>> = init
+        .capabilities
+        .general
+        .as_ref()
+        .and_then(|g| g.position_encodings.as_ref())
+        .map(|v| v.iter().map(|e| e.as_str().to_owned()).collect());
+    let encoding = Encoding::negotiate(offered.as_deref());
+    let mut settings = settings;
+    if let Some(o) = &init.initialization_options {
+        apply_options(&mut settings, o);
+    }
+    let result = json!({
+        "capabilities": capabilities(encoding),
+        "serverInfo": {"name": "heatcap", "version": env!("CARGO_PKG_VERSION")},
+    });
+    connection
+        .initialize_finish(id, result)
+        .map_err(|e| e.to_string())?;
+    let mut server = Server {
+        settings,
+        encoding,
+        documents: HashMap::new(),
+        composed: HashMap::new(),
+        published: std::collections::HashSet::new(),
+        workspace: None,
+        buffers: FileOverlay::default(),
+        outbox: Vec::new(),
+    };
+    for message in &connection.receiver {
+        match message {
+            Message::Request(req) => {
+                if connection
+                    .handle_shutdown(&req)
+                    .map_err(|e| e.to_string())?
+                {
+                    break;
+                }
+                let response = server.request(&req);
+                server.outbox.push(Message::Response(response));
+            }
+            Message::Notification(n) => {
+                if n.method == "exit" {
+                    break;
+                }
+                server.notification(&n);
+            }
+            Message::Response(_) => {}
+        }
+        for m in server.outbox.drain(..) {
+            if connection.sender.send(m).is_err() {
+                return Ok(());
+            }
+        }
+    }
+    Ok(())
+}
+
+/// `initializationOptions`: `environments` (paths) and `template`.
+fn apply_options(settings: &mut Settings, o: &J) {
+    if let Some(envs) = o.get("environments").and_then(J::as_array) {
+        settings.environments = envs
+            .iter()
+            .filter_map(J::as_str)
+            .map(PathBuf::from)
+            .collect();
+    }
+    if let Some(t) = o.get("template").and_then(J::as_str) {
+        settings.template = Some(PathBuf::from(t));
+    }
+}
+
+fn capabilities(encoding: Encoding) -> J {
+    json!({
+        "positionEncoding": encoding.name(),
+        "textDocumentSync": {"openClose": true, "change": 1, "save": {"includeText": false}},
+        "hoverProvider": true,
+        "definitionProvider": true,
+        "documentSymbolProvider": true,
+        "completionProvider": {"triggerCharacters": [":", " ", "[", ","]},
+        "codeActionProvider": {"codeActionKinds": ["quickfix"]},
+    })
+}
+
+/// The parameters of a request, or an `InvalidParams` answer.
+fn params<P: serde::de::DeserializeOwned>(req: &Request) -> Result<P, Box<Response>> {
+    serde_json::from_value(req.params.clone()).map_err(|e| {
+        Box::new(Response::new_err(
+            req.id.clone(),
+            ErrorCode::InvalidParams as i32,
+            format!("invalid params for {}: {e}", req.method),
+        ))
+    })
+}
+
+impl Server {
+    fn request(&mut self, req: &Request) -> Response {
+        let id = req.id.clone();
+        let method = req.method.clone();
+        // A failing handler answers its request; the server goes on.
+        let answer = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| self.answer(req)));
+        match answer {
+            Ok(r) => r,
+            Err(_) => Response::new_err(
+                id,
+                ErrorCode::InternalError as i32,
+                format!("heatcap failed to answer {method}"),
+            ),
+        }
+    }
+
+    fn answer(&mut self, req: &Request) -> Response {
+        let ok = |v: J| Response::new_ok(req.id.clone(), v);
+        match req.method.as_str() {
+            "textDocument/hover" => match params::<lt::HoverParams>(req) {
+                Ok(p) => ok(self.hover(&p.text_document_position_params)),
+                Err(r) => *r,
+            },
+            "textDocument/definition" => match params::<lt::GotoDefinitionParams>(req) {
+                Ok(p) => ok(self.definition(&p.text_document_position_params)),
+                Err(r) => *r,
+            },
+            "textDocument/completion" => match params::<lt::CompletionParams>(req) {
+                Ok(p) => ok(self.completion(&p.text_document_position)),
+                Err(r) => *r,
+            },
+            "textDocument/documentSymbol" => match params::<lt::DocumentSymbolParams>(req) {
+                Ok(p) => ok(self.symbols(p.text_document.uri.as_str())),
+                Err(r) => *r,
+            },
+            "textDocument/codeAction" => match params::<lt::CodeActionParams>(req) {
+                Ok(p) => ok(self.code_actions(&p)),
+                Err(r) => *r,
+            },
+            _ => Response::new_err(
+                req.id.clone(),
+                ErrorCode::MethodNotFound as i32,
+                format!("unknown method {}", req.method),
+            ),
+        }
+    }
+
+    fn notification(&mut self, n: &Notification) {
+        let p = &n.params;
+        let uri = p
+            .pointer("/textDocument/uri")
+            .and_then(J::as_str)
+            .unwrap_or_default()
+            .to_owned();
+        let version = p
+            .pointer("/textDocument/version")
+            .and_then(J::as_i64)
+            .and_then(|v| i32::try_from(v).ok())
+            .unwrap_or(0);
+        match n.method.as_str() {
+            "textDocument/didOpen" => {
+                let Some(text) = p.pointer("/textDocument/text").and_then(J::as_str) else {
+                    return;
+                };
+                let Some(path) = path_of(&uri) else {
+                    return;
+                };
+                self.open(uri.clone(), path, text.to_owned(), version);
+                self.publish(&uri);
+            }
+            "textDocument/didChange" => {
+                // Full sync: the last change holds the whole text.
+                let text = p
+                    .get("contentChanges")
+                    .and_then(J::as_array)
+                    .and_then(|c| c.last())
+                    .and_then(|c| c.get("text"))
+                    .and_then(J::as_str);
+                if let (Some(text), Some(doc)) = (text, self.documents.get(&uri)) {
+                    let path = doc.path.clone();
+                    self.open(uri.clone(), path, text.to_owned(), version);
+                    self.publish(&uri);
+                }
+            }
+            "textDocument/didSave" => {
+                self.workspace = None;
+                self.check_composition(Some(&uri));
+                self.publish_all();
+            }
+            "textDocument/didClose" => {
+                if let Some(doc) = self.documents.remove(&uri) {
+                    self.buffers.remove(&doc.path);
+                    self.outbox.push(publish(&uri, Vec::new(), None));
+                }
+            }
+            "workspace/didChangeConfiguration" => {
+                if let Some(o) = p.get("settings").and_then(|s| s.get("heatcap")) {
+                    apply_options(&mut self.settings, o);
+                    self.workspace = None;
+                }
+            }
+            _ => {}
+        }
+    }
+
+    /// Mounts a buffer over the disk.
+    fn open(&mut self, uri: String, path: PathBuf, text: String, version: i32) {
+        // A buffer whose directory does not exist is read from nowhere.
+        let _ = self.buffers.insert(&path, &text);
+        self.documents.insert(
+            uri,
+            Document {
+                path,
+                text,
+                version,
+            },
+        );
+    }
+
+    /// How files are read: the buffers over the disk.
+    fn load_options(&self) -> LoadOptions {
+        LoadOptions {
+            overlay: self.buffers.clone(),
+            ..LoadOptions::default()
+        }
+    }
+
+    fn workspace(&mut self) -> Option<&Workspace> {
+        if self.settings.environments.is_empty() {
+            return None;
+        }
+        if self.workspace.is_none() {
+            self.workspace = Some(
+                Workspace::builder()
+                    .load_options(self.load_options())
+                    .environments(&self.settings.environments)
+                    .open(),
+            );
+        }
+        self.workspace.as_ref()
+    }
+
+    /// `validate` of one file, as `heatcap validate FILE` checks it.
+    fn file_findings(&self, path: &Path) -> Vec<Diagnostic> {
+        let opts = ValidateOptions {
+            walk: WalkOptions::new(vec![path.to_path_buf()]),
+            load: self.load_options(),
+            selection: self.settings.selection.clone(),
+            profile: Profile::Hot,
+            environments: Vec::new(),
+            max_nested_depth: crate::resolve::compose::MAX_NESTED_DEPTH,
+            inline_suppressions: true,
+        };
+        validate(&opts).findings
+    }
+
+    /// The composition's findings, by file: of the root template when one
+    /// is set, else of the template `uri` (when environments are given).
+    fn check_composition(&mut self, uri: Option<&str>) {
+        if self.settings.environments.is_empty() {
+            return;
+        }
+        let root = match (
+            &self.settings.template,
+            uri.and_then(|u| self.documents.get(u)),
+        ) {
+            (Some(t), _) => t.clone(),
+            (None, Some(doc)) if !is_environment_text(&doc.text) => doc.path.clone(),
+            _ => return,
+        };
+        let opts = ValidateOptions {
+            walk: WalkOptions::new(vec![root]),
+            load: self.load_options(),
+            selection: self.settings.selection.clone(),
+            profile: Profile::Hot,
+            environments: self.settings.environments.clone(),
+            max_nested_depth: crate::resolve::compose::MAX_NESTED_DEPTH,
+            inline_suppressions: true,
+        };
+        self.composed.clear();
+        for d in validate(&opts).findings {
+            if let Some(path) = absolute(&d.file) {
+                self.composed.entry(path).or_default().push(d);
+            }
+        }
+    }
+
+    /// Publishes the findings of every open buffer and of every file the
+    /// composition reports or reported.
+    fn publish_all(&mut self) {
+        let uris: Vec<String> = self.documents.keys().cloned().collect();
+        for uri in &uris {
+            self.publish(uri);
+        }
+        let open: std::collections::HashSet<PathBuf> =
+            self.documents.values().map(|d| d.path.clone()).collect();
+        let mut others: Vec<PathBuf> = self
+            .composed
+            .keys()
+            .chain(self.published.iter())
+            .filter(|p| !open.contains(*p))
+            .cloned()
+            .collect();
+        others.sort();
+        others.dedup();
+        for path in others {
+            let found = self.composed.get(&path).cloned().unwrap_or_default();
+            let text = self
+                .buffers
+                .read(&path)
+                .map(|b| String::from_utf8_lossy(&b).into_owned())
+                .unwrap_or_default();
+            self.send(&path, &text, &found, None);
+        }
+    }
+
+    /// Publishes the findings of the open buffer `uri`: its own, and the
+    /// composition's in it.
+    fn publish(&mut self, uri: &str) {
+        let Some(doc) = self.documents.get(uri) else {
+            return;
+        };
+        let (path, text, version) = (doc.path.clone(), doc.text.clone(), doc.version);
+        let mut found: Vec<Diagnostic> = self
+            .file_findings(&path)
+            .into_iter()
+            .filter(|d| absolute(&d.file).is_some_and(|p| p == path))
+            .collect();
+        found.extend(self.composed.get(&path).cloned().unwrap_or_default());
+        let found = crate::diag::dedup(found);
+        self.send(&path, &text, &found, Some(version));
+    }
+
+    fn send(&mut self, path: &Path, text: &str, found: &[Diagnostic], version: Option<i32>) {
+        let lines = Lines::new(text, self.encoding);
+        let diagnostics: Vec<J> = found
+            .iter()
+            .map(|d| to_lsp(d, &lines, self.encoding, &self.buffers))
+            .collect();
+        if diagnostics.is_empty() {
+            self.published.remove(path);
+        } else {
+            self.published.insert(path.to_path_buf());
+        }
+        self.outbox
+            .push(publish(&uri_of(path), diagnostics, version));
+    }
+
+    /// The open buffer at `uri` (or the file on disk), its tree, and the
+    /// position in heatcap's terms.
+    fn at(
+        &self,
+        p: &lt::TextDocumentPositionParams,
+    ) -> Option<(PathBuf, String, crate::diag::Pos)> {
+        let uri = p.text_document.uri.as_str();
+        let (path, text) = if let Some(d) = self.documents.get(uri) {
+            (d.path.clone(), d.text.clone())
+        } else {
+            let path = path_of(uri)?;
+            let text = String::from_utf8(self.buffers.read(&path).ok()?).ok()?;
+            (path, text)
+        };
+        let pos = Lines::new(&text, self.encoding).to_heatcap(p.position);
+        Some((path, text, pos))
+    }
+
+    fn target(
+        &self,
+        p: &lt::TextDocumentPositionParams,
+    ) -> Option<(
+        PathBuf,
+        String,
+        crate::node::Node,
+        editor::Target,
+        crate::diag::Span,
+    )> {
+        let (path, text, pos) = self.at(p)?;
+        let root =
+            crate::load::parse_text(&text, &path.to_string_lossy(), &ParseOptions::default())
+                .root?;
+        let cursor = editor::locate(&root, pos)?;
+        let target = editor::target(&root, &cursor)?;
+        Some((path, text, root, target, cursor.span))
+    }
+
+    fn hover(&mut self, p: &lt::TextDocumentPositionParams) -> J {
+        let Some((path, text, root, target, span)) = self.target(p) else {
+            return J::Null;
+        };
+        let encoding = self.encoding;
+        let ws = self.workspace();
+        match editor::hover(ws, &path, &root, &target) {
+            Some(md) => json!({
+                "contents": {"kind": "markdown", "value": md},
+                "range": Lines::new(&text, encoding).range(span),
+            }),
+            None => J::Null,
+        }
+    }
+
+    fn definition(&mut self, p: &lt::TextDocumentPositionParams) -> J {
+        let Some((path, _, root, target, _)) = self.target(p) else {
+            return J::Null;
+        };
+        let encoding = self.encoding;
+        let files = self.buffers.clone();
+        let ws = self.workspace();
+        let places = editor::definition(&files, ws, &path, &root, &target);
+        let locations: Vec<J> = places
+            .into_iter()
+            .filter_map(|place| {
+                let file = std::path::absolute(&place.file).ok()?;
+                let range = match place.span {
+                    Some(s) => {
+                        let text = self.buffers.read(&file).ok()?;
+                        Lines::new(&String::from_utf8_lossy(&text), encoding).range(s)
+                    }
+                    None => lt::Range::default(),
+                };
+                Some(json!({"uri": uri_of(&file), "range": range}))
+            })
+            .collect();
+        J::Array(locations)
+    }
+
+    fn completion(&mut self, p: &lt::TextDocumentPositionParams) -> J {
+        let Some((path, text, pos)) = self.at(p) else {
+            return J::Null;
+        };
+        let encoding = self.encoding;
+        let prefix = editor::context(&text, pos).prefix;
+        let files = self.buffers.clone();
+        let ws = self.workspace();
+        let items = editor::completions(&files, ws, &path, &text, pos);
+        let lines = Lines::new(&text, encoding);
+        let start = crate::diag::Pos {
+            line: pos.line,
+            column: pos.column - u32::try_from(prefix.chars().count()).unwrap_or(0),
+        };
+        let range = lines.range(crate::diag::Span { start, end: pos });
+        let items: Vec<J> = items
+            .into_iter()
+            .map(|c| {
+                json!({
+                    "label": c.label,
+                    "kind": completion_kind(c.kind),
+                    "detail": c.detail.map_or_else(|| c.kind.to_owned(), |d| format!("{}: {d}", c.kind)),
+                    "textEdit": {"range": range, "newText": c.label},
+                    "filterText": c.label,
+                })
+            })
+            .collect();
+        json!({"isIncomplete": false, "items": items})
+    }
+
+    fn symbols(&self, uri: &str) -> J {
+        let text = match self.documents.get(uri) {
+            Some(d) => d.text.clone(),
+            None => match path_of(uri).and_then(|p| self.buffers.read(&p).ok()) {
+                Some(b) => String::from_utf8_lossy(&b).into_owned(),
+                None => return J::Null,
+            },
+        };
+        let Some(root) = crate::load::parse_text(&text, uri, &ParseOptions::default()).root else {
+            return J::Array(Vec::new());
+        };
+        let lines = Lines::new(&text, self.encoding);
+        J::Array(
+            editor::symbols(&root)
+                .iter()
+                .map(|s| symbol(s, &lines))
+                .collect(),
+        )
+    }
+
+    fn code_actions(&self, p: &lt::CodeActionParams) -> J {
+        let uri = p.text_document.uri.as_str();
+        let Some(doc) = self.documents.get(uri) else {
+            return J::Array(Vec::new());
+        };
+        let lines: Vec<&str> = doc.text.split('\n').collect();
+        let mut actions = Vec::new();
+        for d in &p.context.diagnostics {
+            let code = match &d.code {
+                Some(lt::NumberOrString::String(c)) => c.clone(),
+                _ => continue,
+            };
+            if let Some(fix) = editor::suggestion(&d.message) {
+                actions.push(json!({
+                    "title": format!("Replace with `{fix}`"),
+                    "kind": "quickfix",
+                    "diagnostics": [d],
+                    "isPreferred": true,
+                    "edit": {"changes": {uri: [{"range": d.range, "newText": fix}]}},
+                }));
+            }
+            // The directive alone on the line above covers the finding's line.
+            let line = d.range.start.line;
+            let text = lines.get(line as usize).copied().unwrap_or("");
+            let indent: String = text.chars().take_while(|c| *c == ' ').collect();
+            actions.push(json!({
+                "title": format!("Suppress {code} on this line (# heatcap: ignore[{code}])"),
+                "kind": "quickfix",
+                "diagnostics": [d],
+                "edit": {"changes": {uri: [{
+                    "range": {"start": {"line": line, "character": 0}, "end": {"line": line, "character": 0}},
+                    "newText": format!("{indent}# heatcap: ignore[{code}]\n"),
+                }]}},
+            }));
+        }
+        J::Array(actions)
+    }
+}
+
+fn is_environment_text(text: &str) -> bool {
+    !text.lines().any(|l| {
+        l.starts_with("heat_template_version")
+            || l.starts_with("HeatTemplateFormatVersion")
+            || l.starts_with("AWSTemplateFormatVersion")
+    })
+}
+
+/// A finding's file as an absolute path (as shown: relative to the working
+/// directory).
+fn absolute(file: &str) -> Option<PathBuf> {
+    let abs = std::path::absolute(file).ok()?;
+    Some(PathBuf::from(crate::walk::normalize(&abs)))
+}
+
+fn publish(uri: &str, diagnostics: Vec<J>, version: Option<i32>) -> Message {
+    let mut params = json!({"uri": uri});
+    params["diagnostics"] = J::Array(diagnostics);
+    if let Some(v) = version {
+        params["version"] = json!(v);
+    }
+    Message::Notification(Notification::new(
+        "textDocument/publishDiagnostics".to_owned(),
+        params,
+    ))
+}
+
+fn to_lsp(d: &Diagnostic, lines: &Lines<'_>, encoding: Encoding, files: &FileOverlay) -> J {
+    let range = d.span.map_or_else(lt::Range::default, |s| lines.range(s));
+    let severity = match d.severity {
+        Severity::Error => 1,
+        Severity::Warning => 2,
+        Severity::Info => 3,
+    };
+    let related: Vec<J> = d
+        .related
+        .iter()
+        .filter_map(|r| {
+            let file = absolute(&r.file)?;
+            let range = match r.span {
+                Some(s) => {
+                    let text = files.read(&file).ok()?;
+                    Lines::new(&String::from_utf8_lossy(&text), encoding).range(s)
+                }
+                None => lt::Range::default(),
+            };
+            Some(json!({"location": {"uri": uri_of(&file), "range": range}, "message": r.message}))
+        })
+        .collect();
+    let mut out = json!({
+        "range": range,
+        "severity": severity,
+        "code": d.code.0,
+        "source": "heatcap",
+        "message": d.message,
+    });
+    if !related.is_empty() {
+        out["relatedInformation"] = J::Array(related);
+    }
+    out
+}
+
+fn completion_kind(kind: &str) -> u32 {
+    match kind {
+        "property" | "parameter key" | "resource key" | "output key" => 10, // Property
+        "allowed value" | "version" => 12,                                  // Value
+        "function" => 3,                                                    // Function
+        "resource type" | "registry type" => 7,                             // Class
+        "parameter" | "resource" => 6,                                      // Variable
+        "attribute" => 5,                                                   // Field
+        "section" => 14,                                                    // Keyword
+        _ => 1,
+    }
+}
+
+fn symbol(s: &editor::Symbol, lines: &Lines<'_>) -> J {
+    let kind = match s.kind {
+        "section" => 19,   // Namespace? (Object = 19)
+        "parameter" => 13, // Variable
+        "resource" => 23,  // Struct
+        "output" => 8,     // Field
+        "condition" => 17, // Boolean
+        _ => 20,           // Key
+    };
+    let mut out = json!({
+        "name": s.name,
+        "kind": kind,
+        "range": lines.range(s.span),
+        "selectionRange": lines.range(s.key_span),
+    });
+    if let Some(d) = &s.detail {
+        out["detail"] = json!(d);
+    }
+    if !s.children.is_empty() {
+        out["children"] = J::Array(s.children.iter().map(|c| symbol(c, lines)).collect());
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests;
