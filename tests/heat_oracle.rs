@@ -142,18 +142,10 @@ fn every_fixture_deployment_matches_heat() {
 /// storage, pacemaker), as the evaluation issue measured it.
 #[test]
 fn corpus_2016_deployment_matches_heat() {
-    let c = Path::new("fixtures/tripleo-heat-templates-2016");
+    let (root, envs) = common::corpus_2016_deployment();
+    let c = root.parent().unwrap();
     assert!(c.is_dir(), "{} is missing", c.display());
-    let envs: Vec<PathBuf> = [
-        "overcloud-resource-registry-puppet.yaml",
-        "environments/network-isolation.yaml",
-        "environments/storage-environment.yaml",
-        "environments/puppet-pacemaker.yaml",
-    ]
-    .iter()
-    .map(|e| c.join(e))
-    .collect();
-    if let Err(e) = check("corpus-2016", &c.join("overcloud.yaml"), &envs, c) {
+    if let Err(e) = check("corpus-2016", &root, &envs, c) {
         panic!("{e}");
     }
 }
@@ -249,23 +241,8 @@ fn a_plan_composes_as_heat_composes_its_environment_list() {
 
 /// `export --format heat-api` of `root` with `envs`: the request body.
 fn heat_api_body(root: &Path, envs: &[PathBuf]) -> J {
-    let mut args = vec![
-        "export".to_owned(),
-        "-t".to_owned(),
-        root.display().to_string(),
-        "--format".to_owned(),
-        "heat-api".to_owned(),
-        "-q".to_owned(),
-        "--max-nested-depth".to_owned(),
-        "7".to_owned(),
-    ];
-    for e in envs {
-        args.push("-e".to_owned());
-        args.push(e.display().to_string());
-    }
-    let (code, out, err) = common::heatcap(&args);
-    assert_eq!(code, 0, "{err}");
-    serde_json::from_str(&out).unwrap()
+    let body = common::client_body(root, envs);
+    serde_json::from_str(&body).unwrap_or_else(|e| panic!("not JSON ({e}): {body:?}"))
 }
 
 /// The environment files of an API body are as python-heatclient uploads
@@ -277,17 +254,8 @@ fn heat_api_body(root: &Path, envs: &[PathBuf]) -> J {
 /// `Could not fetch remote template "puppet/vip-config.yaml"`).
 #[test]
 fn corpus_2016_api_body_sends_environments_as_the_client_does() {
-    let c = Path::new("fixtures/tripleo-heat-templates-2016");
-    let envs: Vec<PathBuf> = [
-        "overcloud-resource-registry-puppet.yaml",
-        "environments/network-isolation.yaml",
-        "environments/storage-environment.yaml",
-        "environments/puppet-pacemaker.yaml",
-    ]
-    .iter()
-    .map(|e| c.join(e))
-    .collect();
-    let body = heat_api_body(&c.join("overcloud.yaml"), &envs);
+    let (root, envs) = common::corpus_2016_deployment();
+    let body = heat_api_body(&root, &envs);
     let files = body["files"].as_object().unwrap();
     let mut paths = 0;
     for url in body["environment_files"].as_array().unwrap() {

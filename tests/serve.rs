@@ -181,27 +181,6 @@ fn enc(s: &str) -> String {
         .collect()
 }
 
-/// What python-heatclient posts for a deployment (absolute `file://` keys,
-/// nested templates as JSON): `export --format heat-api`, whose files are
-/// checked against the client's own in tests/heat_oracle.rs.
-fn client_body(root: &Path, envs: &[PathBuf]) -> String {
-    let mut args = vec![
-        "export".to_owned(),
-        "-t".to_owned(),
-        root.display().to_string(),
-        "--format".to_owned(),
-        "heat-api".to_owned(),
-        "--max-nested-depth".to_owned(),
-        "7".to_owned(),
-        "-q".to_owned(),
-    ];
-    for e in envs {
-        args.push("-e".to_owned());
-        args.push(e.display().to_string());
-    }
-    cli(&args)
-}
-
 /// The client's body posted to `/validate?show_nested=True` answers
 /// exactly the CLI's `parameters --format heat` (which tests/heat_oracle.rs
 /// compares with Heat's recorded document): every fixture deployment
@@ -223,22 +202,10 @@ fn validate_answers_what_the_cli_answers() {
             if env.exists() { vec![env] } else { vec![] },
         ));
     }
-    let c = Path::new("fixtures/tripleo-heat-templates-2016");
-    cases.push((
-        c.join("overcloud.yaml"),
-        [
-            "overcloud-resource-registry-puppet.yaml",
-            "environments/network-isolation.yaml",
-            "environments/storage-environment.yaml",
-            "environments/puppet-pacemaker.yaml",
-        ]
-        .iter()
-        .map(|e| c.join(e))
-        .collect(),
-    ));
+    cases.push(common::corpus_2016_deployment());
     let mut compared = Vec::new();
     for (root, envs) in &cases {
-        let body = client_body(root, envs);
+        let body = common::client_body(root, envs);
         if body.trim().is_empty() {
             // export refuses what the client could not upload either
             // (a cycle between files, a missing template).
@@ -269,7 +236,10 @@ fn validate_answers_what_the_cli_answers() {
     assert!(compared.iter().any(|c| c.contains("invalid-version")));
     // Without show_nested, no NestedParameters (as Heat).
     let (root, envs) = &cases.last().unwrap();
-    let flat = server.post_json("/v1/demo/validate", client_body(root, envs).as_bytes());
+    let flat = server.post_json(
+        "/v1/demo/validate",
+        common::client_body(root, envs).as_bytes(),
+    );
     assert_eq!(flat.status, 200);
     assert!(flat.json().get("NestedParameters").is_none());
     assert!(common::heat_document(root, envs)
@@ -286,18 +256,8 @@ fn validate_answers_what_the_cli_answers() {
 #[test]
 fn own_routes_answer_a_request_body() {
     let server = Server::start(&["--max-nested-depth", "7"]);
-    let c = Path::new("fixtures/tripleo-heat-templates-2016");
-    let root = c.join("overcloud.yaml");
-    let envs: Vec<PathBuf> = [
-        "overcloud-resource-registry-puppet.yaml",
-        "environments/network-isolation.yaml",
-        "environments/storage-environment.yaml",
-        "environments/puppet-pacemaker.yaml",
-    ]
-    .iter()
-    .map(|e| c.join(e))
-    .collect();
-    let body = client_body(&root, &envs);
+    let (root, envs) = common::corpus_2016_deployment();
+    let body = common::client_body(&root, &envs);
     let heat = server.post_json("/heatcap/v1/parameters?format=heat", body.as_bytes());
     assert_eq!(heat.status, 200, "{}", heat.body);
     assert_eq!(heat.json(), common::heat_document(&root, &envs));
@@ -306,20 +266,14 @@ fn own_routes_answer_a_request_body() {
         body.as_bytes(),
     );
     assert_eq!(tree.status, 200, "{}", tree.body);
-    let mut args = vec![
-        "parameters".to_owned(),
-        "-t".to_owned(),
-        root.display().to_string(),
-        "--format".to_owned(),
-        "heat-resource-tree".to_owned(),
-        "-q".to_owned(),
-        "--max-nested-depth".to_owned(),
-        "7".to_owned(),
+    let options = [
+        "--format",
+        "heat-resource-tree",
+        "-q",
+        "--max-nested-depth",
+        "7",
     ];
-    for e in &envs {
-        args.push("-e".to_owned());
-        args.push(e.display().to_string());
-    }
+    let args = common::deployment_args("parameters", &root, &envs, &options);
     assert_eq!(tree.json(), common::json(&args));
     let described = server.post_json("/heatcap/v1/parameters", body.as_bytes());
     assert_eq!(described.status, 200);
