@@ -905,16 +905,11 @@ pub(crate) fn completions(
             }
         }
         ([], None) => {
-            for s in [
-                "heat_template_version",
-                "description",
-                "parameter_groups",
-                "parameters",
-                "resources",
-                "outputs",
-                "conditions",
-            ] {
-                out.push(item(s, "section", None));
+            // The sections validate allows (E1002), for the file's version.
+            let conditions = version_of(text).is_none_or(|v| v >= "2016-10-14");
+            let sections = crate::validate::hot::unknown_section::HOT.iter();
+            for s in sections.chain(conditions.then_some(&"conditions")) {
+                out.push(item(*s, "section", None));
             }
         }
         (["resources", _], Some("type")) => type_items(ws, &mut out),
@@ -1245,6 +1240,32 @@ outputs:
         let c = context("x: {get_attr: [server, fi", at(1, 26));
         assert_eq!(c.function, Some(("get_attr".to_owned(), 1)));
         assert_eq!(c.prefix, "fi");
+    }
+
+    /// Top-level sections are the ones validate allows for the version
+    /// (E1002): `conditions` from 2016-10-14, heatcap's `capabilities` in
+    /// every version.
+    #[test]
+    fn sections_follow_the_template_version() {
+        let sections = |version: &str| -> Vec<String> {
+            let text = format!("heat_template_version: {version}\n\n");
+            completions(
+                &FileOverlay::default(),
+                None,
+                Path::new("t.yaml"),
+                &text,
+                at(2, 1),
+            )
+            .into_iter()
+            .map(|c| c.label)
+            .collect()
+        };
+        let old = sections("2015-04-30");
+        assert!(old.contains(&"capabilities".to_owned()), "{old:?}");
+        assert!(!old.contains(&"conditions".to_owned()), "{old:?}");
+        let newton = sections("newton");
+        assert!(newton.contains(&"conditions".to_owned()), "{newton:?}");
+        assert_eq!(newton.len(), old.len() + 1);
     }
 
     #[test]

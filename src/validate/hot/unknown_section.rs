@@ -19,7 +19,9 @@ static META: RuleMeta = RuleMeta {
     source: "heat-semantics §1.5 (Template.validate)",
 };
 
-const HOT: [&str; 7] = [
+/// The sections of every HOT version (`conditions` comes with 2016-10-14),
+/// heatcap's `capabilities` included; the editor completes these.
+pub(crate) const HOT: [&str; 7] = [
     "heat_template_version",
     "description",
     "parameter_groups",
