@@ -328,6 +328,27 @@ fn a_plan_is_served_as_the_commands_take_it() {
         heat.json()["Environment"]["parameter_defaults"]["Shared"],
         "user"
     );
+    // TripleO's flattened parameters: `environment_parameters` is the
+    // plan's own `parameter_defaults`, as tripleo-common's
+    // `validate_stack_and_flatten_parameters` answered them (none of the
+    // environments', passwords or derived values).
+    let tree = s.get("/heatcap/v1/parameters?format=heat-resource-tree");
+    assert_eq!(tree.status, 200, "{}", tree.body);
+    assert_eq!(
+        tree.body,
+        cli(&[
+            "parameters",
+            "--plan",
+            plan,
+            "--format",
+            "heat-resource-tree",
+            "-q"
+        ])
+    );
+    assert_eq!(
+        tree.json()["environment_parameters"],
+        serde_json::json!({"AdminPassword": "chosen-by-user", "Tuning": {"b": 3}, "Shared": "user"})
+    );
     let resolved = s.get("/heatcap/v1/resolve?all=true");
     assert_eq!(resolved.status, 200);
     assert_eq!(

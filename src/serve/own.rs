@@ -24,7 +24,8 @@ use crate::query::Condition;
 use crate::report::{self, Format, Look};
 use crate::walk::{display, WalkOptions};
 use crate::workspace::{
-    heat_resource_tree, validate as run_validate, ValidateOptions, WorkspaceBuilder, BODY_TEMPLATE,
+    heat_resource_tree, plan_parameter_defaults, validate as run_validate, ValidateOptions,
+    WorkspaceBuilder, BODY_TEMPLATE,
 };
 use crate::Workspace;
 
@@ -558,6 +559,12 @@ async fn parameters(
     }
     let format = asked.format(&["json", "heat", "heat-resource-tree"])?;
     let depth = shared.config.max_nested_depth;
+    // `heat-resource-tree`'s `environment_parameters`: the served plan's
+    // own `parameter_defaults`, read with the answer's files.
+    let plan = match &source {
+        Source::Served(..) => shared.config.plan.clone(),
+        Source::Body(_) => None,
+    };
     source
         .answer(&shared, asked.key, move |c| {
             let root = c.root.clone().unwrap_or_default();
@@ -565,7 +572,10 @@ async fn parameters(
             let (described, doc) = ws.parameters(&root);
             match format {
                 "heat" => json_text(&doc),
-                "heat-resource-tree" => json_text(&heat_resource_tree(&doc)),
+                "heat-resource-tree" => {
+                    let own = plan.map(|p| plan_parameter_defaults(&p, &c.load));
+                    json_text(&heat_resource_tree(&doc, own.as_ref()))
+                }
                 _ => text(|out| {
                     report::render_parameters(out, &described, Format::Json, Look::default())
                 }),
