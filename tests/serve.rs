@@ -1015,6 +1015,59 @@ fn a_change_on_disk_is_seen_by_the_next_request() {
     assert!(second["parameters"].get("B").is_some(), "{second}");
 }
 
+/// `options` without `templates` is kept whole as `parameters` is: a
+/// change to an environment it read, or to a template an environment
+/// maps, is seen by the next request.
+#[test]
+fn options_see_a_change_on_disk() {
+    let dir = tempfile::tempdir().unwrap();
+    let write = |name: &str, text: &str| std::fs::write(dir.path().join(name), text).unwrap();
+    write("a.yaml", "heat_template_version: 2016-10-14\n");
+    write("b.yaml", "heat_template_version: 2016-10-14\n");
+    write("e1.yaml", "resource_registry:\n  OS::X: a.yaml\n");
+    write("e2.yaml", "resource_registry:\n  OS::X: b.yaml\n");
+    let s = Server::start(&["--root", dir.path().to_str().unwrap()]);
+    let path = "/heatcap/v1/options?environment=e1.yaml&environment=e2.yaml";
+    let choice = |a: &Answer| {
+        assert_eq!(a.status, 200, "{a:?}");
+        a.json()["choices"][0].clone()
+    };
+    let first = choice(&s.get(path));
+    let mapped = |c: &J| c["mapped_to"].as_str().unwrap_or_default().to_owned();
+    assert!(mapped(&first).ends_with("/b.yaml"), "{first}");
+    assert_eq!(first["selection"]["candidates"][1]["capabilities"], J::Null);
+    assert_eq!(choice(&s.get(path)), first);
+    // The template the composition maps the type to gains capabilities.
+    write(
+        "b.yaml",
+        "heat_template_version: 2016-10-14\ncapabilities: {deployment: puppet}\n",
+    );
+    let second = choice(&s.get(path));
+    assert_eq!(
+        second["selection"]["candidates"][1]["capabilities"]["deployment"], "puppet",
+        "{second}"
+    );
+    // An environment maps the type elsewhere (a file that did not exist
+    // when the answer was kept).
+    write("c.yaml", "heat_template_version: 2016-10-14\n");
+    write("e2.yaml", "resource_registry:\n  OS::X: c.yaml\n");
+    let third = choice(&s.get(path));
+    assert!(mapped(&third).ends_with("/c.yaml"), "{third}");
+    let (e1, e2) = (dir.path().join("e1.yaml"), dir.path().join("e2.yaml"));
+    assert_eq!(
+        s.get(path).body,
+        cli(&[
+            "options",
+            "-e",
+            e1.to_str().unwrap(),
+            "-e",
+            e2.to_str().unwrap(),
+            "--format",
+            "json"
+        ])
+    );
+}
+
 /// A raw TripleO checkout served as it is: each request's workspace
 /// renders the tree (its own overlay, nothing shared with other requests)
 /// and the answers are the commands' on the same raw tree.

@@ -409,12 +409,15 @@ async fn summary(State(shared): State<Shared>, asked: Asked) -> Answer {
     .await
 }
 
-/// `options -e ENV... [--templates DIR]... [--declared-only]`.
+/// `options -e ENV... [--templates DIR]... [--declared-only]`: kept whole
+/// while its files are unchanged when it walks no directory (no
+/// `templates`), as `parameters` and `resolve` are.
 async fn options(State(shared): State<Shared>, asked: Asked) -> Answer {
     let envs = asked.environments(&shared)?;
     let dirs = asked.paths("templates")?;
     let declared_only = asked.flag("declared_only")?;
-    computed(&shared, move |load| {
+    let walks = !dirs.is_empty();
+    let f = move |load| {
         let ws = Workspace::builder()
             .declared_only(declared_only)
             .load_options(load)
@@ -422,8 +425,12 @@ async fn options(State(shared): State<Shared>, asked: Asked) -> Answer {
             .open();
         let offered = ws.options(&dirs);
         text(|out| report::render_options(out, &offered, Format::Json, Look::default()))
-    })
-    .await
+    };
+    if walks {
+        computed(&shared, f).await
+    } else {
+        kept(&shared, asked.key, f).await
+    }
 }
 
 /// The composition a composing route answers about: the served roots'
