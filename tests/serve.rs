@@ -328,6 +328,27 @@ fn a_plan_is_served_as_the_commands_take_it() {
         heat.json()["Environment"]["parameter_defaults"]["Shared"],
         "user"
     );
+    // TripleO's flattened parameters: `environment_parameters` is the
+    // plan's own `parameter_defaults`, as tripleo-common's
+    // `validate_stack_and_flatten_parameters` answered them (none of the
+    // environments', passwords or derived values).
+    let tree = s.get("/heatcap/v1/parameters?format=heat-resource-tree");
+    assert_eq!(tree.status, 200, "{}", tree.body);
+    assert_eq!(
+        tree.body,
+        cli(&[
+            "parameters",
+            "--plan",
+            plan,
+            "--format",
+            "heat-resource-tree",
+            "-q"
+        ])
+    );
+    assert_eq!(
+        tree.json()["environment_parameters"],
+        serde_json::json!({"AdminPassword": "chosen-by-user", "Tuning": {"b": 3}, "Shared": "user"})
+    );
     let resolved = s.get("/heatcap/v1/resolve?all=true");
     assert_eq!(resolved.status, 200);
     assert_eq!(
@@ -443,6 +464,121 @@ fn heat_transport_rules() {
         bad.json()["error"]["message"],
         "Invalid codes in ignore_errors : ['E7001']"
     );
+}
+
+/// Each method on Heat's routes is answered as Heat 27 answers it
+/// (tests/heat/methods.json, recorded from Heat's own WSGI pipeline by
+/// tools/heat-oracle/methods.py): HEAD on a GET route is Heat's 405 (its
+/// router takes only the methods a route names), OPTIONS is 204 with
+/// `Allow`, `/` and `/versions` answer the versions document to any
+/// method. Where heatcap differs on purpose: `/v1` and `/v1/{tenant}` are
+/// the versions document (openstacksdk's discovery needs it), an unrouted
+/// path is a JSON fault (Heat's is webob's bare text), and a 405 keeps
+/// `Allow` (HTTP requires it; Heat's fault middleware drops it), the
+/// route's own list as OPTIONS gives it.
+#[test]
+fn each_method_as_heat_answers_it() {
+    let recorded: J =
+        serde_json::from_str(&std::fs::read_to_string("tests/heat/methods.json").unwrap()).unwrap();
+    let cases = recorded["cases"].as_array().unwrap();
+    let allow_of = |path: &str| {
+        cases
+            .iter()
+            .find(|c| c["path"] == path && c["method"] == "OPTIONS" && c["status"] == 204)
+            .map(|c| c["headers"]["Allow"].as_str().unwrap().to_owned())
+    };
+    let s = Server::start(&[]);
+    let mut checked = 0;
+    for case in cases {
+        let (method, path) = (
+            case["method"].as_str().unwrap(),
+            case["path"].as_str().unwrap(),
+        );
+        let a = s.request(method, path, &[], b"");
+        let what = format!("{method} {path}: {a:?}");
+        let heat_status = case["status"].as_u64().unwrap();
+        if matches!(path, "/v1" | "/v1/demo") {
+            assert_eq!(a.status, 300, "{what}");
+            assert_eq!(heat_status, 404, "{what}");
+            continue;
+        }
+        assert_eq!(u64::from(a.status), heat_status, "{what}");
+        if heat_status == 404 {
+            assert_eq!(a.header("content-type"), Some("application/json"), "{what}");
+            continue;
+        }
+        assert_eq!(
+            a.header("content-type"),
+            case["headers"]["Content-Type"].as_str(),
+            "{what}"
+        );
+        match heat_status {
+            204 => assert_eq!(
+                a.header("allow"),
+                case["headers"]["Allow"].as_str(),
+                "{what}"
+            ),
+            405 => assert_eq!(a.header("allow"), allow_of(path).as_deref(), "{what}"),
+            _ => {}
+        }
+        if case["body_sent"] == true {
+            assert!(!a.body.is_empty(), "{what}");
+            if let Some(kind) = case["fault"].as_str() {
+                assert_eq!(a.json()["error"]["type"], kind, "{what}");
+            }
+        } else {
+            assert!(a.body.is_empty(), "{what}");
+            // HEAD: the headers the body would have had.
+            if method == "HEAD" && case["fault"].is_string() {
+                let length: usize = a.header("content-length").unwrap().parse().unwrap();
+                assert!(length > 0, "{what}");
+            }
+        }
+        checked += 1;
+    }
+    assert!(checked >= 30, "{checked}");
+}
+
+/// heatcap's own routes and the page take HEAD wherever they take GET (the
+/// GET's status and headers, no body, as HTTP has it), and OPTIONS is
+/// answered as Heat answers it on its routes: 204 with the methods the
+/// route takes, no body.
+#[test]
+fn own_routes_take_head_and_options() {
+    let s = Server::start(&["--root", "fixtures/spec"]);
+    for path in [
+        "/heatcap/v1/options?environment=environment.yaml",
+        "/heatcap/v1/roots",
+        "/heatcap/v1/parameters",
+        "/heatcap/v1/openapi.json",
+        "/heatcap/page/",
+        "/heatcap/v1/nothing-here",
+    ] {
+        let get = s.get(path);
+        let head = s.request("HEAD", path, &[], b"");
+        assert_eq!(head.status, get.status, "{path}");
+        assert!(head.body.is_empty(), "{path}: {head:?}");
+        for h in ["content-type", "content-length"] {
+            assert_eq!(head.header(h), get.header(h), "{path}: {h}");
+        }
+    }
+    // The question's own answer: a 400 for a missing template, alike.
+    assert_eq!(s.get("/heatcap/v1/parameters").status, 400);
+    for (path, allow) in [
+        ("/heatcap/v1/options", "GET,HEAD"),
+        ("/heatcap/v1/parameters", "GET,HEAD,POST"),
+        ("/heatcap/v1/check", "POST"),
+        ("/heatcap/page/app.js", "GET,HEAD"),
+    ] {
+        let o = s.request("OPTIONS", path, &[], b"");
+        assert_eq!((o.status, o.header("allow")), (204, Some(allow)), "{path}");
+        assert!(o.body.is_empty(), "{path}");
+        let put = s.request("PUT", path, &[], b"");
+        put.fault(405, "HTTPMethodNotAllowed");
+        assert_eq!(put.header("allow"), Some(allow), "{path}");
+    }
+    s.request("OPTIONS", "/heatcap/v1/nothing-here", &[], b"")
+        .fault(404, "NotFound");
 }
 
 /// The resource-type routes answer `resource-type ... --format heat`.
@@ -877,6 +1013,59 @@ fn a_change_on_disk_is_seen_by_the_next_request() {
     let second = s.get("/heatcap/v1/parameters?template=t.yaml").json();
     assert!(second["parameters"].get("A").is_none(), "{second}");
     assert!(second["parameters"].get("B").is_some(), "{second}");
+}
+
+/// `options` without `templates` is kept whole as `parameters` is: a
+/// change to an environment it read, or to a template an environment
+/// maps, is seen by the next request.
+#[test]
+fn options_see_a_change_on_disk() {
+    let dir = tempfile::tempdir().unwrap();
+    let write = |name: &str, text: &str| std::fs::write(dir.path().join(name), text).unwrap();
+    write("a.yaml", "heat_template_version: 2016-10-14\n");
+    write("b.yaml", "heat_template_version: 2016-10-14\n");
+    write("e1.yaml", "resource_registry:\n  OS::X: a.yaml\n");
+    write("e2.yaml", "resource_registry:\n  OS::X: b.yaml\n");
+    let s = Server::start(&["--root", dir.path().to_str().unwrap()]);
+    let path = "/heatcap/v1/options?environment=e1.yaml&environment=e2.yaml";
+    let choice = |a: &Answer| {
+        assert_eq!(a.status, 200, "{a:?}");
+        a.json()["choices"][0].clone()
+    };
+    let first = choice(&s.get(path));
+    let mapped = |c: &J| c["mapped_to"].as_str().unwrap_or_default().to_owned();
+    assert!(mapped(&first).ends_with("/b.yaml"), "{first}");
+    assert_eq!(first["selection"]["candidates"][1]["capabilities"], J::Null);
+    assert_eq!(choice(&s.get(path)), first);
+    // The template the composition maps the type to gains capabilities.
+    write(
+        "b.yaml",
+        "heat_template_version: 2016-10-14\ncapabilities: {deployment: puppet}\n",
+    );
+    let second = choice(&s.get(path));
+    assert_eq!(
+        second["selection"]["candidates"][1]["capabilities"]["deployment"], "puppet",
+        "{second}"
+    );
+    // An environment maps the type elsewhere (a file that did not exist
+    // when the answer was kept).
+    write("c.yaml", "heat_template_version: 2016-10-14\n");
+    write("e2.yaml", "resource_registry:\n  OS::X: c.yaml\n");
+    let third = choice(&s.get(path));
+    assert!(mapped(&third).ends_with("/c.yaml"), "{third}");
+    let (e1, e2) = (dir.path().join("e1.yaml"), dir.path().join("e2.yaml"));
+    assert_eq!(
+        s.get(path).body,
+        cli(&[
+            "options",
+            "-e",
+            e1.to_str().unwrap(),
+            "-e",
+            e2.to_str().unwrap(),
+            "--format",
+            "json"
+        ])
+    );
 }
 
 /// A raw TripleO checkout served as it is: each request's workspace

@@ -63,7 +63,12 @@ pub(super) fn parameters(
     drop(progress);
     match a.format.unwrap_or(Format::Table) {
         Format::Heat => json::write_line(out, &heat)?,
-        Format::HeatResourceTree => json::write_line(out, &heat_resource_tree(&heat))?,
+        Format::HeatResourceTree => {
+            let own = a.plan.as_deref().map(|p| {
+                crate::workspace::plan_parameter_defaults(p, &crate::load::LoadOptions::default())
+            });
+            json::write_line(out, &heat_resource_tree(&heat, own.as_ref()))?;
+        }
         f => report::render_parameters(out, &described, f, ui.out)?,
     }
     print_diagnostics(err, &described.diagnostics, output, ui)?;

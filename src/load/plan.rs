@@ -55,6 +55,12 @@ pub(crate) struct Plan {
     /// Problems with the plan: an error where tripleo-common would fail,
     /// a warning where it silently drops something.
     pub diagnostics: Vec<Diagnostic>,
+    /// The plan's own `parameter_defaults` as written (JSON `null` when
+    /// absent): what tripleo-common's `validate_stack_and_flatten_parameters`
+    /// answers as `environment_parameters` (`env.get('parameter_defaults')`
+    /// of the plan environment as stored; neither its environments' nor its
+    /// `passwords` and `derived_parameters`).
+    pub own_parameter_defaults: serde_json::Value,
 }
 
 /// A path's plan part: `(plan file, part)` when the path is `FILE#PART`.
@@ -160,6 +166,9 @@ impl Plan {
             },
         }
         plan.environments.extend(data);
+        plan.own_parameter_defaults = map
+            .get(PARAMETER_DEFAULTS)
+            .map_or(serde_json::Value::Null, |n| n.value.to_json());
         let (merged, span) = parameter_defaults(path, map, &mut plan.diagnostics);
         if !merged.is_empty() {
             plan.environments.push(PlanEnvironment {
@@ -441,6 +450,23 @@ mod tests {
         let p = plan("template: t.yaml\nenvironments: []\nparameter_defaults: {}\nresource_registry: {}\npasswords: {}\n");
         assert!(p.environments.is_empty());
         assert!(p.diagnostics.is_empty());
+    }
+
+    /// tripleo-common's `environment_parameters`: the plan's own section
+    /// as written, none of the merged passwords and derived values.
+    #[test]
+    fn own_parameter_defaults_as_written() {
+        let p = plan(
+            "template: t.yaml\npasswords: {A: p}\nderived_parameters: {T: {a: 1}}\nparameter_defaults: {T: {b: 2}, U: 3}\n",
+        );
+        assert_eq!(
+            p.own_parameter_defaults,
+            serde_json::json!({"T": {"b": 2}, "U": 3})
+        );
+        assert_eq!(
+            plan("template: t.yaml\npasswords: {A: p}\n").own_parameter_defaults,
+            serde_json::Value::Null
+        );
     }
 
     #[test]

@@ -328,22 +328,30 @@ pub(crate) fn without_nested(mut doc: J) -> J {
 /// lower case (`Default` → `default`) and its `name` added. Resources are
 /// listed children first, as tripleo-common inserts them.
 ///
-/// Differences, for stable output: an `id` is the resource's path of
-/// names from the root (`Root/Controller/0`), not a random UUID; and
-/// `environment_parameters` is the merged environment's
-/// `parameter_defaults` (tripleo-common read the plan environment's
-/// own). A refusal (`{"Error": ...}`) is answered unchanged.
-pub(crate) fn heat_resource_tree(doc: &J) -> J {
+/// `environment_parameters` is `plan_defaults`, the plan's own
+/// `parameter_defaults` as tripleo-common read them (`env.get(
+/// 'parameter_defaults')` of the stored plan environment:
+/// [`Plan::own_parameter_defaults`](crate::load::plan::Plan)) when the
+/// composition comes from a plan; without one (tripleo-common had none
+/// to read), the merged environment's `parameter_defaults`.
+///
+/// One difference, for stable output: an `id` is the resource's path of
+/// names from the root (`Root/Controller/0`), not a random UUID. A
+/// refusal (`{"Error": ...}`) is answered unchanged.
+pub(crate) fn heat_resource_tree(doc: &J, plan_defaults: Option<&J>) -> J {
     if doc.get("Error").is_some() {
         return doc.clone();
     }
     let mut flat = Flattened::default();
     flat.walk("Root", "Root", doc);
-    let environment_parameters = doc
-        .get("Environment")
-        .and_then(|e| e.get("parameter_defaults"))
-        .cloned()
-        .unwrap_or(J::Null);
+    let environment_parameters = match plan_defaults {
+        Some(own) => own.clone(),
+        None => doc
+            .get("Environment")
+            .and_then(|e| e.get("parameter_defaults"))
+            .cloned()
+            .unwrap_or(J::Null),
+    };
     json!({
         "heat_resource_tree": {
             "resources": J::Object(flat.resources),
@@ -541,7 +549,7 @@ pub(crate) fn resource_tree_schema(_: &mut schemars::SchemaGenerator) -> schemar
                     "parameters": {"type": "object", "additionalProperties": parameter}
                 }
             },
-            "environment_parameters": {"description": "the merged environment's parameter_defaults"}
+            "environment_parameters": {"description": "the plan's own parameter_defaults (tripleo-common's), or without a plan the merged environment's"}
         }
     });
     // A refusal is told by its `Error` key, as in [`schema`].
@@ -626,7 +634,7 @@ mod tests {
             },
             "Environment": {"parameter_defaults": {"B": 2}},
         });
-        let flat = heat_resource_tree(&doc);
+        let flat = heat_resource_tree(&doc, None);
         let tree = &flat["heat_resource_tree"];
         let ids: Vec<&String> = tree["resources"].as_object().unwrap().keys().collect();
         assert_eq!(ids, ["Root/Controller/0", "Root/Controller", "Root"]);
@@ -650,7 +658,17 @@ mod tests {
         );
         assert_eq!(tree["parameters"]["B"]["label"], "B");
         assert_eq!(flat["environment_parameters"], json!({"B": 2}));
+        // From a plan: the plan's own section, as tripleo-common read it.
+        let own = json!({"C": 3});
+        assert_eq!(
+            heat_resource_tree(&doc, Some(&own))["environment_parameters"],
+            own
+        );
+        assert_eq!(
+            heat_resource_tree(&doc, Some(&J::Null))["environment_parameters"],
+            J::Null
+        );
         let refused = json!({"Error": "bad"});
-        assert_eq!(heat_resource_tree(&refused), refused);
+        assert_eq!(heat_resource_tree(&refused, None), refused);
     }
 }

@@ -24,6 +24,11 @@ pub(crate) fn ok(value: &Value) -> Response {
 /// Heat's versions document (300 Multiple Choices), with this server's
 /// address as `application_url`.
 pub(crate) async fn versions(headers: HeaderMap) -> Response {
+    versions_of(&headers)
+}
+
+/// The versions document for a request with these headers.
+pub(crate) fn versions_of(headers: &HeaderMap) -> Response {
     let host = headers
         .get(axum::http::header::HOST)
         .and_then(|h| h.to_str().ok())

@@ -129,7 +129,8 @@ impl Shared {
 
 /// The routes: Heat's API, heatcap's own, the versions document.
 pub(crate) fn router(shared: Shared) -> Router {
-    // OPTIONS on these is answered before routing (`heat_options`).
+    // OPTIONS and HEAD on these are answered before routing
+    // (`heat_before_routing`).
     let heat_api = Router::new()
         .route("/validate", post(heat::validate))
         .route("/resource_types", get(heat::resource_types))
@@ -157,13 +158,19 @@ pub(crate) fn router(shared: Shared) -> Router {
 
 /// The fallbacks and the layers every route goes through: limits, panics
 /// caught, one log line.
+///
+/// `log` (with `Allow` and the answers before routing) wraps the whole
+/// router, not each route as `Router::layer` does: a route's 405 gets its
+/// `Allow` from the router after that route's own layers have run.
 fn layered(routes: Router<Shared>, shared: Shared) -> Router {
-    routes
+    let inner = routes
         .fallback(not_found)
         .method_not_allowed_fallback(not_allowed)
         .layer(middleware::from_fn_with_state(shared.clone(), limits))
+        .with_state(shared);
+    Router::new()
+        .fallback_service(inner)
         .layer(middleware::from_fn(log))
-        .with_state(shared)
 }
 
 /// The methods of the Heat route `path` answers, as Heat's `Allow`
@@ -182,20 +189,71 @@ fn heat_methods(path: &str) -> Option<&'static str> {
     }
 }
 
-/// Heat's answer to OPTIONS on one of its routes: 204, no body, `Allow`
-/// (heat/common/wsgi.py `DefaultMethodController.options`).
-fn heat_options(request: &Request) -> Option<Response> {
-    if request.method() != axum::http::Method::OPTIONS {
-        return None;
+/// Heat's answers that come before routing (tests/heat/methods.json,
+/// recorded from Heat 27's own pipeline): on one of its routes, OPTIONS is
+/// 204 with `Allow` and no body (heat/common/wsgi.py
+/// `DefaultMethodController.options`) and HEAD is the 405 fault, since
+/// Heat's router takes only the methods each route names (`connect` sends
+/// HEAD to `reject`); `/` and `/versions` answer the versions document to
+/// every method (Heat's versions app never looks at it), GET and HEAD
+/// through the routes (a browser gets the page at `/`).
+fn heat_before_routing(request: &Request) -> Option<Response> {
+    let method = request.method();
+    let path = request.uri().path();
+    if matches!(path, "/" | "/versions")
+        && method != axum::http::Method::GET
+        && method != axum::http::Method::HEAD
+    {
+        return Some(heat::versions_of(request.headers()));
     }
-    let methods = heat_methods(request.uri().path())?;
-    Some(
-        (
-            StatusCode::NO_CONTENT,
-            [(axum::http::header::ALLOW, methods)],
-        )
-            .into_response(),
-    )
+    let methods = heat_methods(path)?;
+    if method == axum::http::Method::OPTIONS {
+        return Some(
+            (
+                StatusCode::NO_CONTENT,
+                [(axum::http::header::ALLOW, methods)],
+            )
+                .into_response(),
+        );
+    }
+    if method == axum::http::Method::HEAD {
+        let mut answer = method_not_allowed().into_response();
+        answer.headers_mut().insert(
+            axum::http::header::ALLOW,
+            axum::http::HeaderValue::from_static(methods),
+        );
+        return Some(answer);
+    }
+    None
+}
+
+/// `Allow` as each route's own convention has it, once routed: Heat's list
+/// on Heat's routes (the router's would add HEAD, which Heat refuses); on
+/// heatcap's own routes and the page, OPTIONS is answered as Heat answers
+/// it on its routes, 204 with the methods the route takes (GET routes take
+/// HEAD too: the GET's status and headers, no body, as HTTP has it).
+///
+/// Heat's own 405 fault carries no `Allow` (its fault middleware builds a
+/// new response from the exception and drops the header); heatcap keeps
+/// it, as HTTP requires of a 405 (RFC 9110 §15.5.6), and no client reads
+/// its absence.
+fn allow_after_routing(method: &axum::http::Method, path: &str, mut answer: Response) -> Response {
+    if answer.status() != StatusCode::METHOD_NOT_ALLOWED {
+        return answer;
+    }
+    if let Some(methods) = heat_methods(path) {
+        answer.headers_mut().insert(
+            axum::http::header::ALLOW,
+            axum::http::HeaderValue::from_static(methods),
+        );
+        return answer;
+    }
+    if method == axum::http::Method::OPTIONS {
+        if let Some(allow) = answer.headers().get(axum::http::header::ALLOW).cloned() {
+            return (StatusCode::NO_CONTENT, [(axum::http::header::ALLOW, allow)]).into_response();
+        }
+    }
+    answer
 }
 
 async fn not_found() -> Fault {
@@ -203,6 +261,10 @@ async fn not_found() -> Fault {
 }
 
 async fn not_allowed() -> Fault {
+    method_not_allowed()
+}
+
+fn method_not_allowed() -> Fault {
     Fault::new(
         StatusCode::METHOD_NOT_ALLOWED,
         "HTTPMethodNotAllowed",
@@ -275,9 +337,9 @@ async fn log(request: Request, next: Next) -> Response {
     let started = Instant::now();
     let method = request.method().clone();
     let path = request.uri().path().to_owned();
-    let response = match heat_options(&request) {
+    let response = match heat_before_routing(&request) {
         Some(answer) => answer,
-        None => next.run(request).await,
+        None => allow_after_routing(&method, &path, next.run(request).await),
     };
     let line = format!(
         "{method} {path} {} {:.1}ms\n",

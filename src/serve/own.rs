@@ -24,7 +24,8 @@ use crate::query::Condition;
 use crate::report::{self, Format, Look};
 use crate::walk::{display, WalkOptions};
 use crate::workspace::{
-    heat_resource_tree, validate as run_validate, ValidateOptions, WorkspaceBuilder, BODY_TEMPLATE,
+    heat_resource_tree, plan_parameter_defaults, validate as run_validate, ValidateOptions,
+    WorkspaceBuilder, BODY_TEMPLATE,
 };
 use crate::Workspace;
 
@@ -408,12 +409,15 @@ async fn summary(State(shared): State<Shared>, asked: Asked) -> Answer {
     .await
 }
 
-/// `options -e ENV... [--templates DIR]... [--declared-only]`.
+/// `options -e ENV... [--templates DIR]... [--declared-only]`: kept whole
+/// while its files are unchanged when it walks no directory (no
+/// `templates`), as `parameters` and `resolve` are.
 async fn options(State(shared): State<Shared>, asked: Asked) -> Answer {
     let envs = asked.environments(&shared)?;
     let dirs = asked.paths("templates")?;
     let declared_only = asked.flag("declared_only")?;
-    computed(&shared, move |load| {
+    let walks = !dirs.is_empty();
+    let f = move |load| {
         let ws = Workspace::builder()
             .declared_only(declared_only)
             .load_options(load)
@@ -421,8 +425,12 @@ async fn options(State(shared): State<Shared>, asked: Asked) -> Answer {
             .open();
         let offered = ws.options(&dirs);
         text(|out| report::render_options(out, &offered, Format::Json, Look::default()))
-    })
-    .await
+    };
+    if walks {
+        computed(&shared, f).await
+    } else {
+        kept(&shared, asked.key, f).await
+    }
 }
 
 /// The composition a composing route answers about: the served roots'
@@ -558,6 +566,12 @@ async fn parameters(
     }
     let format = asked.format(&["json", "heat", "heat-resource-tree"])?;
     let depth = shared.config.max_nested_depth;
+    // `heat-resource-tree`'s `environment_parameters`: the served plan's
+    // own `parameter_defaults`, read with the answer's files.
+    let plan = match &source {
+        Source::Served(..) => shared.config.plan.clone(),
+        Source::Body(_) => None,
+    };
     source
         .answer(&shared, asked.key, move |c| {
             let root = c.root.clone().unwrap_or_default();
@@ -565,7 +579,10 @@ async fn parameters(
             let (described, doc) = ws.parameters(&root);
             match format {
                 "heat" => json_text(&doc),
-                "heat-resource-tree" => json_text(&heat_resource_tree(&doc)),
+                "heat-resource-tree" => {
+                    let own = plan.map(|p| plan_parameter_defaults(&p, &c.load));
+                    json_text(&heat_resource_tree(&doc, own.as_ref()))
+                }
                 _ => text(|out| {
                     report::render_parameters(out, &described, Format::Json, Look::default())
                 }),

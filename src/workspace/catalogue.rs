@@ -34,6 +34,13 @@ pub(crate) fn open_plan(path: &Path, opts: &LoadOptions) -> Plan {
     plan
 }
 
+/// The plan's own `parameter_defaults` as written (`null` when absent or
+/// unreadable): `heat_resource_tree`'s `environment_parameters` for a
+/// composition from this plan, as tripleo-common answered them.
+pub(crate) fn plan_parameter_defaults(path: &Path, opts: &LoadOptions) -> serde_json::Value {
+    open_plan(path, opts).own_parameter_defaults
+}
+
 /// The plan's file environments checked against the capabilities map in
 /// the plan's directory, when there is one: an environment enabled
 /// without one it requires (E9003), a cycle (E9004), and an environment
