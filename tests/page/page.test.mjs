@@ -253,10 +253,9 @@ test('the workflow on the 2016 corpus deployment', async () => {
   const cli = JSON.parse(out);
   assert.equal(Object.keys(cli.parameters).length, after);
   assert.ok(!('GlanceFilePcmkManage' in cli.parameters));
-  assert.deepEqual(
-    cli.parameters.ControllerCount.values.find((v) => v.stack === 'root'),
-    { stack: 'root', source: 'parameter_defaults', value: 2 },
-  );
+  const { span, ...rootValue } = cli.parameters.ControllerCount.values.find((v) => v.stack === 'root');
+  assert.deepEqual(rootValue, { stack: 'root', source: 'parameter_defaults', value: 2, file: 'heatcap-environment.yaml' });
+  assert.match(env.split('\n')[span.start.line - 1], /^ {2}"ControllerCount": 2$/);
   assert.ok(cli.required.includes('AdminPassword'), 'NoEcho values stay out of the file');
 
   // A reload restores the composition from the address.
