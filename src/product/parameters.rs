@@ -162,6 +162,13 @@ pub struct ParameterInfo {
     pub tags: Option<J>,
     /// Every stack that declares it.
     pub declared_by: Vec<String>,
+    /// Absent when every declaring stack gives it the same type and
+    /// constraints; otherwise each distinct declaration (type and
+    /// constraints), in first-seen order, with the stacks that declare it
+    /// so: a value is checked against each.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    #[schemars(length(min = 2))]
+    pub definitions: Vec<Definition>,
     /// Its value in each declaring stack that has one.
     pub values: Vec<Supplied>,
     /// The stacks where nothing supplies it: the user must.
@@ -169,6 +176,20 @@ pub struct ParameterInfo {
     /// The properties of Heat's own resources its value lands in, with
     /// what Heat requires of them.
     pub feeds: Vec<Feed>,
+}
+
+/// One way a parameter is declared (see [`ParameterInfo::definitions`]).
+#[derive(Debug, Clone, PartialEq, Serialize, JsonSchema)]
+#[schemars(deny_unknown_fields)]
+#[non_exhaustive]
+pub struct Definition {
+    /// The stacks whose template declares it so.
+    pub stacks: Vec<String>,
+    /// Its type as written.
+    #[serde(rename = "type")]
+    pub type_name: Option<String>,
+    /// Its constraints, as written.
+    pub constraints: Option<J>,
 }
 
 /// One stack of the composition.
@@ -321,6 +342,11 @@ pub(crate) fn collect(
         out: IndexMap::new(),
     };
     let tree = c.stack(root, "root".to_owned(), true);
+    for info in c.out.values_mut() {
+        if info.definitions.len() < 2 {
+            info.definitions.clear();
+        }
+    }
     for (name, found) in feeds::by_parameter(root, catalog) {
         if let Some(info) = c.out.get_mut(&name) {
             info.feeds = found;
@@ -460,11 +486,29 @@ impl Collector<'_> {
                 constraints: p.constraints().cloned(),
                 tags: p.tags().cloned(),
                 declared_by: Vec::new(),
+                definitions: Vec::new(),
                 values: Vec::new(),
                 required_in: Vec::new(),
                 feeds: Vec::new(),
             });
         info.declared_by.push(stack.to_owned());
+        let (type_name, constraints) = (p.type_.clone(), p.constraints().cloned());
+        let same = |d: &Definition| d.type_name == type_name && d.constraints == constraints;
+        if info.definitions.is_empty() {
+            info.definitions.push(Definition {
+                stacks: Vec::new(),
+                type_name: info.type_name.clone(),
+                constraints: info.constraints.clone(),
+            });
+        }
+        match info.definitions.iter_mut().find(|d| same(d)) {
+            Some(d) => d.stacks.push(stack.to_owned()),
+            None => info.definitions.push(Definition {
+                stacks: vec![stack.to_owned()],
+                type_name,
+                constraints,
+            }),
+        }
         match supplied {
             Some((source, value, (file, span))) => info.values.push(Supplied {
                 stack: stack.to_owned(),
@@ -580,6 +624,7 @@ mod tests {
             constraints: None,
             tags: None,
             declared_by: vec!["root".into()],
+            definitions: Vec::new(),
             values: Vec::new(),
             required_in: if required {
                 vec!["root".into()]
