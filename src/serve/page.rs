@@ -255,7 +255,7 @@ fn verdict(item: &Value) -> Result<Value, Fault> {
         Some(_) => return Err(Fault::bad_request("`name` is a string")),
     };
     let definitions = match item.get("definitions") {
-        None | Some(Value::Null) => None,
+        None => None,
         Some(Value::Array(list)) => Some(list),
         Some(_) => {
             return Err(Fault::bad_request(format!(
@@ -263,7 +263,15 @@ fn verdict(item: &Value) -> Result<Value, Fault> {
             )))
         }
     };
-    let type_name = item.get("type").and_then(Value::as_str);
+    let type_name = match item.get("type") {
+        None => None,
+        Some(Value::String(t)) => Some(t.as_str()),
+        Some(_) => {
+            return Err(Fault::bad_request(format!(
+                "`{name}`: `type` is a Heat parameter type (a string)"
+            )))
+        }
+    };
     if type_name.is_none() && definitions.is_none() {
         return Err(Fault::bad_request(format!(
             "`{name}`: `type` (a Heat parameter type) is required"
@@ -316,7 +324,7 @@ pub(crate) fn openapi_paths() -> Vec<(String, Value)> {
             "name": {"type": "string", "description": "The parameter's name (echoed)."},
             "type": {"type": "string", "description": "Its Heat type (string, number, comma_delimited_list, json, boolean)."},
             "constraints": constraints,
-            "definitions": {"type": ["array", "null"], "items": definition, "description": "Each declaration to check the value against (a parameter declared differently in several nested stacks: its definitions in the parameters answer)."},
+            "definitions": {"type": "array", "items": definition, "description": "Each declaration to check the value against (a parameter declared differently in several nested stacks: its definitions in the parameters answer)."},
             "value": {"description": "The value, as an environment's parameter_defaults would hold it."}
         }
     });
@@ -476,6 +484,8 @@ mod tests {
         assert!(verdict(&json!({"name": 5, "type": "string"})).is_err());
         assert!(verdict(&json!(["S"])).is_err());
         assert!(verdict(&json!({"name": "S", "definitions": {}})).is_err());
+        assert!(verdict(&json!({"name": "S", "definitions": null})).is_err());
+        assert!(verdict(&json!({"name": "S", "type": 5, "definitions": []})).is_err());
         assert!(verdict(&json!({"name": "S", "definitions": [{"stacks": ["root"]}]})).is_err());
         assert!(
             verdict(&json!({"name": "S", "definitions": [{"type": "string", "nested": 1}]}))
