@@ -1195,3 +1195,68 @@ fn request_time_limit() {
     assert!(started.elapsed() < Duration::from_secs(10));
     assert_eq!(s.get("/v1/demo/build_info").status, 200);
 }
+
+/// `POST /heatcap/v1/check` against every declaration of a parameter
+/// (fixtures/definitions: `Count` is a number of at least 1 at the root,
+/// 1 to 3 in `small`, at least 3 in `large`): the page sends the
+/// `definitions` the parameters answer gives, and each stack that refuses
+/// the value is named with Heat's words
+/// (tests/heat/env-value-verdicts.json: "20 is out of range (min: 1, max: 10)").
+#[test]
+fn check_against_every_definition() {
+    let s = Server::start(&["--root", "fixtures/definitions"]);
+    let a = s.get("/heatcap/v1/parameters?template=root.yaml&environment=env.yaml");
+    assert_eq!(a.status, 200, "{a:?}");
+    let count = &a.json()["parameters"]["Count"];
+    let definitions = count["definitions"].as_array().unwrap();
+    assert_eq!(definitions.len(), 3, "{count}");
+    let judge = |value: J| {
+        let defs: Vec<J> = definitions
+            .iter()
+            .map(|d| {
+                let mut d = d.clone();
+                let nested = d["stacks"] != serde_json::json!(["root"]);
+                d["nested"] = J::Bool(nested);
+                d
+            })
+            .collect();
+        let body =
+            serde_json::json!({"values": [{"name": "Count", "value": value, "definitions": defs}]});
+        let a = s.post_json("/heatcap/v1/check", body.to_string().as_bytes());
+        assert_eq!(a.status, 200, "{a:?}");
+        a.json()["verdicts"][0].clone()
+    };
+    let v = judge(serde_json::json!(2));
+    assert_eq!(v["accepted"], false);
+    assert_eq!(v["error"], "2 is out of range (min: 3, max: None)");
+    let refused: Vec<(J, J)> = v["definitions"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|d| d["accepted"] == false)
+        .map(|d| (d["stacks"].clone(), d["error"].clone()))
+        .collect();
+    assert_eq!(
+        refused,
+        [(
+            serde_json::json!(["root/large"]),
+            serde_json::json!("2 is out of range (min: 3, max: None)")
+        )]
+    );
+    let v = judge(serde_json::json!(5));
+    assert_eq!(v["error"], "5 is out of range (min: 1, max: 3)");
+    assert_eq!(
+        v["definitions"][1]["stacks"],
+        serde_json::json!(["root/small"])
+    );
+    let v = judge(serde_json::json!(0));
+    assert_eq!(
+        v["definitions"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|d| d["accepted"] == false)
+            .count(),
+        3
+    );
+}

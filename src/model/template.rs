@@ -92,6 +92,8 @@ pub struct ParameterDetail {
     pub label: Option<String>,
     /// The default as written (`None`: no default, or null).
     pub default: Option<serde_json::Value>,
+    /// Where its `default` key is written (`Default` in CFN).
+    pub default_key: Option<Span>,
     /// HOT `constraints` as written, or CFN's constraint keys gathered.
     pub constraints: Option<serde_json::Value>,
     pub tags: Option<serde_json::Value>,
@@ -109,6 +111,10 @@ impl Parameter {
     }
     pub fn default(&self) -> Option<&serde_json::Value> {
         self.detail()?.default.as_ref()
+    }
+    /// Where its default is written (its `default` key).
+    pub fn default_key(&self) -> Option<Span> {
+        self.detail()?.default_key
     }
     pub fn constraints(&self) -> Option<&serde_json::Value> {
         self.detail()?.constraints.as_ref()
@@ -134,6 +140,9 @@ pub struct ResourceUse {
     /// The properties it passes (to a nested template: its parameters).
     #[serde(skip)]
     pub properties: IndexMap<String, serde_json::Value>,
+    /// Where each key of `properties` is written.
+    #[serde(skip)]
+    pub property_keys: IndexMap<String, Span>,
     /// Its `condition` (CFN `Condition`) as written: a name, a boolean or
     /// a condition function.
     #[serde(skip)]
@@ -142,6 +151,9 @@ pub struct ResourceUse {
     /// (`resource_def.properties`, `resource.properties`, `resource_properties`).
     #[serde(skip)]
     pub member_properties: IndexMap<String, serde_json::Value>,
+    /// Where each key of `member_properties` is written.
+    #[serde(skip)]
+    pub member_property_keys: IndexMap<String, Span>,
 }
 
 /// One template.
@@ -426,6 +438,31 @@ fn members(body: &Mapping, type_name: &str, params: Option<&Node>) -> Vec<String
         .unwrap_or_default()
 }
 
+/// The keys of a mapping node with their spans.
+fn key_spans(node: Option<&Node>) -> IndexMap<String, Span> {
+    node.and_then(Node::as_map)
+        .map(|m| {
+            m.entries
+                .iter()
+                .map(|(k, _)| (k.value.key_text(), k.span))
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
+/// The mapping each member of a group or chain receives as properties.
+fn member_properties_node(body: &Mapping) -> Option<&Node> {
+    let props = body.get("properties").and_then(Node::as_map)?;
+    props.get("resource_properties").or_else(|| {
+        ["resource_def", "resource"].iter().find_map(|k| {
+            props
+                .get(k)
+                .and_then(Node::as_map)
+                .and_then(|d| d.get("properties"))
+        })
+    })
+}
+
 fn member_properties(body: &Mapping) -> IndexMap<String, serde_json::Value> {
     let Some(props) = body.get("properties").and_then(Node::as_map) else {
         return IndexMap::new();
@@ -459,12 +496,12 @@ fn resource_uses(
             let body = body.as_map()?;
             let type_node = body.get(type_key)?;
             let type_name = type_node.value.as_str()?;
-            let properties = body
-                .get(if type_key == "Type" {
-                    "Properties"
-                } else {
-                    "properties"
-                })
+            let properties_node = body.get(if type_key == "Type" {
+                "Properties"
+            } else {
+                "properties"
+            });
+            let properties = properties_node
                 .and_then(Node::as_map)
                 .map(crate::node::Mapping::json_entries)
                 .unwrap_or_default();
@@ -483,7 +520,9 @@ fn resource_uses(
                 members: members(body, type_name, params),
                 span: type_node.span,
                 properties,
+                property_keys: key_spans(properties_node),
                 member_properties,
+                member_property_keys: key_spans(member_properties_node(body)),
             })
         })
         .collect()
@@ -512,6 +551,10 @@ fn parameters(
             let default = get(default_key)
                 .filter(|n| n.value != Value::Null)
                 .map(|n| n.value.to_json());
+            let default_at = body
+                .and_then(|b| b.entry(default_key))
+                .filter(|(_, v)| v.value != Value::Null)
+                .map(|(k, _)| k.span);
             let constraints = match format {
                 Format::Hot => get("constraints").map(|n| n.value.to_json()),
                 Format::Cfn => {
@@ -548,6 +591,7 @@ fn parameters(
                         "Label"
                     }),
                     default,
+                    default_key: default_at,
                     constraints,
                     tags: get("tags").map(|n| n.value.to_json()),
                 })),

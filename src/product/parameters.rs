@@ -11,6 +11,7 @@ use serde::Serialize;
 use serde_json::Value as J;
 
 use super::feeds::{self, Feed};
+use crate::diag::Span;
 use crate::eval::{python, Outcome};
 use crate::model::template::Parameter;
 use crate::resolve::compose::{NodeKind, TreeNode};
@@ -45,6 +46,15 @@ pub struct Supplied {
     pub source: Source,
     /// The value as written (an intrinsic function stays as written).
     pub value: J,
+    /// The file whose text sets the value: the environment
+    /// (`parameters`, `parameter_defaults`), the template that declares
+    /// the parameter (`default`), or the parent's template (`property`);
+    /// as the tree's and the environments' paths are shown.
+    pub file: String,
+    /// Where in `file`: the key that sets it (the parameter's name in the
+    /// environment's section, its `default:`, the parent resource's
+    /// property; the resource's `type:` for a property Heat writes).
+    pub span: Span,
     /// Why Heat would refuse this value when it creates the stack, in its
     /// words (`20 is out of range (min: 1, max: 10)`), for a value from the
     /// environments or the parameter's default; absent when Heat accepts
@@ -152,6 +162,13 @@ pub struct ParameterInfo {
     pub tags: Option<J>,
     /// Every stack that declares it.
     pub declared_by: Vec<String>,
+    /// Absent when every declaring stack gives it the same type and
+    /// constraints; otherwise each distinct declaration (type and
+    /// constraints), in first-seen order, with the stacks that declare it
+    /// so: a value is checked against each.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    #[schemars(length(min = 2))]
+    pub definitions: Vec<Definition>,
     /// Its value in each declaring stack that has one.
     pub values: Vec<Supplied>,
     /// The stacks where nothing supplies it: the user must.
@@ -159,6 +176,20 @@ pub struct ParameterInfo {
     /// The properties of Heat's own resources its value lands in, with
     /// what Heat requires of them.
     pub feeds: Vec<Feed>,
+}
+
+/// One way a parameter is declared (see [`ParameterInfo::definitions`]).
+#[derive(Debug, Clone, PartialEq, Serialize, JsonSchema)]
+#[schemars(deny_unknown_fields)]
+#[non_exhaustive]
+pub struct Definition {
+    /// The stacks whose template declares it so.
+    pub stacks: Vec<String>,
+    /// Its type as written.
+    #[serde(rename = "type")]
+    pub type_name: Option<String>,
+    /// Its constraints, as written.
+    pub constraints: Option<J>,
 }
 
 /// One stack of the composition.
@@ -178,10 +209,58 @@ pub struct StackNode {
     pub template: String,
     /// The parameters its template declares.
     pub parameters: Vec<String>,
+    /// Its template's `parameter_groups` (HOT), in order, as Heat's
+    /// validate answer shows them (`ParameterGroups`): a list that is not
+    /// Heat's shape is left out, as are items that are not mappings and
+    /// names that are not strings. Absent when there is none.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    #[schemars(length(min = 1))]
+    pub parameter_groups: Vec<ParameterGroup>,
     #[serde(skip_serializing_if = "Vec::is_empty")]
     #[schemars(length(min = 1))]
     /// Its nested stacks.
     pub children: Vec<StackNode>,
+}
+
+/// One of a template's `parameter_groups`.
+#[derive(Debug, Clone, PartialEq, Serialize, JsonSchema)]
+#[schemars(deny_unknown_fields)]
+#[non_exhaustive]
+pub struct ParameterGroup {
+    /// Its `label` (absent when none, or not a string).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub label: Option<String>,
+    /// Its `description` (absent when none, or not a string).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub description: Option<String>,
+    /// The names its `parameters` list, in order.
+    pub parameters: Vec<String>,
+}
+
+/// A template's `parameter_groups` as written, read as groups (see
+/// [`StackNode::parameter_groups`]).
+pub(crate) fn parameter_groups(written: Option<&J>) -> Vec<ParameterGroup> {
+    let Some(J::Array(items)) = written else {
+        return Vec::new();
+    };
+    let text =
+        |g: &serde_json::Map<String, J>, k: &str| g.get(k).and_then(J::as_str).map(str::to_owned);
+    items
+        .iter()
+        .filter_map(J::as_object)
+        .map(|g| ParameterGroup {
+            label: text(g, "label"),
+            description: text(g, "description"),
+            parameters: match g.get("parameters") {
+                Some(J::Array(names)) => names
+                    .iter()
+                    .filter_map(J::as_str)
+                    .map(str::to_owned)
+                    .collect(),
+                _ => Vec::new(),
+            },
+        })
+        .collect()
 }
 
 impl StackNode {
@@ -193,6 +272,7 @@ impl StackNode {
             type_name: template.to_owned(),
             template: template.to_owned(),
             parameters: Vec::new(),
+            parameter_groups: Vec::new(),
             children: Vec::new(),
         }
     }
@@ -241,22 +321,32 @@ pub struct UnevaluatedValue {
 
 struct Collector<'c> {
     catalog: &'c dyn Catalog,
-    defaults: IndexMap<String, J>,
+    merged: &'c Merged,
+    /// The environments' paths, in merge order.
+    environments: &'c [String],
     out: IndexMap<String, ParameterInfo>,
 }
 
-/// Describes the parameters of the walked composition `root`.
+/// Describes the parameters of the walked composition `root`, whose
+/// environments (`merged`) have the paths `environments`.
 pub(crate) fn collect(
     root: &TreeNode,
     merged: &Merged,
+    environments: &[String],
     catalog: &dyn Catalog,
 ) -> (StackNode, IndexMap<String, ParameterInfo>) {
     let mut c = Collector {
         catalog,
-        defaults: merged.parameter_defaults.clone(),
+        merged,
+        environments,
         out: IndexMap::new(),
     };
     let tree = c.stack(root, "root".to_owned(), true);
+    for info in c.out.values_mut() {
+        if info.definitions.len() < 2 {
+            info.definitions.clear();
+        }
+    }
     for (name, found) in feeds::by_parameter(root, catalog) {
         if let Some(info) = c.out.get_mut(&name) {
             info.feeds = found;
@@ -272,6 +362,7 @@ impl Collector<'_> {
         let path = node.template.clone().unwrap_or_default();
         let template = self.catalog.template("", &path).template;
         let mut names = Vec::new();
+        let groups = parameter_groups(template.and_then(|t| t.parameter_groups.as_ref()));
         if let Some(t) = template {
             let source = if root {
                 Source::Parameters
@@ -285,7 +376,7 @@ impl Collector<'_> {
                 .collect();
             for p in &t.parameters {
                 names.push(p.name.clone());
-                self.parameter(p, &id, source, &passed);
+                self.parameter(p, &id, &path, node, source, &passed);
             }
         }
         let mut children = Vec::new();
@@ -314,6 +405,7 @@ impl Collector<'_> {
                         type_name: child.type_name.clone(),
                         template: String::new(),
                         parameters: Vec::new(),
+                        parameter_groups: Vec::new(),
                         children: members,
                     });
                 }
@@ -326,26 +418,62 @@ impl Collector<'_> {
             type_name: node.type_name.clone(),
             template: path,
             parameters: names,
+            parameter_groups: groups,
             children,
         }
     }
 
+    /// Where the environments write `name` in section `idx` (0:
+    /// `parameters`, 1: `parameter_defaults`).
+    fn environment_site(&self, idx: usize, name: &str) -> (String, Span) {
+        self.merged.parameter_origins[idx]
+            .get(name)
+            .map(|o| {
+                (
+                    self.environments.get(o.env).cloned().unwrap_or_default(),
+                    o.span,
+                )
+            })
+            .unwrap_or_default()
+    }
+
+    /// One parameter `p` of stack `stack` (template `template`, walked as
+    /// `node`).
     fn parameter(
         &mut self,
         p: &Parameter,
         stack: &str,
+        template: &str,
+        node: &TreeNode,
         source: Source,
         passed: &IndexMap<String, J>,
     ) {
         let supplied = passed
             .get(&p.name)
-            .map(|v| (source, v.clone()))
-            .or_else(|| {
-                self.defaults
-                    .get(&p.name)
-                    .map(|v| (Source::ParameterDefaults, v.clone()))
+            .map(|v| {
+                let site = match (&node.passed_at, source) {
+                    (Some((from, keys)), Source::Property) => {
+                        (from.clone(), keys.get(&p.name).copied().unwrap_or_default())
+                    }
+                    _ => self.environment_site(0, &p.name),
+                };
+                (source, v.clone(), site)
             })
-            .or_else(|| p.default().cloned().map(|v| (Source::Default, v)));
+            .or_else(|| {
+                self.merged.parameter_defaults.get(&p.name).map(|v| {
+                    (
+                        Source::ParameterDefaults,
+                        v.clone(),
+                        self.environment_site(1, &p.name),
+                    )
+                })
+            })
+            .or_else(|| {
+                p.default().cloned().map(|v| {
+                    let site = (template.to_owned(), p.default_key().unwrap_or_default());
+                    (Source::Default, v, site)
+                })
+            });
         let info = self
             .out
             .entry(p.name.clone())
@@ -358,14 +486,34 @@ impl Collector<'_> {
                 constraints: p.constraints().cloned(),
                 tags: p.tags().cloned(),
                 declared_by: Vec::new(),
+                definitions: Vec::new(),
                 values: Vec::new(),
                 required_in: Vec::new(),
                 feeds: Vec::new(),
             });
         info.declared_by.push(stack.to_owned());
+        let (type_name, constraints) = (p.type_.clone(), p.constraints().cloned());
+        let same = |d: &Definition| d.type_name == type_name && d.constraints == constraints;
+        if info.definitions.is_empty() {
+            info.definitions.push(Definition {
+                stacks: Vec::new(),
+                type_name: info.type_name.clone(),
+                constraints: info.constraints.clone(),
+            });
+        }
+        match info.definitions.iter_mut().find(|d| same(d)) {
+            Some(d) => d.stacks.push(stack.to_owned()),
+            None => info.definitions.push(Definition {
+                stacks: vec![stack.to_owned()],
+                type_name,
+                constraints,
+            }),
+        }
         match supplied {
-            Some((source, value)) => info.values.push(Supplied {
+            Some((source, value, (file, span))) => info.values.push(Supplied {
                 stack: stack.to_owned(),
+                file,
+                span,
                 invalid: (source != Source::Property)
                     .then(|| {
                         refusal(
@@ -476,6 +624,7 @@ mod tests {
             constraints: None,
             tags: None,
             declared_by: vec!["root".into()],
+            definitions: Vec::new(),
             values: Vec::new(),
             required_in: if required {
                 vec!["root".into()]
@@ -484,6 +633,24 @@ mod tests {
             },
             feeds: Vec::new(),
         }
+    }
+
+    #[test]
+    fn parameter_groups_are_read_as_heat_shows_them() {
+        let written = json!([
+            {"label": "deprecated", "description": "Do not use.", "parameters": ["a", 5, "b"]},
+            "not a group",
+            {"parameters": "c"},
+        ]);
+        let groups = parameter_groups(Some(&written));
+        assert_eq!(groups.len(), 2);
+        assert_eq!(groups[0].label.as_deref(), Some("deprecated"));
+        assert_eq!(groups[0].description.as_deref(), Some("Do not use."));
+        assert_eq!(groups[0].parameters, ["a", "b"]);
+        assert_eq!(groups[1].label, None);
+        assert!(groups[1].parameters.is_empty());
+        assert!(parameter_groups(Some(&json!({"a": 1}))).is_empty());
+        assert!(parameter_groups(None).is_empty());
     }
 
     #[test]

@@ -26,7 +26,12 @@ fn value_text(p: &ParameterInfo) -> String {
                 other => json::to_string(other),
             }
         };
-        let part = format!("{shown} ({})", source(v.source));
+        let part = format!(
+            "{shown} ({}, {}:{})",
+            source(v.source),
+            v.file,
+            v.span.start.line
+        );
         if !parts.contains(&part) {
             parts.push(part);
         }

@@ -84,6 +84,11 @@ pub struct TreeNode {
     /// Heat passes them, below), by parameter name.
     #[serde(skip)]
     pub(crate) values: IndexMap<String, Outcome>,
+    /// Below the root: the template whose resource passes `values`, and
+    /// where it writes each (the property's key; the resource's type when
+    /// Heat writes the property).
+    #[serde(skip)]
+    pub(crate) passed_at: Option<(String, IndexMap<String, crate::diag::Span>)>,
     /// The Heat type that implements it, after the registry (a native
     /// resource, group or chain, or a native group member); `None` for a
     /// template or a type that did not resolve.
@@ -146,6 +151,7 @@ pub(crate) fn compose(
             children,
             kind: NodeKind::Template,
             values,
+            passed_at: None,
             plugin: None,
         },
         resolutions: w.seen.into_values().collect(),
@@ -385,6 +391,11 @@ struct Member<'a> {
     type_name: String,
     properties: IndexMap<String, Outcome>,
     site: Site<'a>,
+    /// Where each property is written (the keys of `properties`, or of a
+    /// group's member properties).
+    keys: Option<&'a IndexMap<String, crate::diag::Span>>,
+    /// Where each of its members' properties is written (a group's).
+    group_keys: Option<&'a IndexMap<String, crate::diag::Span>>,
     /// Heat wrote the properties (a deployment group's members receive all
     /// of the group's), so they are not checked against the template.
     implicit: bool,
@@ -475,6 +486,8 @@ impl Walker<'_> {
                     name: &res.name,
                     span: res.span,
                 },
+                keys: Some(&res.property_keys),
+                group_keys: Some(&res.member_property_keys),
                 implicit: false,
             };
             children.push(self.resource(
@@ -626,6 +639,7 @@ impl Walker<'_> {
             children: Vec::new(),
             kind: NodeKind::Template,
             values: IndexMap::new(),
+            passed_at: None,
             plugin: match &implementation {
                 Some(Implementation::Plugin(p)) => Some(p.clone()),
                 _ => None,
@@ -665,6 +679,15 @@ impl Walker<'_> {
             self.check_properties(&m.site, &path, t, &passed);
         }
         node.values = child_values(t, &m.properties);
+        let keys = node
+            .values
+            .keys()
+            .map(|k| {
+                let at = m.keys.and_then(|ks| ks.get(k)).copied();
+                (k.clone(), at.unwrap_or(span))
+            })
+            .collect();
+        node.passed_at = Some((from.to_owned(), keys));
         let child_registry = registry.child(name, producing.as_ref());
         let state = child_registry.state();
         if ancestry.iter().any(|(p, s)| *p == path && *s == state) {
@@ -809,6 +832,8 @@ fn group_members<'s>(
                     type_name: t,
                     properties: props.clone(),
                     site: m.site,
+                    keys: m.group_keys,
+                    group_keys: None,
                     implicit: false,
                 })
                 .collect()
@@ -842,6 +867,8 @@ fn group_members<'s>(
                 type_name,
                 properties: props,
                 site: m.site,
+                keys: m.group_keys,
+                group_keys: None,
                 implicit: false,
             }]
         }
@@ -902,6 +929,8 @@ fn deployment_member<'s>(m: &Member<'s>, structured: bool) -> Vec<Member<'s>> {
         type_name: member_type.to_owned(),
         properties: props,
         site: m.site,
+        keys: m.keys,
+        group_keys: None,
         implicit: true,
     }]
 }

@@ -64,6 +64,10 @@ pub struct Merged {
     pub parameters: IndexMap<String, J>,
     /// `parameter_defaults`, merged key by key, later winning.
     pub parameter_defaults: IndexMap<String, J>,
+    /// Where each merged value of `parameters` (`[0]`) and
+    /// `parameter_defaults` (`[1]`) is written: the environment that gave
+    /// it and its key.
+    pub parameter_origins: [IndexMap<String, Origin>; 2],
     /// `event_sinks` and `encrypted_param_names`: the last file's that is
     /// not null.
     pub other_sections: IndexMap<String, J>,
@@ -84,24 +88,42 @@ impl Merged {
         envs: &[Environment],
         schemata: &std::collections::HashSet<String>,
     ) {
-        let merged = |section: fn(&Environment) -> &IndexMap<String, J>| {
+        let merged = |idx: usize| {
             let mut out: IndexMap<String, J> = IndexMap::new();
-            for env in envs {
-                let new = section(env);
-                if out.is_empty() {
-                    out.extend(new.iter().map(|(k, v)| (k.clone(), v.clone())));
+            let mut origins: IndexMap<String, Origin> = IndexMap::new();
+            for (i, env) in envs.iter().enumerate() {
+                let new = if idx == 0 {
+                    &env.parameters
                 } else {
-                    out.extend(
-                        new.iter()
-                            .filter(|(k, v)| schemata.contains(*k) && !v.is_null())
-                            .map(|(k, v)| (k.clone(), v.clone())),
-                    );
+                    &env.parameter_defaults
+                };
+                let first = out.is_empty();
+                for (k, v) in new {
+                    if first || (schemata.contains(k) && !v.is_null()) {
+                        out.insert(k.clone(), v.clone());
+                        origins.insert(k.clone(), origin(env, i, idx, k));
+                    }
                 }
             }
-            out
+            (out, origins)
         };
-        self.parameters = merged(|e| &e.parameters);
-        self.parameter_defaults = merged(|e| &e.parameter_defaults);
+        let (parameters, from_parameters) = merged(0);
+        let (defaults, from_defaults) = merged(1);
+        self.parameters = parameters;
+        self.parameter_defaults = defaults;
+        self.parameter_origins = [from_parameters, from_defaults];
+    }
+}
+
+/// Where environment `env` (number `i`) writes `name` in `parameters`
+/// (`idx` 0) or `parameter_defaults` (1).
+fn origin(env: &Environment, i: usize, idx: usize, name: &str) -> Origin {
+    Origin {
+        env: i,
+        span: env.parameter_keys[idx]
+            .get(name)
+            .copied()
+            .unwrap_or_default(),
     }
 }
 
@@ -129,6 +151,14 @@ pub(crate) fn merge(envs: &[Environment]) -> Merged {
                 .iter()
                 .map(|(k, v)| (k.clone(), v.clone())),
         );
+        for (idx, names) in [&env.parameters, &env.parameter_defaults]
+            .into_iter()
+            .enumerate()
+        {
+            for k in names.keys() {
+                m.parameter_origins[idx].insert(k.clone(), origin(env, i, idx, k));
+            }
+        }
         m.other_sections.extend(
             env.other_sections
                 .iter()

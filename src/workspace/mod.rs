@@ -579,8 +579,12 @@ impl Workspace {
                 .filter(|d| d.code != codes::PROPERTY_UNSET)
                 .cloned(),
         );
-        let (tree, parameters) =
-            crate::product::parameters::collect(&composition.root, &self.merged, &self.catalog);
+        let (tree, parameters) = crate::product::parameters::collect(
+            &composition.root,
+            &self.merged,
+            &self.environment_paths(),
+            &self.catalog,
+        );
         let heat = match &composition.heat_error {
             Some(message) => serde_json::json!({ "Error": message }),
             None => crate::product::heat_validate::document(

@@ -109,3 +109,75 @@ test('filtered stacks count their matches and their descendants\'', () => {
   const counts = m.visibleStacks(tree, (n) => n !== 'B');
   assert.deepEqual([...counts], [['root/x/y', 1], ['root/x', 2], ['root', 3]]);
 });
+
+test('where a value is set, as file:line relative to the served root', () => {
+  const v = { stack: 'root', source: 'parameter_defaults', value: 2, file: '/srv/tht/environments/a.yaml', span: { start: { line: 9, column: 3 }, end: { line: 9, column: 12 } } };
+  assert.equal(m.valueAt(v, '/srv/tht'), 'environments/a.yaml:9');
+  assert.equal(m.valueAt({ ...v, file: 'x.yaml' }, '/srv/tht'), 'x.yaml:9');
+  assert.equal(m.valueAt({ stack: 'root' }, '/srv/tht'), '');
+});
+
+test('a stack\'s parameters by its parameter_groups, then the ungrouped ones', () => {
+  const node = {
+    parameters: ['a', 'b', 'c', 'd'],
+    parameter_groups: [
+      { label: 'first', description: 'The first.', parameters: ['c', 'a', 'missing'] },
+      { parameters: ['a', 'b'] },
+    ],
+  };
+  assert.deepEqual(m.groupedNames(node, ['a', 'b', 'c', 'd']), [
+    { label: 'first', description: 'The first.', names: ['c', 'a'], rest: false },
+    { label: null, description: null, names: ['b'], rest: false },
+    { label: null, description: null, names: ['d'], rest: true },
+  ]);
+  // A filter keeps the groups' order; no group: one list.
+  assert.deepEqual(m.groupedNames(node, ['d', 'a']).map((g) => g.names), [['a'], [], ['d']]);
+  assert.deepEqual(m.groupedNames({ parameters: ['x'] }, ['x']), [{ label: null, description: null, names: ['x'], rest: true }]);
+});
+
+test('a typed value is checked against each declaration of the stacks it reaches', () => {
+  const info = {
+    type: 'number',
+    constraints: [{ range: { min: 1 } }],
+    declared_by: ['root', 'root/A', 'root/B', 'root/C'],
+    values: [
+      { stack: 'root', source: 'default', value: 1 },
+      { stack: 'root/C', source: 'property', value: 3 },
+    ],
+    definitions: [
+      { stacks: ['root', 'root/A', 'root/C'], type: 'number', constraints: [{ range: { min: 1 } }] },
+      { stacks: ['root/B'], type: 'string', constraints: null },
+    ],
+  };
+  assert.deepEqual(m.reachedStacks(info), ['root', 'root/A', 'root/B']);
+  assert.deepEqual(m.checkDefinitions(info), [
+    { stacks: ['root'], type: 'number', constraints: [{ range: { min: 1 } }], nested: false },
+    { stacks: ['root/A'], type: 'number', constraints: [{ range: { min: 1 } }], nested: true },
+    { stacks: ['root/B'], type: 'string', constraints: null, nested: true },
+  ]);
+  // One declaration: the parameter's own type and constraints.
+  const one = { ...info, definitions: undefined, declared_by: ['root'], values: [] };
+  assert.deepEqual(m.checkDefinitions(one), [{ stacks: ['root'], type: 'number', constraints: [{ range: { min: 1 } }], nested: false }]);
+  // Set by the environments' `parameters` at the root: not reached there.
+  assert.deepEqual(m.reachedStacks({ ...one, values: [{ stack: 'root', source: 'parameters', value: 2 }] }), []);
+});
+
+test('Heat\'s refusals with the stacks that refuse', () => {
+  assert.equal(m.refusalText(undefined), '');
+  assert.equal(m.refusalText({ accepted: true }), '');
+  assert.equal(m.refusalText({ accepted: false, error: 'no' }), 'Heat refuses this value: no');
+  const v = {
+    accepted: false,
+    error: '0 is out of range (min: 1, max: None)',
+    definitions: [
+      { stacks: ['root'], accepted: false, error: '0 is out of range (min: 1, max: None)' },
+      { stacks: ['root/A', 'root/B'], accepted: false, error: '0 is out of range (min: 1, max: None)' },
+      { stacks: ['root/C'], accepted: true, value: 0 },
+      { stacks: ['root/D'], accepted: false, error: '0 is out of range (min: 2, max: None)' },
+    ],
+  };
+  assert.equal(
+    m.refusalText(v),
+    'Heat refuses this value: 0 is out of range (min: 1, max: None) (stacks root, root/A, root/B); 0 is out of range (min: 2, max: None) (stack root/D)',
+  );
+});

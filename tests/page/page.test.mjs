@@ -253,10 +253,9 @@ test('the workflow on the 2016 corpus deployment', async () => {
   const cli = JSON.parse(out);
   assert.equal(Object.keys(cli.parameters).length, after);
   assert.ok(!('GlanceFilePcmkManage' in cli.parameters));
-  assert.deepEqual(
-    cli.parameters.ControllerCount.values.find((v) => v.stack === 'root'),
-    { stack: 'root', source: 'parameter_defaults', value: 2 },
-  );
+  const { span, ...rootValue } = cli.parameters.ControllerCount.values.find((v) => v.stack === 'root');
+  assert.deepEqual(rootValue, { stack: 'root', source: 'parameter_defaults', value: 2, file: 'heatcap-environment.yaml' });
+  assert.match(env.split('\n')[span.start.line - 1], /^ {2}"ControllerCount": 2$/);
   assert.ok(cli.required.includes('AdminPassword'), 'NoEcho values stay out of the file');
 
   // A reload restores the composition from the address.
@@ -267,4 +266,108 @@ test('the workflow on the 2016 corpus deployment', async () => {
   assert.equal(await glance.inputValue(), 'puppet/services/glance-api.yaml');
   assert.equal(await rootStack.getByRole('textbox', { name: 'ControllerCount', exact: true }).inputValue(), '2');
   assert.equal(Number((await status()).match(/^(\d+) parameters/)[1]), after);
+});
+
+// Step 5's sources, groups and checks (issue 19: "with where its value
+// comes from (file:line)", "grouped by parameter groups", each value Heat
+// would refuse flagged in Heat's words).
+
+/** The page at the 2016 deployment (`extra`: more query pairs). */
+async function deployment(at, extra = '') {
+  const q = new URLSearchParams({ template: 'overcloud.yaml' });
+  for (const e of ENVS) q.append('env', e);
+  await page.goto(`${at}/?${q}${extra}`);
+  await composed();
+}
+
+test('step 5 shows where each value is set, as heatcap parameters says, in every stack', async () => {
+  await deployment(base);
+  let out;
+  try {
+    out = execFileSync(bin, ['parameters', '-t', 'overcloud.yaml', ...ENVS.flatMap((e) => ['-e', e]), '--format', 'json'], { cwd: tree, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] });
+  } catch (e) {
+    out = e.stdout; // exit 1: required parameters are unset
+  }
+  const cli = JSON.parse(out);
+  // A value from an environment at the root, passed on by the parent
+  // resource in the nested stacks (each its own line).
+  const name = 'CinderEnableIscsiBackend';
+  const values = cli.parameters[name].values;
+  assert.ok(values.length >= 3, JSON.stringify(values));
+  assert.equal(values[0].source, 'parameter_defaults');
+  await page.getByRole('searchbox', { name: 'Search parameters by name' }).fill(name);
+  for (const v of values) {
+    const stack = page.getByRole('group', { name: `Parameters of stack ${v.stack}`, exact: true });
+    const at = (await stack.locator(`[data-param="${name}"] code.at`).textContent()).trim();
+    assert.equal(at, `${v.file}:${v.span.start.line}`, `${v.stack}`);
+  }
+  const rootRow = page.getByRole('group', { name: 'Parameters of stack root', exact: true }).locator(`[data-param="${name}"]`);
+  assert.match(await rootRow.textContent(), /Now: false, from the environments' parameter_defaults at environments\/storage-environment\.yaml:\d+\./);
+  // A default: the template's line.
+  const count = cli.parameters.ControllerCount.values[0];
+  assert.equal(count.source, 'default');
+  await page.getByRole('searchbox', { name: 'Search parameters by name' }).fill('ControllerCount');
+  const countAt = await page.getByRole('group', { name: 'Parameters of stack root', exact: true }).locator('[data-param="ControllerCount"] code.at').textContent();
+  assert.equal(countAt, `overcloud.yaml:${count.span.start.line}`);
+  assert.match(readFileSync(join(tree, 'overcloud.yaml'), 'utf8').split('\n')[count.span.start.line - 1], /^\s+default:/);
+  await axe('5 (sources)');
+});
+
+test('step 5 groups a stack\'s parameters by its parameter_groups, the others after', async () => {
+  await deployment(base);
+  await page.getByRole('searchbox', { name: 'Search parameters by name' }).fill('');
+  const rootStack = page.getByRole('group', { name: 'Parameters of stack root', exact: true });
+  // overcloud.yaml: parameter_groups [{label: deprecated, parameters: [controllerExtraConfig]}].
+  const groups = rootStack.getByRole('group');
+  assert.deepEqual(
+    await groups.evaluateAll((gs) => gs.map((g) => g.querySelector('legend').textContent)),
+    ['Group: deprecated', 'Parameters in no group'],
+  );
+  const deprecated = rootStack.getByRole('group', { name: 'Group: deprecated' });
+  assert.match(await deprecated.textContent(), /Do not use deprecated params, they will be removed\./);
+  assert.equal(await deprecated.locator('[data-param]').count(), 1);
+  assert.ok(await deprecated.getByRole('textbox', { name: 'controllerExtraConfig', exact: true }).isVisible());
+  const rest = rootStack.getByRole('group', { name: 'Parameters in no group' });
+  assert.ok(await rest.getByRole('textbox', { name: 'ControllerCount', exact: true }).isVisible());
+  assert.equal(await rest.locator('[data-param="controllerExtraConfig"]').count(), 0);
+  await axe('5 (groups)');
+});
+
+test('step 5 checks a typed value against every declaration, naming the stacks that refuse it', async () => {
+  // fixtures/definitions: Count is at least 1 at the root, 1 to 3 in
+  // `small`, at least 3 in `large`.
+  const own = spawn(bin, ['serve', '--listen', '127.0.0.1:0', '--root', join(repo, 'fixtures/definitions')], { stdio: ['ignore', 'ignore', 'pipe'] });
+  try {
+    const at = await new Promise((ok, fail) => {
+      createInterface({ input: own.stderr }).on('line', (l) => {
+        const m = l.match(/http:\/\/(\S+)/);
+        if (m) ok(`http://${m[1]}`);
+      });
+      own.on('exit', (code) => fail(new Error(`heatcap serve exited ${code}`)));
+    });
+    await page.goto(`${at}/?template=root.yaml&env=env.yaml`);
+    await composed();
+    const rootStack = page.getByRole('group', { name: 'Parameters of stack root', exact: true });
+    const sizing = rootStack.getByRole('group', { name: 'Group: Sizing' });
+    assert.match(await sizing.textContent(), /How many of each\./);
+    assert.match(await sizing.textContent(), /Declared differently: number, value at least 1 in stack root; number, value from 1 to 3 in stack root\/small; number, value at least 3 in stack root\/large\./);
+    assert.ok(await rootStack.getByRole('group', { name: 'Parameters in no group' }).getByRole('textbox', { name: 'Name', exact: true }).isVisible());
+    const count = sizing.getByRole('textbox', { name: 'Count', exact: true });
+    const error = async () => {
+      const ids = (await count.getAttribute('aria-describedby')).split(' ');
+      return page.locator(`#${ids.find((i) => i.endsWith('-err'))}`).textContent();
+    };
+    await count.fill('2');
+    await page.waitForFunction(() => document.querySelector('[aria-invalid=true]'));
+    assert.equal(await error(), 'Heat refuses this value: 2 is out of range (min: 3, max: None) (stack root/large)');
+    await count.fill('5');
+    await page.waitForFunction(() => /min: 1, max: 3/.test(document.querySelector('[aria-invalid=true]')?.closest('.param')?.textContent || ''));
+    assert.equal(await error(), 'Heat refuses this value: 5 is out of range (min: 1, max: 3) (stack root/small)');
+    await axe('5 (every declaration)');
+    await count.fill('3');
+    await page.waitForFunction(() => !document.querySelector('[aria-invalid=true]'));
+    assert.equal(await error(), '');
+  } finally {
+    own.kill();
+  }
 });

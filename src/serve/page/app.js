@@ -495,8 +495,10 @@ async function check(names) {
   const values = names
     .filter((n) => n in state.values && report.parameters[n])
     .map((n) => {
+      // Checked against every declaration the value reaches (the first
+      // declaration's type gives the typed value, as in the download).
       const i = report.parameters[n];
-      return { name: n, type: i.type || 'string', constraints: i.constraints, value: m.typedValue(i.type, state.values[n]) };
+      return { name: n, definitions: m.checkDefinitions(i), value: m.typedValue(i.type, state.values[n]) };
     });
   if (!values.length) return;
   const asked = Object.fromEntries(values.map((v) => [v.name, state.values[v.name]]));

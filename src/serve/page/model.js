@@ -224,3 +224,84 @@ export function visibleStacks(tree, match) {
   walk(tree);
   return counts;
 }
+
+/**
+ * Where a value of the parameters answer is set, as `file:line` (the
+ * file relative to the served root, as a person copies it into an
+ * editor): `v` is one of a parameter's `values`.
+ */
+export function valueAt(v, shown) {
+  if (!v?.file || !v.span) return '';
+  return `${relative(v.file, shown)}:${v.span.start.line}`;
+}
+
+/**
+ * A stack's parameters (`names`, the ones shown, in the stack's order) by
+ * its template's `parameter_groups`: [{label, description, names}], the
+ * groups in order with the shown names each lists (a name only in the
+ * first group that lists it, as Heat allows it once), then the names no
+ * group lists under `label: null, rest: true`. No groups: one rest.
+ */
+export function groupedNames(node, names) {
+  const shown = new Set(names);
+  const taken = new Set();
+  const out = [];
+  for (const g of node.parameter_groups || []) {
+    const listed = g.parameters.filter((n) => shown.has(n) && !taken.has(n));
+    for (const n of listed) taken.add(n);
+    out.push({ label: g.label ?? null, description: g.description ?? null, names: listed, rest: false });
+  }
+  const rest = names.filter((n) => !taken.has(n));
+  if (rest.length || out.length === 0) out.push({ label: null, description: null, names: rest, rest: true });
+  return out;
+}
+
+/**
+ * The stacks a value typed for `info` reaches: the generated environment
+ * holds it as `parameter_defaults`, which every declaring stack takes
+ * unless its parent passes the parameter (`property`) or, at the root,
+ * the environments' `parameters` set it.
+ */
+export function reachedStacks(info) {
+  const over = new Set(info.values.filter((v) => v.source === 'property' || v.source === 'parameters').map((v) => v.stack));
+  return info.declared_by.filter((s) => !over.has(s));
+}
+
+/**
+ * What to ask `POST /heatcap/v1/check` about a value typed for `info`:
+ * one definition per distinct declaration (`info.definitions`, else the
+ * parameter's own type and constraints) and per kind of stack it reaches
+ * (the root's value, a nested stack's default), with those stacks.
+ */
+export function checkDefinitions(info) {
+  const reached = new Set(reachedStacks(info));
+  const defs = info.definitions || [{ stacks: info.declared_by, type: info.type, constraints: info.constraints }];
+  const out = [];
+  for (const d of defs) {
+    const stacks = d.stacks.filter((s) => reached.has(s));
+    const root = stacks.filter((s) => s === 'root');
+    const nested = stacks.filter((s) => s !== 'root');
+    for (const [list, isNested] of [[root, false], [nested, true]]) {
+      if (!list.length) continue;
+      out.push({ stacks: list, type: d.type || 'string', constraints: d.constraints ?? null, nested: isNested });
+    }
+  }
+  return out;
+}
+
+/**
+ * Heat's refusals in a verdict of the check route, in its words, each
+ * with the stacks that refuse it: '' when none refuses.
+ */
+export function refusalText(verdict) {
+  if (!verdict) return '';
+  const refused = (verdict.definitions || []).filter((d) => d.accepted === false);
+  if (!refused.length) return verdict.accepted === false ? `Heat refuses this value: ${verdict.error}` : '';
+  const byWords = new Map();
+  for (const d of refused) {
+    if (!byWords.has(d.error)) byWords.set(d.error, []);
+    byWords.get(d.error).push(...(d.stacks || []));
+  }
+  const parts = [...byWords].map(([why, stacks]) => `${why} (${stacks.length === 1 ? 'stack' : 'stacks'} ${stacks.join(', ')})`);
+  return `Heat refuses this value: ${parts.join('; ')}`;
+}

@@ -3,7 +3,8 @@
 // 5,400 parameter declarations), each in a fieldset named by its path;
 // a control per parameter a person can set (none where the parent
 // resource passes the value: parameter_defaults cannot change it), with
-// where its value comes from and Heat's verdict next to it.
+// where its value comes from (file:line) and Heat's verdict next to it;
+// a stack's parameters by its template's parameter_groups, then the rest.
 
 import * as m from './model.js';
 
@@ -128,7 +129,18 @@ export class ParameterView {
       const here = node.parameters.filter((name) => this.match(name, node));
       const set = el('fieldset', {}, el('legend', { text: `Parameters of stack ${node.id}` }));
       if (here.length === 0) set.append(el('p', { class: 'help', text: 'None here (see the nested stacks below).' }));
-      for (const name of here) set.append(this.row(name, node));
+      else if (!node.parameter_groups?.length) for (const name of here) set.append(this.row(name, node));
+      else {
+        // The template's parameter_groups, in order, then the others.
+        for (const g of m.groupedNames(node, here)) {
+          if (!g.names.length) continue;
+          const legend = g.rest ? 'Parameters in no group' : `Group: ${g.label ?? '(no label)'}`;
+          const box = el('fieldset', { class: 'group' }, el('legend', { text: legend }));
+          if (g.description) box.append(el('p', { class: 'help', text: g.description }));
+          for (const name of g.names) box.append(this.row(name, node));
+          set.append(box);
+        }
+      }
       d.append(set);
       for (const c of node.children || []) {
         if ((this.counts.get(c.id) || 0) > 0) d.append(this.stack(c));
@@ -163,12 +175,16 @@ export class ParameterView {
     if (info.description) about.push(info.description.trim());
     for (const c of info.constraints || []) about.push(`Constraint: ${m.constraintText(c)}.`);
     if (info.declared_by.length > 1) about.push(`Declared in ${info.declared_by.length} stacks; a value here sets it in each that its parent does not pass it to.`);
+    if (info.definitions) {
+      const each = info.definitions.map((d) => `${d.type || 'string'}${(d.constraints || []).map((c) => `, ${m.constraintText(c)}`).join('')} in ${d.stacks.length === 1 ? 'stack' : 'stacks'} ${d.stacks.join(', ')}`);
+      about.push(`Declared differently: ${each.join('; ')}. A value is checked against each.`);
+    }
     const row = el('div', { class: 'param', 'data-param': name });
     if (passed) {
       row.append(
         el('span', { class: 'mono', text: name }), ' ',
         el('span', { class: 'kind', text: kind }),
-        el('p', { class: 'help', text: `Passed by the parent resource: ${shown(passed.value, info.hidden)} (an environment cannot change it here).` }),
+        el('p', { class: 'help' }, `Passed by the parent resource: ${shown(passed.value, info.hidden)}, at `, el('code', { class: 'at', text: m.valueAt(passed, this.ctx.shown) }), ' (an environment cannot change it here).'),
       );
       if (about.length) row.append(el('p', { class: 'help', text: about.join(' ') }));
       return row;
@@ -225,7 +241,11 @@ export class ParameterView {
     if (entered !== undefined) {
       entry.now.textContent = `Entered here: goes to parameter_defaults of ${m.GENERATED}.`;
     } else if (effective) {
-      entry.now.textContent = `Now: ${shown(effective.value, info.hidden)}, from ${m.sourceText(effective.source)}.`;
+      entry.now.replaceChildren(
+        `Now: ${shown(effective.value, info.hidden)}, from ${m.sourceText(effective.source)} at `,
+        el('code', { class: 'at', text: m.valueAt(effective, this.ctx.shown) }),
+        '.',
+      );
     } else if (entry.requiredHere) {
       entry.now.textContent = 'Unset: Heat requires a value.';
     } else {
@@ -233,8 +253,8 @@ export class ParameterView {
     }
     const verdict = entered !== undefined ? this.verdicts.get(name) : undefined;
     let error = '';
-    if (verdict && verdict.accepted === false) error = `Heat refuses this value: ${verdict.error}`;
-    else if (entered === undefined && effective?.invalid) error = `Heat would refuse the value from ${m.sourceText(effective.source)}: ${effective.invalid}`;
+    if (verdict) error = m.refusalText(verdict);
+    else if (entered === undefined && effective?.invalid) error = `Heat would refuse the value from ${m.sourceText(effective.source)} (${m.valueAt(effective, this.ctx.shown)}): ${effective.invalid}`;
     entry.err.textContent = error;
     if (error) entry.control.setAttribute('aria-invalid', 'true');
     else entry.control.removeAttribute('aria-invalid');
