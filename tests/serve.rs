@@ -1051,6 +1051,36 @@ fn a_change_on_disk_is_seen_by_the_next_request() {
     assert!(second["parameters"].get("B").is_some(), "{second}");
 }
 
+/// A kept answer asked with `plan=` depends on the plan file too: a plan
+/// whose environment list changed (no part of the plan the workspace
+/// reads) is read again by the next request.
+#[test]
+fn a_changed_plan_is_seen_by_the_next_request() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path().join("t");
+    std::fs::create_dir(&root).unwrap();
+    std::fs::write(
+        root.join("t.yaml"),
+        "heat_template_version: 2016-10-14\nparameters: {A: {type: string}}\n",
+    )
+    .unwrap();
+    std::fs::write(root.join("a.yaml"), "parameter_defaults: {A: from-a}\n").unwrap();
+    std::fs::write(root.join("b.yaml"), "parameter_defaults: {A: from-b}\n").unwrap();
+    let plan = root.join("plan.yaml");
+    std::fs::write(
+        &plan,
+        "template: t.yaml\nenvironments: [{path: a.yaml}, {path: b.yaml}]\n",
+    )
+    .unwrap();
+    let s = Server::start(&["--root", root.to_str().unwrap()]);
+    let path = "/heatcap/v1/parameters?plan=plan.yaml&format=heat";
+    let value = |a: &Answer| a.json()["Parameters"]["A"]["Default"].clone();
+    assert_eq!(value(&s.get(path)), "from-b");
+    assert_eq!(value(&s.get(path)), "from-b");
+    std::fs::write(&plan, "template: t.yaml\nenvironments: [{path: a.yaml}]\n").unwrap();
+    assert_eq!(value(&s.get(path)), "from-a");
+}
+
 /// A raw TripleO checkout served as it is: each request's workspace
 /// renders the tree (its own overlay, nothing shared with other requests)
 /// and the answers are the commands' on the same raw tree.
