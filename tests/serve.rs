@@ -446,6 +446,8 @@ fn a_plan_per_request_is_the_commands_plan() {
     assert!(bad.body.contains("E9003"), "{}", bad.body);
     s.get("/heatcap/v1/parameters?plan=../plans/plan-environment.yaml")
         .fault(403, "Forbidden");
+    s.get("/heatcap/v1/options?plan=no-such-plan.yaml")
+        .fault(404, "NotFound");
     // Without a plan, `template` is required as before.
     s.get("/heatcap/v1/parameters").fault(400, "HTTPBadRequest");
 

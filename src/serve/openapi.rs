@@ -52,7 +52,7 @@ const PLAN: (&str, bool, bool, &str) = (
     "plan",
     false,
     false,
-    "A TripleO plan environment relative to the root (`--plan`; see /heatcap/v1/plans): its environments come first (in place of `serve --plan`'s), its template is the root unless `template` is given; a plan with an error is refused (400).",
+    "A TripleO plan environment relative to the root (`--plan`; see /heatcap/v1/plans): its environments come first (in place of `serve --plan`'s), its template is the root unless `template` is given; no such file is a 404, a plan with an error a 400.",
 );
 
 const ENDPOINTS: &[Endpoint] = &[
@@ -352,7 +352,7 @@ pub(crate) fn value() -> Value {
                 },
                 "400": fault_response("A malformed request, or (export) the errors that refuse it."),
                 "403": fault_response("A path that would leave the served root."),
-                "404": fault_response("No such root."),
+                "404": fault_response("No such root, or no such plan."),
                 "500": fault_response("A limit (time) or a fault of heatcap's.")
             }
         }});

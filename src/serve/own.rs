@@ -188,12 +188,19 @@ impl FromRequestParts<Shared> for Asked {
 }
 
 /// The plan at `path` as `--plan` reads it (its environments, its
-/// template); a 400 naming the first error when tripleo-common could not
-/// deploy it (as `serve --plan` refuses to serve it).
+/// template); a 404 when there is no such file, a 400 naming the first
+/// error when tripleo-common could not deploy it (as `serve --plan`
+/// refuses to serve it).
 async fn read_plan(shared: &Shared, path: PathBuf) -> Result<Plan, Fault> {
     let load = load_options(shared);
     shared
         .blocking(move || {
+            if !path.is_file() {
+                return Err(Fault::not_found(
+                    "NotFound",
+                    format!("no plan `{}` in the served root", display(&path)),
+                ));
+            }
             let plan = open_plan(&path, &load);
             let requirements = plan_requirements(&plan, &load);
             let error = plan
