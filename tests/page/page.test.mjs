@@ -180,6 +180,8 @@ test('the workflow from a TripleO plan (fixtures/plans): its environments first,
       assert.equal(await page.getByRole('button', { name: /^Remove / }).count(), 0);
       const v4 = page.getByLabel(/environments\/net-v4\.yaml\), brought by the plan$/);
       assert.ok((await v4.isChecked()) && (await v4.isDisabled()));
+      // The exclusive group the plan chooses in is the plan's.
+      assert.ok(await page.getByLabel(/^IPv6 networks \(environments\/net-v6\.yaml\)$/).isDisabled());
       // One environment of the user's own, after the plan's.
       await page.getByRole('checkbox', { name: /environments\/custom\.yaml/ }).check();
       await composed();

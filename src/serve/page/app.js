@@ -178,12 +178,14 @@ function envControl(file, title, about, group) {
   const id = `env-${file}`;
   const fromPlan = planFiles().includes(file);
   const on = fromPlan || state.envs.includes(file);
+  // An exclusive group the plan chooses in is the plan's.
+  const planGroup = group?.files.some((f) => planFiles().includes(f));
   const input = el('input', {
     type: group ? 'radio' : 'checkbox',
     name: group?.name,
     id,
     checked: on,
-    disabled: fromPlan,
+    disabled: fromPlan || planGroup,
     'aria-describedby': about ? `${id}-about` : undefined,
     onchange: (e) => {
       if (group) state.envs = state.envs.filter((x) => !group.files.includes(x));
