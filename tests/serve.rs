@@ -369,6 +369,180 @@ fn a_plan_is_served_as_the_commands_take_it() {
     assert!(!err.contains("listening"), "{err}");
 }
 
+/// `?plan=` (a plan in a root) answers what the commands answer with
+/// `--plan`: its environments first, then the request's, its template
+/// unless `template` is given; `catalogue` enables the plan's environments
+/// as `catalogue --plan` does (so does `serve --plan`); a plan
+/// tripleo-common could not deploy is a 400 naming its error; a plan
+/// outside the root a 403.
+#[test]
+fn a_plan_per_request_is_the_commands_plan() {
+    let plan = "fixtures/plans/plan-environment.yaml";
+    let s = Server::start(&["--root", "fixtures/plans"]);
+    let cases: [(&str, Vec<&str>); 7] = [
+        (
+            "/heatcap/v1/parameters?plan=plan-environment.yaml&format=heat",
+            vec!["parameters", "--plan", plan, "--format", "heat"],
+        ),
+        (
+            "/heatcap/v1/parameters?plan=plan-environment.yaml&environment=extra.yaml",
+            vec![
+                "parameters",
+                "--plan",
+                plan,
+                "-e",
+                "fixtures/plans/extra.yaml",
+                "--format",
+                "json",
+            ],
+        ),
+        (
+            "/heatcap/v1/parameters?plan=plan-environment.yaml&template=nic/bond.yaml",
+            vec![
+                "parameters",
+                "--plan",
+                plan,
+                "-t",
+                "fixtures/plans/nic/bond.yaml",
+                "--format",
+                "json",
+            ],
+        ),
+        (
+            "/heatcap/v1/resolve?plan=plan-environment.yaml&all=true",
+            vec!["resolve", "--plan", plan, "--all", "--format", "json"],
+        ),
+        (
+            "/heatcap/v1/options?plan=plan-environment.yaml&templates=choices",
+            vec![
+                "options",
+                "--plan",
+                plan,
+                "--templates",
+                "fixtures/plans/choices",
+                "--format",
+                "json",
+            ],
+        ),
+        (
+            "/heatcap/v1/export?plan=plan-environment.yaml",
+            vec!["export", "--plan", plan, "--format", "heat-api"],
+        ),
+        (
+            "/heatcap/v1/catalogue?plan=plan-environment.yaml&environment=environments/custom.yaml",
+            vec![
+                "catalogue",
+                "fixtures/plans",
+                "--plan",
+                plan,
+                "-e",
+                "fixtures/plans/environments/custom.yaml",
+                "--format",
+                "json",
+            ],
+        ),
+    ];
+    for (path, args) in &cases {
+        let a = s.get(path);
+        assert_eq!(a.status, 200, "{path}: {a:?}");
+        assert_eq!(a.body, cli(args), "{path}");
+    }
+    // The plan's values are in the answer (its parameter_defaults part).
+    let heat = s.get(cases[0].0).json();
+    assert_eq!(heat["Environment"]["parameter_defaults"]["Shared"], "user");
+    // The catalogue enables the plan's file environments, in its order.
+    let cat = s.get(cases[6].0).json();
+    assert_eq!(
+        cat["enabled"],
+        serde_json::json!([
+            "fixtures/plans/overcloud-resource-registry.yaml",
+            "fixtures/plans/environments/net-v4.yaml",
+            "fixtures/plans/environments/bond.yaml",
+            "fixtures/plans/environments/custom.yaml"
+        ])
+    );
+    // A plan with an error, a plan outside the root.
+    let bad = s.get("/heatcap/v1/parameters?plan=plan-bad-order.yaml");
+    bad.fault(400, "HTTPBadRequest");
+    assert!(bad.body.contains("E9003"), "{}", bad.body);
+    s.get("/heatcap/v1/parameters?plan=../plans/plan-environment.yaml")
+        .fault(403, "Forbidden");
+    s.get("/heatcap/v1/options?plan=no-such-plan.yaml")
+        .fault(404, "NotFound");
+    // Without a plan, `template` is required as before.
+    s.get("/heatcap/v1/parameters").fault(400, "HTTPBadRequest");
+
+    // `serve --plan`: the catalogue enables the plan's environments too.
+    let served = Server::start(&["--plan", plan, "--root", "fixtures/plans"]);
+    let a = served.get("/heatcap/v1/catalogue?environment=environments/custom.yaml");
+    assert_eq!(a.status, 200, "{a:?}");
+    assert_eq!(a.body, s.get(cases[6].0).body);
+}
+
+/// `plans` lists the plan environments of a root (the files with
+/// tripleo-common's plan shape) as `--plan` reads them: template,
+/// environments in order, findings (a plan with an error is listed with
+/// it).
+#[test]
+fn the_plans_of_a_root() {
+    let s = Server::start(&["--root", "fixtures/plans"]);
+    let listed = s.get("/heatcap/v1/plans").json();
+    let plans = listed["plans"].as_array().unwrap();
+    // Only the plans: not the environments, templates or the map.
+    let paths: Vec<&str> = plans.iter().map(|p| p["path"].as_str().unwrap()).collect();
+    assert_eq!(
+        paths,
+        [
+            "fixtures/plans/plan-bad-order.yaml",
+            "fixtures/plans/plan-environment.yaml",
+            "fixtures/plans/plan-invalid.yaml"
+        ]
+    );
+    let good = &plans[1];
+    assert_eq!(good["name"], "overcloud");
+    assert_eq!(good["template"], "fixtures/plans/overcloud.yaml");
+    let envs: Vec<(&str, bool)> = good["environments"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|e| (e["path"].as_str().unwrap(), e["file"].as_bool().unwrap()))
+        .collect();
+    assert_eq!(
+        envs,
+        [
+            ("fixtures/plans/overcloud-resource-registry.yaml", true),
+            ("fixtures/plans/environments/net-v4.yaml", true),
+            ("fixtures/plans/environments/bond.yaml", true),
+            (
+                "fixtures/plans/plan-environment.yaml#environments[0]",
+                false
+            ),
+            (
+                "fixtures/plans/plan-environment.yaml#parameter_defaults",
+                false
+            ),
+            (
+                "fixtures/plans/plan-environment.yaml#resource_registry",
+                false
+            ),
+        ]
+    );
+    assert_eq!(good["diagnostics"], serde_json::json!([]));
+    let codes = |p: &J| -> Vec<String> {
+        p["diagnostics"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|d| d["code"].as_str().unwrap().to_owned())
+            .collect()
+    };
+    assert!(codes(&plans[0]).contains(&"E9003".to_owned()));
+    assert!(codes(&plans[2]).contains(&"E9005".to_owned()));
+    // The root named: the same; a root that does not exist: 404.
+    assert_eq!(s.get("/heatcap/v1/plans?root=plans").json(), listed);
+    s.get("/heatcap/v1/plans?root=nope").fault(404, "NotFound");
+}
+
 /// heat-api.md §1.2, §1.3, §2.4: the versions document, Heat's body rules,
 /// faults with Heat's types and codes.
 #[test]
@@ -1066,6 +1240,36 @@ fn options_see_a_change_on_disk() {
             "json"
         ])
     );
+}
+
+/// A kept answer asked with `plan=` depends on the plan file too: a plan
+/// whose environment list changed (no part of the plan the workspace
+/// reads) is read again by the next request.
+#[test]
+fn a_changed_plan_is_seen_by_the_next_request() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path().join("t");
+    std::fs::create_dir(&root).unwrap();
+    std::fs::write(
+        root.join("t.yaml"),
+        "heat_template_version: 2016-10-14\nparameters: {A: {type: string}}\n",
+    )
+    .unwrap();
+    std::fs::write(root.join("a.yaml"), "parameter_defaults: {A: from-a}\n").unwrap();
+    std::fs::write(root.join("b.yaml"), "parameter_defaults: {A: from-b}\n").unwrap();
+    let plan = root.join("plan.yaml");
+    std::fs::write(
+        &plan,
+        "template: t.yaml\nenvironments: [{path: a.yaml}, {path: b.yaml}]\n",
+    )
+    .unwrap();
+    let s = Server::start(&["--root", root.to_str().unwrap()]);
+    let path = "/heatcap/v1/parameters?plan=plan.yaml&format=heat";
+    let value = |a: &Answer| a.json()["Parameters"]["A"]["Default"].clone();
+    assert_eq!(value(&s.get(path)), "from-b");
+    assert_eq!(value(&s.get(path)), "from-b");
+    std::fs::write(&plan, "template: t.yaml\nenvironments: [{path: a.yaml}]\n").unwrap();
+    assert_eq!(value(&s.get(path)), "from-a");
 }
 
 /// A raw TripleO checkout served as it is: each request's workspace

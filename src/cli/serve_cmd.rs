@@ -52,9 +52,11 @@ pub(super) fn serve(a: &ServeArgs, err: &mut dyn Write) -> Result<Exit, Error> {
             )?;
             return Ok(Exit::NoMatchOrFindings);
         }
-        config
+        config.plan_environments = plan
             .environments
-            .extend(plan.environments.iter().map(|e| PathBuf::from(&e.path)));
+            .iter()
+            .map(|e| PathBuf::from(&e.path))
+            .collect();
         config.template = plan.template.map(|(t, _)| t);
         config.plan = Some(path.clone());
     }

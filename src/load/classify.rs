@@ -96,11 +96,7 @@ pub(crate) fn classify(root: &Node) -> (FileKind, Option<&'static str>) {
     // A TripleO plan environment has `parameter_defaults` and
     // `resource_registry` too, but Heat never reads it: tripleo-common
     // builds environments from it (`--plan`).
-    if map.contains_key("template")
-        && map
-            .get("environments")
-            .is_some_and(|e| e.as_seq().is_some())
-    {
+    if super::plan::is_plan(root) {
         return (
             FileKind::Other,
             Some("it is a TripleO plan environment (template, environments): give it with --plan"),

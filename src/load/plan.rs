@@ -47,6 +47,9 @@ pub(crate) struct PlanEnvironment {
 pub(crate) struct Plan {
     /// The plan file as given.
     pub path: String,
+    /// Its `name` and `description` (tripleo-ui showed them), when text.
+    pub name: Option<String>,
+    pub description: Option<String>,
     /// `template`, joined with the plan's directory, and where it is
     /// written.
     pub template: Option<(String, Span)>,
@@ -61,6 +64,18 @@ pub(crate) struct Plan {
     /// of the plan environment as stored; neither its environments' nor its
     /// `passwords` and `derived_parameters`).
     pub own_parameter_defaults: serde_json::Value,
+}
+
+/// Whether a document has a plan environment's shape: a mapping with a
+/// `template` and an `environments` list (tripleo-common's
+/// `plan-environment.yaml`). Heat never reads one as an environment.
+pub(crate) fn is_plan(root: &Node) -> bool {
+    root.as_map().is_some_and(|map| {
+        map.contains_key("template")
+            && map
+                .get("environments")
+                .is_some_and(|e| e.as_seq().is_some())
+    })
 }
 
 /// A path's plan part: `(plan file, part)` when the path is `FILE#PART`.
@@ -133,6 +148,9 @@ impl Plan {
             );
             return plan;
         };
+        let text = |k: &str| map.get(k).and_then(Node::as_str).map(str::to_owned);
+        plan.name = text("name");
+        plan.description = text("description");
         match map.entry("template") {
             Some((_, v)) => match v.as_str() {
                 Some(t) if !t.is_empty() => plan.template = Some((beside(path, t), v.span)),
@@ -443,6 +461,31 @@ mod tests {
         assert_eq!(p.diagnostics.len(), 1);
         assert_eq!(p.diagnostics[0].code, codes::PLAN_ENTRY_DROPPED);
         assert_eq!(p.diagnostics[0].span.unwrap().start.line, 5);
+    }
+
+    /// A plan's shape (tripleo-common's plan-environment.yaml): a
+    /// `template` and an `environments` list; its name and description.
+    #[test]
+    fn the_shape_of_a_plan() {
+        let shaped = |t: &str| {
+            let root = parse_text(t, "p.yaml", &ParseOptions::default())
+                .root
+                .expect("parses");
+            is_plan(&root)
+        };
+        assert!(shaped("template: o.yaml\nenvironments: []\n"));
+        assert!(shaped(
+            "version: 1.0\nname: overcloud\ntemplate: o.yaml\nenvironments: [{path: a.yaml}]\n"
+        ));
+        assert!(!shaped("template: o.yaml\nenvironments: a.yaml\n"));
+        assert!(!shaped("environments: []\nparameter_defaults: {}\n"));
+        assert!(!shaped("resource_registry: {}\n"));
+        assert!(!shaped("- template\n"));
+        let p =
+            plan("name: overcloud\ndescription: The default\ntemplate: o.yaml\nenvironments: []\n");
+        assert_eq!(p.name.as_deref(), Some("overcloud"));
+        assert_eq!(p.description.as_deref(), Some("The default"));
+        assert_eq!(plan("template: o.yaml\nname: [x]\n").name, None);
     }
 
     #[test]

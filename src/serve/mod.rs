@@ -47,7 +47,11 @@ pub(crate) struct Config {
     /// The directories heatcap's own answers read (paths in requests are
     /// relative to one of them).
     pub(crate) roots: Vec<PathBuf>,
-    /// Environment files every heatcap answer starts from (as `-e`).
+    /// `--plan`'s environments (tripleo-common's list): every heatcap
+    /// answer starts from them, unless the request names a plan of its own.
+    pub(crate) plan_environments: Vec<PathBuf>,
+    /// Environment files every heatcap answer takes after the plan's
+    /// (`-e`).
     pub(crate) environments: Vec<PathBuf>,
     /// `--plan`: the plan file (its directory is read as a root is).
     pub(crate) plan: Option<PathBuf>,
@@ -71,6 +75,7 @@ impl Config {
         Config {
             listen,
             roots: Vec::new(),
+            plan_environments: Vec::new(),
             environments: Vec::new(),
             plan: None,
             template: None,

@@ -44,9 +44,15 @@ const RECURSIVE: (&str, bool, bool, &str) = (
 );
 const TEMPLATE: (&str, bool, bool, &str) = (
     "template",
-    true,
     false,
-    "The root template, relative to the root.",
+    false,
+    "The root template, relative to the root; the plan's when absent (`plan`, or `serve --plan`), else required.",
+);
+const PLAN: (&str, bool, bool, &str) = (
+    "plan",
+    false,
+    false,
+    "A TripleO plan environment relative to the root (`--plan`; see /heatcap/v1/plans): its environments come first (in place of `serve --plan`'s), its template is the root unless `template` is given; no such file is a 404, a plan with an error a 400.",
 );
 
 const ENDPOINTS: &[Endpoint] = &[
@@ -77,7 +83,7 @@ const ENDPOINTS: &[Endpoint] = &[
     Endpoint {
         path: "/heatcap/v1/capabilities/summary",
         summary: "`heatcap template-capabilities PATH... -e ENV... --format json`",
-        params: &[ROOT, PATH, ENV, RECURSIVE],
+        params: &[ROOT, PATH, PLAN, ENV, RECURSIVE],
         schema: "template-capabilities",
         formats: &[],
     },
@@ -86,6 +92,7 @@ const ENDPOINTS: &[Endpoint] = &[
         summary: "`heatcap options -e ENV... [--templates DIR]... --format json`",
         params: &[
             ROOT,
+            PLAN,
             ENV,
             (
                 "templates",
@@ -102,12 +109,8 @@ const ENDPOINTS: &[Endpoint] = &[
         summary: "`heatcap resolve [-t TEMPLATE] -e ENV... [--type T] --format json`",
         params: &[
             ROOT,
-            (
-                "template",
-                false,
-                false,
-                "The root template, relative to the root.",
-            ),
+            PLAN,
+            TEMPLATE,
             ENV,
             ("type", false, false, "One resource type to look up."),
             (
@@ -126,6 +129,7 @@ const ENDPOINTS: &[Endpoint] = &[
         summary: "`heatcap parameters -t TEMPLATE -e ENV... --format json|heat|heat-resource-tree`",
         params: &[
             ROOT,
+            PLAN,
             TEMPLATE,
             ENV,
             (
@@ -145,21 +149,21 @@ const ENDPOINTS: &[Endpoint] = &[
     Endpoint {
         path: "/heatcap/v1/validate",
         summary: "`heatcap validate PATH... -e ENV... --format json`",
-        params: &[ROOT, PATH, ENV, RECURSIVE],
+        params: &[ROOT, PATH, PLAN, ENV, RECURSIVE],
         schema: "validate",
         formats: &[],
     },
     Endpoint {
         path: "/heatcap/v1/catalogue",
-        summary: "`heatcap catalogue ROOT -e ENV... --format json` (the composition page's step 2)",
-        params: &[ROOT, ENV],
+        summary: "`heatcap catalogue ROOT [--plan PLAN] -e ENV... --format json` (the composition page's step 2)",
+        params: &[ROOT, PLAN, ENV],
         schema: "catalogue",
         formats: &[],
     },
     Endpoint {
         path: "/heatcap/v1/export",
         summary: "`heatcap export -t TEMPLATE -e ENV... --format heat-api`, or (format=tarball) the tree `--out DIR` writes as a tar archive",
-        params: &[ROOT, TEMPLATE, ENV],
+        params: &[ROOT, PLAN, TEMPLATE, ENV],
         schema: "export-heat-api",
         formats: &[("heat-api", "export-heat-api"), ("tarball", "")],
     },
@@ -278,7 +282,7 @@ fn posted(get: &Value, operation_id: &str, summary: &str) -> Value {
         ps.retain(|p| {
             !matches!(
                 p["name"].as_str(),
-                Some("root" | "template" | "environment")
+                Some("root" | "plan" | "template" | "environment")
             )
         });
     }
@@ -348,7 +352,7 @@ pub(crate) fn value() -> Value {
                 },
                 "400": fault_response("A malformed request, or (export) the errors that refuse it."),
                 "403": fault_response("A path that would leave the served root."),
-                "404": fault_response("No such root."),
+                "404": fault_response("No such root, or no such plan."),
                 "500": fault_response("A limit (time) or a fault of heatcap's.")
             }
         }});
@@ -377,6 +381,7 @@ pub(crate) fn value() -> Value {
             }}
         }}),
     );
+    paths.insert("/heatcap/v1/plans".to_owned(), plans_path());
     paths.extend(super::page::openapi_paths());
     json!({
         "openapi": "3.1.0",
@@ -388,6 +393,45 @@ pub(crate) fn value() -> Value {
         "paths": paths,
         "components": {"schemas": components}
     })
+}
+
+/// `GET /heatcap/v1/plans`: the plan environments of a root.
+fn plans_path() -> Value {
+    json!({"get": {
+        "summary": "The TripleO plan environments of a root (files with tripleo-common's plan shape: a `template` and an `environments` list), each as `--plan` reads it; pass one as `plan` to the other routes.",
+        "operationId": "plans",
+        "parameters": [parameter(&ROOT)],
+        "responses": {
+            "200": {
+                "description": "The plans, by path.",
+                "content": {"application/json": {"schema": {
+                    "type": "object",
+                    "required": ["plans"],
+                    "properties": {"plans": {"type": "array", "items": {
+                        "type": "object",
+                        "required": ["path", "name", "description", "template", "environments", "diagnostics"],
+                        "properties": {
+                            "path": {"type": "string", "description": "The plan file (the root as served, joined with its path)."},
+                            "name": {"type": ["string", "null"]},
+                            "description": {"type": ["string", "null"]},
+                            "template": {"type": ["string", "null"], "description": "Its root template, beside the plan."},
+                            "environments": {"type": "array", "description": "In tripleo-common's order: its `path` entries, its `data` entries, its merged parameter_defaults, its resource_registry.", "items": {
+                                "type": "object",
+                                "required": ["path", "file"],
+                                "properties": {
+                                    "path": {"type": "string", "description": "A file, or a part of the plan (`PLAN#parameter_defaults`, `PLAN#environments[N]`, `PLAN#resource_registry`)."},
+                                    "file": {"type": "boolean", "description": "false for a part of the plan."}
+                                }
+                            }},
+                            "diagnostics": {"type": "array", "description": "Its findings (an error: the other routes refuse it), as the commands' JSON gives them.", "items": {"type": "object"}}
+                        }
+                    }}}
+                }}}
+            },
+            "404": fault_response("No such root."),
+            "500": fault_response("A limit (time) or a fault of heatcap's.")
+        }
+    }})
 }
 
 /// The document's text: indented by two spaces, then a newline.

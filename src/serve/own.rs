@@ -19,13 +19,14 @@ use indexmap::IndexMap;
 use super::body::{self, all, last};
 use super::fault::{json_response, Fault};
 use super::Shared;
+use crate::load::plan::Plan;
 use crate::load::LoadOptions;
 use crate::query::Condition;
 use crate::report::{self, Format, Look};
 use crate::walk::{display, WalkOptions};
 use crate::workspace::{
-    heat_resource_tree, plan_parameter_defaults, validate as run_validate, ValidateOptions,
-    WorkspaceBuilder, BODY_TEMPLATE,
+    heat_resource_tree, open_plan, plan_parameter_defaults, plan_requirements,
+    validate as run_validate, ValidateOptions, WorkspaceBuilder, BODY_TEMPLATE,
 };
 use crate::Workspace;
 
@@ -136,6 +137,8 @@ pub(crate) fn router() -> Router<Shared> {
         .route("/parameters", get(parameters).post(parameters))
         .route("/validate", get(validate))
         .route("/export", get(export))
+        .route("/catalogue", get(catalogue))
+        .route("/plans", get(plans))
         .route("/openapi.json", get(openapi))
 }
 
@@ -148,6 +151,11 @@ struct Asked {
     root: Result<Root, Fault>,
     /// The request's path and query: the key a kept answer is stored under.
     key: String,
+    /// The request's `plan` (relative to the root) read as `--plan` reads
+    /// it, or why it cannot be used: in place of `serve --plan`'s.
+    plan: Option<Result<Plan, Fault>>,
+    /// The plan file read, which a kept answer depends on too.
+    read: Vec<PathBuf>,
 }
 
 impl FromRequestParts<Shared> for Asked {
@@ -158,8 +166,57 @@ impl FromRequestParts<Shared> for Asked {
         let pairs = body::query_pairs(query);
         let root = shared.roots.pick(last(&pairs, "root")).cloned();
         let key = format!("{}?{}", parts.uri.path(), query.unwrap_or_default());
-        Ok(Asked { pairs, root, key })
+        let (plan, read) = match last(&pairs, "plan") {
+            None => (None, Vec::new()),
+            Some(rel) => match root
+                .as_ref()
+                .map_err(Clone::clone)
+                .and_then(|r| r.path(rel))
+            {
+                Ok(path) => (Some(read_plan(shared, path.clone()).await), vec![path]),
+                Err(fault) => (Some(Err(fault)), Vec::new()),
+            },
+        };
+        Ok(Asked {
+            pairs,
+            root,
+            key,
+            plan,
+            read,
+        })
     }
+}
+
+/// The plan at `path` as `--plan` reads it (its environments, its
+/// template); a 404 when there is no such file, a 400 naming the first
+/// error when tripleo-common could not deploy it (as `serve --plan`
+/// refuses to serve it).
+async fn read_plan(shared: &Shared, path: PathBuf) -> Result<Plan, Fault> {
+    let load = load_options(shared);
+    shared
+        .blocking(move || {
+            if !path.is_file() {
+                return Err(Fault::not_found(
+                    "NotFound",
+                    format!("no plan `{}` in the served root", display(&path)),
+                ));
+            }
+            let plan = open_plan(&path, &load);
+            let requirements = plan_requirements(&plan, &load);
+            let error = plan
+                .diagnostics
+                .iter()
+                .chain(&requirements)
+                .find(|d| d.severity == crate::diag::Severity::Error);
+            match error {
+                Some(e) => Err(Fault::bad_request(format!(
+                    "the plan `{}` has errors: {e}",
+                    display(&path)
+                ))),
+                None => Ok(plan),
+            }
+        })
+        .await?
 }
 
 impl Asked {
@@ -178,14 +235,27 @@ impl Asked {
         self.root()?.path(rel)
     }
 
+    /// The request's plan, when it names one.
+    fn plan(&self) -> Result<Option<&Plan>, Fault> {
+        self.plan
+            .as_ref()
+            .map(|p| p.as_ref().map_err(Clone::clone))
+            .transpose()
+    }
+
     /// The root template: the query's `template` (relative to the root),
-    /// else `serve --plan`'s; a 400 when `required` and there is none.
+    /// else the request's plan's, else `serve --plan`'s; a 400 when
+    /// `required` and there is none.
     fn template(&self, shared: &Shared, required: bool) -> Result<Option<String>, Fault> {
         if self.one("template").is_some() {
             return Ok(Some(display(&self.required("template")?)));
         }
-        match &shared.config.template {
-            Some(t) => Ok(Some(t.clone())),
+        let planned = match self.plan()? {
+            Some(plan) => plan.template.as_ref().map(|(t, _)| t.clone()),
+            None => shared.config.template.clone(),
+        };
+        match planned {
+            Some(t) => Ok(Some(t)),
             None if required => Err(Fault::bad_request("`template` is required")),
             None => Ok(None),
         }
@@ -222,9 +292,19 @@ impl Asked {
         }
     }
 
-    /// The service's environments, then the request's.
+    /// The plan's environments (the request's plan, else `serve
+    /// --plan`'s), the service's `-e` ones, then the request's: `--plan
+    /// PLAN -e ENV...`.
     fn environments(&self, shared: &Shared) -> Result<Vec<PathBuf>, Fault> {
-        let mut envs = shared.config.environments.clone();
+        let mut envs = match self.plan()? {
+            Some(plan) => plan
+                .environments
+                .iter()
+                .map(|e| PathBuf::from(&e.path))
+                .collect(),
+            None => shared.config.plan_environments.clone(),
+        };
+        envs.extend(shared.config.environments.iter().cloned());
         envs.extend(self.paths("environment")?);
         Ok(envs)
     }
@@ -252,7 +332,12 @@ pub(crate) fn load_options(shared: &Shared) -> LoadOptions {
             .filter_map(|p| std::fs::canonicalize(p).ok())
             .filter_map(|p| p.parent().map(Path::to_path_buf)),
     );
-    allowed.extend(shared.config.environments.iter().filter_map(|e| {
+    let environments = shared
+        .config
+        .plan_environments
+        .iter()
+        .chain(&shared.config.environments);
+    allowed.extend(environments.filter_map(|e| {
         std::fs::canonicalize(e)
             .ok()
             .and_then(|p| p.parent().map(Path::to_path_buf))
@@ -310,7 +395,7 @@ impl Answers {
 /// The answer to `key` (the request's path and query): the kept one when
 /// no file it was computed from changed, else computed by `f` with a load
 /// that notes the files it reads, and kept.
-async fn kept<F>(shared: &Shared, key: String, f: F) -> Answer
+async fn kept<F>(shared: &Shared, key: String, read: Vec<PathBuf>, f: F) -> Answer
 where
     F: FnOnce(LoadOptions) -> Result<String, Fault> + Send + 'static,
 {
@@ -322,6 +407,9 @@ where
         }
     }
     let (cache, touched) = shared.cache.tracking();
+    for file in &read {
+        cache.note(file);
+    }
     let mut load = load_options(shared);
     load.cache = Some(cache);
     let body = shared.blocking(move || f(load)).await??;
@@ -429,7 +517,7 @@ async fn options(State(shared): State<Shared>, asked: Asked) -> Answer {
     if walks {
         computed(&shared, f).await
     } else {
-        kept(&shared, asked.key, f).await
+        kept(&shared, asked.key, asked.read, f).await
     }
 }
 
@@ -497,13 +585,13 @@ impl Source {
 
     /// The answer `f` computes: kept while the served files are unchanged,
     /// or computed from the body.
-    async fn answer<F>(self, shared: &Shared, key: String, f: F) -> Answer
+    async fn answer<F>(self, shared: &Shared, asked: Asked, f: F) -> Answer
     where
         F: FnOnce(Composed) -> Result<String, Fault> + Send + 'static,
     {
         match self {
             Source::Served(environments, root) => {
-                kept(shared, key, move |load| {
+                kept(shared, asked.key, asked.read, move |load| {
                     f(Composed {
                         load,
                         environments,
@@ -535,7 +623,7 @@ async fn resolve(
     let show_all = asked.flag("all")? || type_name.is_some();
     let depth = shared.config.max_nested_depth;
     source
-        .answer(&shared, asked.key, move |c| {
+        .answer(&shared, asked, move |c| {
             let ws = c.builder(depth).open();
             let resolved = ws.resolve(c.root.as_deref(), type_name.as_deref(), resource.as_deref());
             text(|out| {
@@ -573,7 +661,7 @@ async fn parameters(
         Source::Body(_) => None,
     };
     source
-        .answer(&shared, asked.key, move |c| {
+        .answer(&shared, asked, move |c| {
             let root = c.root.clone().unwrap_or_default();
             let ws = c.builder(depth).choices(choices).open();
             let (described, doc) = ws.parameters(&root);
@@ -668,6 +756,59 @@ async fn export(State(shared): State<Shared>, asked: Asked) -> Answer {
         )
             .into_response(),
     })
+}
+
+/// `catalogue ROOT [--plan PLAN] -e ENV... --format json` (the
+/// composition page's step 2): the root's `capabilities-map.yaml` with
+/// each environment's title, group, `requires` and whether it is enabled
+/// (by the plan, the request's or else `serve --plan`'s, then the
+/// service's `-e` files and the request's), the enabled ones checked
+/// against `requires` and ordered.
+async fn catalogue(State(shared): State<Shared>, asked: Asked) -> Answer {
+    let root = asked.root()?.clone();
+    let plan = asked.plan()?.cloned();
+    let served = if asked.plan.is_none() {
+        shared.config.plan.clone()
+    } else {
+        None
+    };
+    let mut envs = shared.config.environments.clone();
+    envs.extend(asked.paths("environment")?);
+    computed(&shared, move |load| {
+        let plan = plan.or_else(|| served.map(|p| open_plan(&p, &load)));
+        let found = crate::workspace::catalogue(&root.shown, plan.as_ref(), &envs, &load);
+        text(|out| report::render_catalogue(out, &found, Format::Json, Look::default()))
+    })
+    .await
+}
+
+/// `GET /heatcap/v1/plans?root=`: the plan environments in the root (the
+/// files with tripleo-common's plan shape), each as `--plan` reads it:
+/// its template, its environments in tripleo-common's order (files, and
+/// the parts of the plan, `PLAN#parameter_defaults`), its findings.
+async fn plans(State(shared): State<Shared>, asked: Asked) -> Answer {
+    let root = asked.root()?.clone();
+    computed(&shared, move |load| {
+        let found = crate::workspace::plans_in(&root.shown, &load);
+        let list: Vec<serde_json::Value> = found
+            .iter()
+            .map(|p| {
+                serde_json::json!({
+                    "path": p.path,
+                    "name": p.name,
+                    "description": p.description,
+                    "template": p.template.as_ref().map(|(t, _)| t),
+                    "environments": p.environments.iter().map(|e| serde_json::json!({
+                        "path": e.path,
+                        "file": e.written.is_some(),
+                    })).collect::<Vec<_>>(),
+                    "diagnostics": p.diagnostics,
+                })
+            })
+            .collect();
+        json_text(&serde_json::json!({ "plans": list }))
+    })
+    .await
 }
 
 /// What `export` answers.

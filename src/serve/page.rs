@@ -12,18 +12,17 @@
 //! groups).
 
 use axum::body::Bytes;
-use axum::extract::{Path as UrlPath, RawQuery, State};
+use axum::extract::Path as UrlPath;
 use axum::http::{header, HeaderMap, HeaderValue, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
 use axum::Router;
 use serde_json::{json, Value};
 
-use super::body::{self, all, json_body, last, no_body};
+use super::body::{json_body, no_body};
 use super::fault::{json_response, Fault};
 use super::Shared;
 use crate::product::parameters::{check_value, ValueCheck};
-use crate::report::{self, Format, Look};
 
 /// The page's files: name, content type, text.
 const ASSETS: &[(&str, &str, &str)] = &[
@@ -67,33 +66,6 @@ pub(crate) fn router() -> Router<Shared> {
         .route("/heatcap/page/", get(index))
         .route("/heatcap/page/{file}", get(asset))
         .route("/heatcap/v1/check", post(check))
-        .route("/heatcap/v1/catalogue", get(catalogue))
-}
-
-/// `GET /heatcap/v1/catalogue?root=&environment=`: `heatcap catalogue
-/// ROOT -e ENV... --format json` (the service's own `-e` files first):
-/// the tree's `capabilities-map.yaml` with each environment's title,
-/// group, `requires` and whether it is enabled, the enabled ones checked
-/// against `requires` and ordered.
-async fn catalogue(State(shared): State<Shared>, RawQuery(q): RawQuery) -> Result<Response, Fault> {
-    let pairs = body::query_pairs(q.as_deref());
-    let root = shared.roots.pick(last(&pairs, "root"))?.clone();
-    let mut envs = shared.config.environments.clone();
-    for e in all(&pairs, "environment") {
-        envs.push(root.path(e)?);
-    }
-    let load = super::own::load_options(&shared);
-    shared
-        .blocking(move || {
-            let found = crate::workspace::catalogue(&root.shown, None, &envs, &load);
-            let mut out = Vec::new();
-            report::render_catalogue(&mut out, &found, Format::Json, Look::default())
-                .map_err(|e| Fault::internal("IOError", e.to_string()))?;
-            let text = String::from_utf8(out)
-                .map_err(|e| Fault::internal("UnicodeError", e.to_string()))?;
-            Ok(json_response(StatusCode::OK, text))
-        })
-        .await?
 }
 
 /// Whether the client asks for HTML (a browser), by its `Accept`.

@@ -41,6 +41,35 @@ pub(crate) fn plan_parameter_defaults(path: &Path, opts: &LoadOptions) -> serde_
     open_plan(path, opts).own_parameter_defaults
 }
 
+/// The plan environments below `tree` (walked recursively, in path
+/// order): every file with a plan's shape ([`is_plan`]), read as `--plan`
+/// reads it, its findings with those of [`plan_requirements`]. A UI lists
+/// them beside the root templates.
+///
+/// [`is_plan`]: crate::load::plan::is_plan
+pub(crate) fn plans_in(tree: &Path, opts: &LoadOptions) -> Vec<Plan> {
+    let walked = walk::walk(
+        &WalkOptions::new(vec![tree.to_path_buf()]).recursive(),
+        &opts.overlay,
+    );
+    let found: Vec<Option<Plan>> = load::load_all(&walked.sources, opts, |l| {
+        let root = l.root.as_ref().filter(|r| crate::load::plan::is_plan(r))?;
+        let shown = crate::walk::normalize(Path::new(&l.source.display));
+        let mut plan = Plan::from_node(&shown, root);
+        let mut diagnostics = l.diagnostics;
+        diagnostics.append(&mut plan.diagnostics);
+        plan.diagnostics = diagnostics;
+        Some(plan)
+    });
+    let mut plans: Vec<Plan> = found.into_iter().flatten().collect();
+    for plan in &mut plans {
+        let more = plan_requirements(plan, opts);
+        plan.diagnostics.extend(more);
+    }
+    plans.sort_by(|a, b| a.path.cmp(&b.path));
+    plans
+}
+
 /// The plan's file environments checked against the capabilities map in
 /// the plan's directory, when there is one: an environment enabled
 /// without one it requires (E9003), a cycle (E9004), and an environment

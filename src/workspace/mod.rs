@@ -29,7 +29,9 @@ use std::path::{Path, PathBuf};
 use indexmap::IndexMap;
 
 pub(crate) use catalog::FsCatalog;
-pub(crate) use catalogue::{catalogue, open_plan, plan_parameter_defaults, plan_requirements};
+pub(crate) use catalogue::{
+    catalogue, open_plan, plan_parameter_defaults, plan_requirements, plans_in,
+};
 pub(crate) use export::heat_api_schema;
 pub use export::{Export, ExportFile};
 pub(crate) use heat_request::{

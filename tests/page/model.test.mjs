@@ -7,6 +7,7 @@ test('the state round-trips through the address, NoEcho values left out', () => 
   const s = m.parseState('?root=t&template=overcloud.yaml&env=a.yaml&env=b%20c.yaml&choose=OS::X=x.yaml&p.Count=3&p.Secret=s3');
   assert.deepEqual(s, {
     root: 't',
+    plan: '',
     template: 'overcloud.yaml',
     envs: ['a.yaml', 'b c.yaml'],
     choices: { 'OS::X': 'x.yaml' },
@@ -180,4 +181,25 @@ test('Heat\'s refusals with the stacks that refuse', () => {
     m.refusalText(v),
     'Heat refuses this value: 0 is out of range (min: 1, max: None) (stacks root, root/A, root/B); 0 is out of range (min: 2, max: None) (stack root/D)',
   );
+});
+
+test('a plan in the address and on the command lines', () => {
+  const s = m.parseState('?root=t&plan=plans%2Fplan-environment.yaml&env=x.yaml');
+  assert.equal(s.plan, 'plans/plan-environment.yaml');
+  assert.equal(m.stateQuery(s), 'root=t&plan=plans%2Fplan-environment.yaml&env=x.yaml');
+  assert.equal(m.partFile('plans/plan-environment.yaml#parameter_defaults'), 'plans/plan-environment.parameter_defaults.json');
+  assert.equal(m.partFile('plan.yaml#environments[12]'), 'plan.environments-12.json');
+  assert.equal(m.partFile('a.b/p#resource_registry'), 'a.b/p.resource_registry.json');
+  const plan = {
+    path: 'plans/plan-environment.yaml',
+    template: 'overcloud.yaml',
+    environments: [
+      { path: 'base.yaml', file: true },
+      { path: 'plans/plan-environment.yaml#parameter_defaults', file: false },
+    ],
+  };
+  const l = m.commandLines(s, true, 'demo', plan);
+  assert.equal(l.create, 'openstack stack create -t overcloud.yaml -e base.yaml -e plans/plan-environment.parameter_defaults.json -e x.yaml -e heatcap-environment.yaml demo');
+  assert.equal(l.parameters, 'heatcap parameters --plan plans/plan-environment.yaml -e x.yaml -e heatcap-environment.yaml');
+  assert.equal(m.commandLines({ ...s, template: 'o2.yaml' }, false, 'demo', plan).parameters, 'heatcap parameters --plan plans/plan-environment.yaml -t o2.yaml -e x.yaml');
 });

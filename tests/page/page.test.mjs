@@ -10,7 +10,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn, execFileSync } from 'node:child_process';
-import { cpSync, mkdtempSync, readFileSync, rmSync, mkdirSync } from 'node:fs';
+import { cpSync, mkdtempSync, readFileSync, rmSync, mkdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
@@ -110,6 +110,183 @@ test('GET / answers JSON clients with the versions document, browsers with the p
   const fixed = await fetch(`${base}/heatcap/page/`);
   assert.equal(fixed.status, 200);
   assert.equal((await fetch(`${base}/heatcap/page/nothing.js`)).status, 404);
+});
+
+/** Another `heatcap serve` (flags `args`) for one test: {child, base}. */
+function serveAlso(args) {
+  const child = spawn(bin, ['serve', '--listen', '127.0.0.1:0', ...args], { stdio: ['ignore', 'ignore', 'pipe'] });
+  return new Promise((ok, fail) => {
+    createInterface({ input: child.stderr }).on('line', (l) => {
+      const m = l.match(/http:\/\/(\S+)/);
+      if (m) ok({ child, base: `http://${m[1]}` });
+    });
+    child.on('exit', (code) => fail(new Error(`heatcap serve exited ${code}`)));
+  });
+}
+
+/** Runs `body` with the page helpers (axe, composed, status) on a page of its own. */
+async function onOwnPage(body) {
+  const saved = page;
+  const context = await browser.newContext({ bypassCSP: true, acceptDownloads: true, viewport: { width: 1100, height: 760 } });
+  page = await context.newPage();
+  try {
+    await body();
+  } finally {
+    await context.close();
+    page = saved;
+  }
+}
+
+/** The names in a tar archive (tar -t). */
+function tarNames(file) {
+  return execFileSync('tar', ['-tf', file], { encoding: 'utf8' }).split('\n').filter(Boolean);
+}
+
+const chosenTexts = () => page.getByRole('list', { name: /Chosen environments/ }).getByRole('listitem').allTextContents();
+
+test('the workflow from a TripleO plan (fixtures/plans): its environments first, fixed; step 6 from the exported tree', async () => {
+  const plans = join(repo, 'fixtures/plans');
+  const { child, base: at } = await serveAlso(['--root', plans]);
+  const scratch = mkdtempSync(join(tmpdir(), 'heatcap-plan-'));
+  try {
+    await onOwnPage(async () => {
+      // Step 1: the plans beside the templates; a plan tripleo-common
+      // could not deploy is offered disabled, with its error.
+      await page.goto(`${at}/`);
+      await composed();
+      const root = page.getByRole('combobox', { name: 'Root template or TripleO plan' });
+      const option = page.getByRole('option', { name: /^Plan plan-environment\.yaml / });
+      const label = await option.textContent();
+      assert.equal(label, 'Plan plan-environment.yaml (overcloud: The plan of the fixture tree): its template overcloud.yaml and 6 environments');
+      assert.ok(await page.getByRole('option', { name: /^Plan plan-bad-order\.yaml .*not usable: E9003/ }).isDisabled());
+      assert.ok(await page.getByRole('option', { name: /^Plan plan-invalid\.yaml / }).isDisabled());
+      await axe('1 (plans)');
+      await root.selectOption({ label });
+      await composed();
+      assert.match(page.url(), /[?&]plan=plan-environment\.yaml/);
+      assert.doesNotMatch(page.url(), /[?&]template=/);
+
+      // Step 2: the plan's environments, in tripleo-common's order, first
+      // and not removable; the catalogue shows its files chosen, fixed.
+      const planned = [
+        'overcloud-resource-registry.yaml (from the plan)',
+        'environments/net-v4.yaml (from the plan)',
+        'environments/bond.yaml (from the plan)',
+        "environments[0] of plan-environment.yaml (the plan's own, generated as tripleo-common did)",
+        "parameter_defaults of plan-environment.yaml (the plan's own, generated as tripleo-common did)",
+        "resource_registry of plan-environment.yaml (the plan's own, generated as tripleo-common did)",
+      ];
+      assert.deepEqual(await chosenTexts(), planned);
+      assert.equal(await page.getByRole('button', { name: /^Remove / }).count(), 0);
+      const v4 = page.getByLabel(/environments\/net-v4\.yaml\), brought by the plan$/);
+      assert.ok((await v4.isChecked()) && (await v4.isDisabled()));
+      // The exclusive group the plan chooses in is the plan's.
+      assert.ok(await page.getByLabel(/^IPv6 networks \(environments\/net-v6\.yaml\)$/).isDisabled());
+      // One environment of the user's own, after the plan's.
+      await page.getByRole('checkbox', { name: /environments\/custom\.yaml/ }).check();
+      await composed();
+      const chosen = await chosenTexts();
+      assert.deepEqual(chosen.slice(0, 6), planned);
+      assert.equal(chosen[6].replace(/UpDownRemove$/, ''), 'environments/custom.yaml');
+      assert.equal(await page.getByRole('button', { name: /^Remove / }).count(), 1);
+      await axe('2 (plan)');
+
+      // Step 5: the composition is `parameters --plan`'s.
+      const shown = Number((await status()).match(/^(\d+) parameters/)[1]);
+      const line = (await page.locator('#cmd-validate').textContent()).split('\n')[1];
+      assert.equal(line, 'heatcap parameters --plan plan-environment.yaml -e environments/custom.yaml');
+      let out;
+      try {
+        out = execFileSync(bin, [...line.split(' ').slice(1), '--format', 'json'], { cwd: plans, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] });
+      } catch (e) {
+        out = e.stdout;
+      }
+      const cli = JSON.parse(out);
+      assert.equal(Object.keys(cli.parameters).length, shown);
+      assert.ok(shown > 0);
+
+      // Step 6: the command lines name the plan's generated environments
+      // as the exported tree holds them; the tree downloads as a tar.
+      assert.equal(
+        await page.locator('#cmd-create').textContent(),
+        'openstack stack create -t overcloud.yaml -e overcloud-resource-registry.yaml -e environments/net-v4.yaml -e environments/bond.yaml -e plan-environment.environments-0.json -e plan-environment.parameter_defaults.json -e plan-environment.resource_registry.json -e environments/custom.yaml overcloud',
+      );
+      await axe('6 (plan)');
+      const [download] = await Promise.all([
+        page.waitForEvent('download'),
+        page.getByRole('button', { name: 'Download the exported tree (tar)' }).click(),
+      ]);
+      assert.equal(download.suggestedFilename(), 'heatcap-export.tar');
+      const tar = join(scratch, 'tree.tar');
+      await download.saveAs(tar);
+      const names = tarNames(tar);
+      for (const n of ['overcloud.yaml', 'environments/net-v4.yaml', 'plan-environment.parameter_defaults.json', 'environments/custom.yaml']) {
+        assert.ok(names.includes(n), `${n} in ${names}`);
+      }
+
+      // A reload restores the plan and the user's environment.
+      await page.reload();
+      await composed();
+      assert.equal(await root.inputValue(), 'plan:plan-environment.yaml');
+      assert.deepEqual((await chosenTexts()).map((t) => t.replace(/UpDownRemove$/, '')), [...planned, 'environments/custom.yaml']);
+      assert.equal(Number((await status()).match(/^(\d+) parameters/)[1]), shown);
+    });
+  } finally {
+    child.kill();
+    rmSync(scratch, { recursive: true, force: true });
+  }
+});
+
+test('the workflow on a raw TripleO checkout (fixtures/jinja/latest, rendered by the service)', async () => {
+  // A copy with two environments of its own: the roles' templates (both
+  // rendered from Jinja sources), and another Controller implementation.
+  const tht = join(mkdtempSync(join(tmpdir(), 'heatcap-raw-')), 'tht');
+  cpSync(join(repo, 'fixtures/jinja/latest'), tht, { recursive: true });
+  writeFileSync(
+    join(tht, 'roles.yaml'),
+    'resource_registry:\n  OS::TripleO::Controller: puppet/controller-role.yaml\n  OS::TripleO::ComputeOvsDpdk: puppet/computeovsdpdk-role.yaml\n  OS::TripleO::CephStorage: puppet/cephstorage-role.yaml\n',
+  );
+  writeFileSync(join(tht, 'name-only.yaml'), 'resource_registry:\n  OS::TripleO::Controller: puppet/controller-name-only.yaml\n');
+  const { child, base: at } = await serveAlso(['--root', tht]);
+  try {
+    await onOwnPage(async () => {
+      // Step 1: overcloud.yaml exists only as overcloud.j2.yaml.
+      await page.goto(`${at}/`);
+      await composed();
+      const root = page.getByRole('combobox', { name: 'Root template or TripleO plan' });
+      const label = await page.getByRole('option', { name: /^overcloud\.yaml/ }).textContent();
+      assert.match(label, /^overcloud\.yaml: Primary role Controller; 3 roles\./);
+      await root.selectOption({ label });
+      await composed();
+      await axe('1 (raw)');
+      // Step 2: the environments, one of them rendered.
+      for (const e of ['roles.yaml', 'environments/network-isolation.yaml', 'name-only.yaml']) {
+        await page.getByRole('checkbox', { name: e }).check();
+        await composed();
+      }
+      await axe('2 (raw)');
+      // Steps 3-4: name-only.yaml picks the Controller; pick the role template.
+      const controller = page.getByRole('combobox', { name: 'Implementation of OS::TripleO::Controller' });
+      assert.equal(await controller.inputValue(), 'puppet/controller-name-only.yaml');
+      await axe('3 (raw)');
+      const search = page.getByRole('searchbox', { name: 'Search parameters by name' });
+      await search.fill('NetName');
+      const matching = async () => Number((await page.locator('#param-summary').textContent()).match(/^(\d+) matching/)[1]);
+      // Two rendered roles declare the three networks' names; the name-only Controller none.
+      assert.equal(await matching(), 6);
+      await controller.selectOption('puppet/controller-role.yaml');
+      await composed();
+      assert.equal(await matching(), 9);
+      await axe('4 (raw)');
+      // Step 5: the rendered role template's parameters, in the Controller's stack.
+      assert.ok((await page.getByText('InternalApiNetName', { exact: true }).count()) >= 3);
+      assert.match(await status(), /^9 parameters in the composition/);
+      await axe('5 (raw)');
+    });
+  } finally {
+    child.kill();
+    rmSync(dirname(tht), { recursive: true, force: true });
+  }
 });
 
 test('the workflow on the 2016 corpus deployment', async () => {

@@ -26,6 +26,15 @@ export async function get(route, pairs = []) {
   return answer(await fetch(`${BASE}/${route}${s ? `?${s}` : ''}`, { headers: { Accept: 'application/json' } }));
 }
 
+/** GET a route's bytes (a tar archive): a Blob, or an Error with Heat's message. */
+export async function blob(route, pairs = []) {
+  const q = new URLSearchParams();
+  for (const [k, v] of pairs) q.append(k, v);
+  const response = await fetch(`${BASE}/${route}?${q}`);
+  if (!response.ok) return answer(response);
+  return response.blob();
+}
+
 /** POST a JSON body. */
 export async function post(route, body) {
   return answer(
@@ -37,9 +46,10 @@ export async function post(route, body) {
   );
 }
 
-/** The query pairs of a composition: root, template, environments, choices. */
+/** The query pairs of a composition: root, plan, template, environments, choices. */
 export function compositionPairs(state, { template = true, choices = true } = {}) {
   const pairs = [['root', state.root]];
+  if (state.plan) pairs.push(['plan', state.plan]);
   if (template && state.template) pairs.push(['template', state.template]);
   for (const e of state.envs) pairs.push(['environment', e]);
   if (choices) for (const [t, p] of Object.entries(state.choices)) pairs.push(['choose', `${t}=${p}`]);

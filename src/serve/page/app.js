@@ -11,6 +11,8 @@ const state = m.parseState(location.search);
 let roots = [];
 let rootShown = '';
 let files = [];
+/** The root's TripleO plans (`plans`), paths relative to the root. */
+let plans = [];
 let catalogue = null;
 /** Type → the index's files that declare it or that an environment maps it to. */
 let implementing = new Map();
@@ -29,6 +31,32 @@ function announce(text) {
 function hiddenNames() {
   if (!report) return new Set();
   return new Set(Object.entries(report.parameters).filter(([, i]) => i.hidden).map(([n]) => n));
+}
+
+/** Name of the exported tree's archive. */
+const TREE_FILE = 'heatcap-export.tar';
+
+/** The value of a plan in step 1's list. */
+const PLAN = 'plan:';
+
+/** The chosen plan ({path, template, environments: [{path, file}]}), if any. */
+function chosenPlan() {
+  return state.plan ? plans.find((p) => p.path === state.plan) || null : null;
+}
+
+/** The files the chosen plan brings (merged first, not removable). */
+function planFiles() {
+  return (chosenPlan()?.environments || []).filter((e) => e.file).map((e) => e.path);
+}
+
+/** Every chosen environment file, in merge order: the plan's, then the user's. */
+function allChosen() {
+  return [...planFiles(), ...state.envs];
+}
+
+/** Whether a composition is named: a root template, or a plan (its template). */
+function composing() {
+  return Boolean(state.template || state.plan);
 }
 
 function saveUrl() {
@@ -59,7 +87,16 @@ async function init() {
     await loadRoot();
   });
   $('template').addEventListener('change', () => {
-    state.template = $('template').value;
+    const v = $('template').value;
+    if (v.startsWith(PLAN)) {
+      state.plan = v.slice(PLAN.length);
+      state.template = '';
+      const brought = new Set(planFiles());
+      state.envs = state.envs.filter((e) => !brought.has(e));
+    } else {
+      state.plan = '';
+      state.template = v;
+    }
     state.choices = {};
     changed();
   });
@@ -72,14 +109,22 @@ async function loadRoot() {
   rootShown = roots.find((r) => r.name === state.root)?.path || '';
   announce('Reading the tree…');
   // The composition the address names is asked for while the tree is read.
-  const early = state.template ? compute({ options: true }) : null;
+  const early = composing() ? compute({ options: true }) : null;
   early?.catch(() => {});
+  const listed = api.get('plans', [['root', state.root]]).catch(() => ({ plans: [] }));
   try {
     files = (await api.get('index', [['root', state.root], ['recursive', 'true']])).files;
   } catch (e) {
     announce(`heatcap could not read the tree: ${e.message}`);
     return;
   }
+  plans = (await listed).plans.map((p) => ({
+    ...p,
+    path: m.relative(p.path, rootShown),
+    template: p.template ? m.relative(p.template, rootShown) : '',
+    environments: p.environments.map((e) => ({ ...e, path: m.relative(e.path, rootShown) })),
+    errors: p.diagnostics.filter((d) => d.severity === 'error'),
+  }));
   const depth = (p) => p.split('/').length;
   const rel = (f) => m.relative(f.path, rootShown);
   const templates = files
@@ -93,18 +138,34 @@ async function loadRoot() {
     }
   }
   const select = $('template');
+  const templateOptions = templates.map((f) => {
+    const d = (f.description || '').trim().split('\n')[0];
+    return el('option', { value: rel(f), text: d ? `${rel(f)}: ${d.slice(0, 70)}` : rel(f) });
+  });
+  const planOptions = plans.map((p) => {
+    const about = [p.name, (p.description || '').trim().split('\n')[0]].filter(Boolean).join(': ');
+    const what = `its template ${p.template || '(none)'} and ${p.environments.length} environment${p.environments.length === 1 ? '' : 's'}`;
+    const why = p.errors.length ? `; not usable: ${p.errors[0].code} ${p.errors[0].message}` : '';
+    return el('option', {
+      value: `${PLAN}${p.path}`,
+      disabled: p.errors.length > 0 || !p.template,
+      text: `Plan ${p.path}${about ? ` (${about.slice(0, 70)})` : ''}: ${what}${why}`,
+    });
+  });
   select.replaceChildren(
-    el('option', { value: '', text: '(choose a root template)' }),
-    ...templates.map((f) => {
-      const d = (f.description || '').trim().split('\n')[0];
-      return el('option', { value: rel(f), text: d ? `${rel(f)}: ${d.slice(0, 70)}` : rel(f) });
-    }),
+    el('option', { value: '', text: '(choose a root template or a plan)' }),
+    ...(planOptions.length
+      ? [el('optgroup', { label: 'TripleO plans (plan environments)' }, planOptions), el('optgroup', { label: 'Templates' }, templateOptions)]
+      : templateOptions),
   );
+  const usable = (p) => !p.errors.length && p.template;
+  if (state.plan && !plans.some((p) => p.path === state.plan && usable(p))) state.plan = '';
   if (!templates.some((f) => rel(f) === state.template)) state.template = '';
-  select.value = state.template;
+  select.value = state.plan ? `${PLAN}${state.plan}` : state.template;
   const envs = new Set(files.filter((f) => f.kind === 'environment').map(rel));
-  const known = state.envs.filter((e) => envs.has(e));
-  const same = known.length === state.envs.length && state.template !== '';
+  const brought = new Set(planFiles());
+  const known = state.envs.filter((e) => envs.has(e) && !brought.has(e));
+  const same = known.length === state.envs.length && composing();
   state.envs = known;
   renderEnvList();
   await refresh({ options: true }, same ? early : null);
@@ -115,12 +176,16 @@ async function loadRoot() {
 /** One environment's control: a checkbox, or a radio of an exclusive group. */
 function envControl(file, title, about, group) {
   const id = `env-${file}`;
-  const on = state.envs.includes(file);
+  const fromPlan = planFiles().includes(file);
+  const on = fromPlan || state.envs.includes(file);
+  // An exclusive group the plan chooses in is the plan's.
+  const planGroup = group?.files.some((f) => planFiles().includes(f));
   const input = el('input', {
     type: group ? 'radio' : 'checkbox',
     name: group?.name,
     id,
     checked: on,
+    disabled: fromPlan || planGroup,
     'aria-describedby': about ? `${id}-about` : undefined,
     onchange: (e) => {
       if (group) state.envs = state.envs.filter((x) => !group.files.includes(x));
@@ -134,7 +199,7 @@ function envControl(file, title, about, group) {
     { class: 'env' },
     input,
     ' ',
-    el('label', { for: id, text: title && title !== file ? `${title} (${file})` : file }),
+    el('label', { for: id, text: `${title && title !== file ? `${title} (${file})` : file}${fromPlan ? ', brought by the plan' : ''}` }),
     about ? el('span', { class: 'help', id: `${id}-about`, text: ` ${about}` }) : null,
   );
 }
@@ -178,7 +243,8 @@ function renderCatalogue(q) {
               type: 'radio',
               name: group.name,
               id,
-              checked: !group.files.some((f) => state.envs.includes(f)),
+              checked: !group.files.some((f) => allChosen().includes(f)),
+              disabled: group.files.some((f) => planFiles().includes(f)),
               onchange: () => {
                 state.envs = state.envs.filter((x) => !group.files.includes(x));
                 changed();
@@ -240,14 +306,24 @@ function renderEnvList() {
 
 function renderChosen() {
   const list = $('env-chosen');
-  $('env-none').hidden = state.envs.length > 0;
+  const plan = chosenPlan();
+  const fixed = (plan?.environments || []).map((e) =>
+    el(
+      'li',
+      { class: 'from-plan' },
+      el('span', { class: 'mono', text: e.file ? e.path : `${e.path.slice(e.path.lastIndexOf('#') + 1)} of ${plan.path}` }),
+      el('span', { class: 'help', text: e.file ? ' (from the plan)' : " (the plan's own, generated as tripleo-common did)" }),
+    ),
+  );
+  $('env-none').hidden = state.envs.length > 0 || fixed.length > 0;
   list.replaceChildren(
+    ...fixed,
     ...state.envs.map((p, i) => {
       const move = (to) => () => {
         const [x] = state.envs.splice(i, 1);
         state.envs.splice(to, 0, x);
         changed();
-        list.querySelectorAll('li')[to]?.querySelector(to < i ? '.up' : '.down')?.focus();
+        list.querySelectorAll('li')[fixed.length + to]?.querySelector(to < i ? '.up' : '.down')?.focus();
       };
       return el(
         'li',
@@ -305,7 +381,7 @@ async function askCatalogue() {
 async function refresh(what = { options: true }, asked = null) {
   const g = ++generation;
   renderChosen();
-  if (!state.template) {
+  if (!composing()) {
     for (const id of ['choices', 'parameters', 'result']) {
       $(id).replaceChildren(el('p', { class: 'help', text: 'Choose a root template first.' }));
     }
@@ -356,8 +432,8 @@ function renderProblems() {
   const box = $('env-problems');
   // The catalogue's requirement findings (a `requires` not met, a cycle).
   const unmet = (catalogue?.diagnostics || []).filter((d) => d.code === 'E9003' || d.code === 'E9004');
-  const envErrors = [...unmet, ...(options && state.template ? options.diagnostics : []).filter((d) => d.severity === 'error')];
-  const rest = (report && state.template ? report.diagnostics : []).filter((d) => d.severity === 'error');
+  const envErrors = [...unmet, ...(options && composing() ? options.diagnostics : []).filter((d) => d.severity === 'error')];
+  const rest = (report && composing() ? report.diagnostics : []).filter((d) => d.severity === 'error');
   const items = [...envErrors, ...rest];
   if (!items.length) {
     box.replaceChildren();
@@ -394,7 +470,8 @@ function choice(c, i) {
   const picked = mine ?? envPick;
   const id = `choice-${i}`;
   const chosenCand = cands.find((k) => k.name === c.selection?.chosen || k.path === envPick);
-  const by = (chosenCand?.mappedBy || []).filter((x) => state.envs.includes(x.environment)).map((x) => `${x.environment}:${x.line}`);
+  const chosenEnvs = allChosen();
+  const by = (chosenCand?.mappedBy || []).filter((x) => chosenEnvs.includes(x.environment)).map((x) => `${x.environment}:${x.line}`);
   const select = el(
     'select',
     {
@@ -445,7 +522,7 @@ function choice(c, i) {
     const maps = k.mappedBy.length ? `; mapped by ${k.mappedBy.map((x) => `${x.environment}:${x.line}`).join(', ')}` : '';
     const li = el('li', {}, el('span', { class: 'mono', text: k.path || k.name }), ` (${caps}${maps})`);
     for (const x of k.mappedBy) {
-      if (state.envs.includes(x.environment) || x.environment === k.path) continue;
+      if (chosenEnvs.includes(x.environment) || x.environment === k.path) continue;
       li.append(
         ' ',
         el('button', {
@@ -524,7 +601,8 @@ function renderResult() {
   const values = Object.fromEntries(Object.entries(state.values).filter(([n]) => n in report.parameters));
   const yaml = m.environmentYaml({ choices: state.choices, values, types, hidden, withHidden });
   const generated = Object.keys(state.choices).length > 0 || Object.keys(values).length > 0;
-  const lines = m.commandLines(state, generated);
+  const plan = chosenPlan();
+  const lines = m.commandLines(state, generated, 'overcloud', plan);
   if (blobUrl) URL.revokeObjectURL(blobUrl);
   blobUrl = URL.createObjectURL(new Blob([yaml], { type: 'application/yaml' }));
   const skipped = Object.keys(values).filter((n) => hidden.has(n)).length;
@@ -553,10 +631,16 @@ function renderResult() {
     ),
     el('p', {}, el('a', { id: 'download', href: blobUrl, download: m.GENERATED, text: `Download ${m.GENERATED}` })),
     el('pre', { id: 'env-text', text: yaml }),
-    el('h3', { text: 'Create the stack (from the served root directory)' }),
+    el('h3', { text: plan ? 'Create the stack (from the exported tree)' : 'Create the stack (from the served root directory)' }),
+    plan
+      ? el('p', {
+        class: 'help',
+        text: `The exported tree (below) holds the plan's generated environments as files (${plan.environments.filter((e) => !e.file).map((e) => m.partFile(e.path)).join(', ') || 'none'}); add ${m.GENERATED} to it.`,
+      })
+      : null,
     el('pre', { id: 'cmd-create', text: lines.create }),
     el('h3', { text: 'Check it first' }),
-    el('p', { class: 'help', text: 'Against a real Heat, or with heatcap:' }),
+    el('p', { class: 'help', text: plan ? 'Against a real Heat (from the exported tree), or with heatcap (from the served root directory):' : 'Against a real Heat, or with heatcap:' }),
     el('pre', { id: 'cmd-validate', text: `${lines.validate}\n${lines.parameters}` }),
     el('h3', { text: 'The API body' }),
     el('p', {
@@ -580,7 +664,38 @@ function renderResult() {
       },
     }),
     body,
+    el('h3', { text: 'The exported tree' }),
+    el('p', {
+      class: 'help',
+      text: 'Every file the composition uses, as stock Heat takes them (heatcap export --out DIR), as a tar archive; add the generated environment to it.',
+    }),
+    el('button', { type: 'button', id: 'download-tree', text: 'Download the exported tree (tar)', onclick: downloadTree }),
+    el('p', { class: 'error', id: 'download-tree-error', role: 'alert' }),
   );
+}
+
+/** The exported tree as a tar archive (`export?format=tarball`), saved
+ * as a file; the service's refusal said next to the button. */
+async function downloadTree(e) {
+  const button = e.target;
+  const error = $('download-tree-error');
+  button.disabled = true;
+  error.textContent = '';
+  try {
+    const pairs = [...api.compositionPairs(state, { choices: false }), ['format', 'tarball']];
+    const tar = await api.blob('export', pairs);
+    const url = URL.createObjectURL(tar);
+    const a = el('a', { href: url, download: TREE_FILE, hidden: true });
+    document.body.append(a);
+    a.click();
+    a.remove();
+    setTimeout(() => URL.revokeObjectURL(url), 60000);
+    announce(`The exported tree is downloaded as ${TREE_FILE}.`);
+  } catch (err) {
+    error.textContent = `heatcap refuses the export: ${err.message}`;
+  }
+  button.disabled = false;
+  button.focus();
 }
 
 init().catch((e) => announce(`The page failed: ${e.message}`));

@@ -8,11 +8,12 @@ export const GENERATED = 'heatcap-environment.yaml';
 
 /** An empty state. */
 export function emptyState() {
-  return { root: '', template: '', envs: [], choices: {}, values: {} };
+  return { root: '', plan: '', template: '', envs: [], choices: {}, values: {} };
 }
 
 /**
- * The state a page URL's query holds: `root`, `template`, `env` (repeated,
+ * The state a page URL's query holds: `root`, `plan` (a TripleO plan: its
+ * environments come first, its template unless `template`), `template`, `env` (repeated,
  * in merge order), `choose=TYPE=PATH` (repeated), `p.NAME=TEXT` (a typed
  * value; NoEcho values are never put in the URL).
  */
@@ -20,6 +21,7 @@ export function parseState(search) {
   const q = new URLSearchParams(search);
   const s = emptyState();
   s.root = q.get('root') || '';
+  s.plan = q.get('plan') || '';
   s.template = q.get('template') || '';
   s.envs = q.getAll('env').filter((e) => e !== '');
   for (const c of q.getAll('choose')) {
@@ -36,6 +38,7 @@ export function parseState(search) {
 export function stateQuery(state, hidden = new Set()) {
   const q = new URLSearchParams();
   if (state.root) q.set('root', state.root);
+  if (state.plan) q.set('plan', state.plan);
   if (state.template) q.set('template', state.template);
   for (const e of state.envs) q.append('env', e);
   for (const [t, p] of Object.entries(state.choices)) q.append('choose', `${t}=${p}`);
@@ -123,18 +126,43 @@ function envArgs(state, generated) {
 }
 
 /**
- * The command lines, run from the served root: `openstack stack create`,
- * `openstack orchestration template validate`, `heatcap parameters`.
- * `generated`: whether the generated environment holds anything.
+ * The file `heatcap export` writes a part of a plan to, beside the plan
+ * (`dir/plan-environment.yaml#environments[0]` →
+ * `dir/plan-environment.environments-0.json`), as tripleo-common wrote
+ * each generated environment to a file of its own.
  */
-export function commandLines(state, generated, stackName = 'overcloud') {
-  const t = ['-t', state.template];
+export function partFile(path) {
+  const at = path.lastIndexOf('#');
+  const file = path.slice(0, at);
+  const part = path.slice(at + 1).replace('[', '-').replace(']', '');
+  const slash = file.lastIndexOf('/');
+  const name = file.slice(slash + 1);
+  const dot = name.lastIndexOf('.');
+  const stem = dot > 0 ? name.slice(0, dot) : name;
+  return `${file.slice(0, slash + 1)}${stem}.${part}.json`;
+}
+
+/**
+ * The command lines: `openstack stack create`, `openstack orchestration
+ * template validate` (from the served root; with a plan, from the
+ * exported tree, which holds the plan's generated environments as files)
+ * and `heatcap parameters` (from the served root).
+ * `generated`: whether the generated environment holds anything;
+ * `plan`: the chosen plan ({path, template, environments: [{path, file}]},
+ * paths relative to the root), if any.
+ */
+export function commandLines(state, generated, stackName = 'overcloud', plan = null) {
+  const template = state.template || plan?.template || '';
+  const t = ['-t', template];
+  const fromPlan = (plan?.environments || []).flatMap((x) => ['-e', x.file ? x.path : partFile(x.path)]);
   const e = envArgs(state, generated);
   const line = (words) => words.map(shellQuote).join(' ');
   return {
-    create: line(['openstack', 'stack', 'create', ...t, ...e, stackName]),
-    validate: line(['openstack', 'orchestration', 'template', 'validate', ...t, ...e, '--show-nested']),
-    parameters: line(['heatcap', 'parameters', ...t, ...e]),
+    create: line(['openstack', 'stack', 'create', ...t, ...fromPlan, ...e, stackName]),
+    validate: line(['openstack', 'orchestration', 'template', 'validate', ...t, ...fromPlan, ...e, '--show-nested']),
+    parameters: line(plan
+      ? ['heatcap', 'parameters', '--plan', plan.path, ...(state.template ? t : []), ...e]
+      : ['heatcap', 'parameters', ...t, ...e]),
   };
 }
 
