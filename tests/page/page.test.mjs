@@ -407,6 +407,10 @@ test('the workflow on the 2016 corpus deployment', async () => {
   assert.doesNotMatch(env, /s3cret/);
   const create = await page.locator('#cmd-create').textContent();
   assert.equal(create, `openstack stack create -t overcloud.yaml ${ENVS.map((e) => `-e ${e}`).join(' ')} -e heatcap-environment.yaml overcloud`);
+  // Nothing absent is written out (a missing plan's note once read "null").
+  const texts = await page.locator('#result > *').allTextContents();
+  assert.ok(!texts.some((t) => t.trim() === 'null'), texts.join('|'));
+  assert.doesNotMatch(await page.locator('#result').innerText(), /^null$/m);
   await axe(6);
   await shot(6, page.getByRole('heading', { name: '6. Result' }), 'start');
   const [download] = await Promise.all([

@@ -608,7 +608,8 @@ function renderResult() {
   const skipped = Object.keys(values).filter((n) => hidden.has(n)).length;
   const body = el('pre', { id: 'api-body', hidden: true });
   const box = $('result');
-  box.replaceChildren(
+  // `el` drops absent children; replaceChildren would write them as "null".
+  box.replaceChildren(...el('div', {},
     el('h3', { text: 'The environment file' }),
     el('p', {
       class: 'help',
@@ -671,7 +672,7 @@ function renderResult() {
     }),
     el('button', { type: 'button', id: 'download-tree', text: 'Download the exported tree (tar)', onclick: downloadTree }),
     el('p', { class: 'error', id: 'download-tree-error', role: 'alert' }),
-  );
+  ).childNodes);
 }
 
 /** The exported tree as a tar archive (`export?format=tarball`), saved
