@@ -6,6 +6,7 @@ binary. Every expected answer comes from the CLI run on the same files
 file's text, never written down here.
 """
 
+import asyncio
 import glob
 import json
 import os
@@ -240,3 +241,77 @@ async def test_hover_on_a_parameter_shows_its_effective_value_and_where(client: 
     md = hover.contents.value
     assert f"**Effective value**: `{json.dumps(value)}`" in md, md
     assert f"storage-environment.yaml:{set_at}` (parameter_defaults)" in md, md
+
+
+COMPOSE = ROOT / "fixtures" / "lsp" / "compose"
+
+
+def without_parameter(text, name):
+    """The template `text` without the declaration of parameter `name`."""
+    out, skip = [], False
+    for line in text.split("\n"):
+        if line.startswith("  ") and not line.startswith("   "):
+            skip = line == f"  {name}:"
+        elif not line.startswith(" "):
+            skip = False
+        if not skip:
+            out.append(line)
+    return "\n".join(out)
+
+
+async def published(client, uri, timeout=30):
+    """The next diagnostics published for `uri` (read from the client's
+    record of them: two notifications may arrive together)."""
+    before = client.diagnostics.get(uri)
+
+    async def wait():
+        while client.diagnostics.get(uri) is before:
+            await asyncio.sleep(0.02)
+        return client.diagnostics[uri]
+
+    return await asyncio.wait_for(wait(), timeout)
+
+
+@pytest.mark.asyncio(loop_scope="module")
+async def test_an_unsaved_edit_that_breaks_the_composition_is_found_when_typing_pauses(
+    client: LanguageClient, tmp_path
+):
+    client.workspace_did_change_configuration(
+        t.DidChangeConfigurationParams(
+            settings={"heatcap": {"environments": [str(COMPOSE / "env.yaml")], "template": str(COMPOSE / "root.yaml")}}
+        )
+    )
+    app, root = COMPOSE / "app.yaml", COMPOSE / "root.yaml"
+    text = app.read_text()
+    broken = without_parameter(text, "size")
+    # What `heatcap validate -e` says of the same files on disk.
+    for f in ("root.yaml", "env.yaml"):
+        (tmp_path / f).write_text((COMPOSE / f).read_text())
+    (tmp_path / "app.yaml").write_text(broken)
+    report = heatcap("validate", "--no-config", "-e", str(tmp_path / "env.yaml"), str(tmp_path / "root.yaml"), "--format", "json")
+    want = sorted(
+        (d["code"], d["span"]["start"]["line"] - 1, d["message"].replace(str(tmp_path) + "/", ""))
+        for d in report["diagnostics"]
+        if d["file"] == str(tmp_path / "root.yaml")
+    )
+    assert [w[0] for w in want] == ["E7007"], want
+    uri = await opened(client, app, text)
+    client.text_document_did_change(
+        t.DidChangeTextDocumentParams(
+            text_document=t.VersionedTextDocumentIdentifier(uri=uri, version=2),
+            content_changes=[t.TextDocumentContentChangeWholeDocument(text=broken)],
+        )
+    )
+    # No save: the composition is checked when typing pauses.
+    found = await published(client, root.as_uri())
+    got = sorted(
+        (d.code, d.range.start.line, d.message.replace(str(COMPOSE) + "/", "")) for d in found
+    )
+    assert got == want
+    client.text_document_did_change(
+        t.DidChangeTextDocumentParams(
+            text_document=t.VersionedTextDocumentIdentifier(uri=uri, version=3),
+            content_changes=[t.TextDocumentContentChangeWholeDocument(text=text)],
+        )
+    )
+    assert list(await published(client, root.as_uri())) == []

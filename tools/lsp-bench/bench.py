@@ -15,7 +15,12 @@ In a rendered tripleo-heat-templates tree (default: the 2018 one) it opens
 - composition findings after a save of `overcloud.yaml`, with
   `overcloud-resource-registry-puppet.yaml`: `didSave` → the answer to a
   request sent right after it (the server handles messages in order, so
-  that answer comes after every finding the save published).
+  that answer comes after every finding the save published);
+- composition findings when typing pauses: an unsaved edit of
+  `overcloud.yaml` → its second `publishDiagnostics` of that version (the
+  first is the buffer's own findings, the second comes with the
+  composition's, checked on a thread after the pause, 500 ms by default);
+  printed with and without the pause.
 
 Prints p50/p95/max in milliseconds; docs/performance.md records a run.
 Not a test: the machine decides the figures.
@@ -153,6 +158,18 @@ def main():
         s.request("textDocument/documentSymbol", {"textDocument": doc})
         samples.append(time.perf_counter() - t0)
     figures("composition findings after a save", samples)
+
+    # Composition findings when typing pauses (no save).
+    pause = 0.5
+    samples = []
+    for v in range(2, 2 + max(3, a.runs // 10)):
+        t0 = time.perf_counter()
+        s.notify("textDocument/didChange", {"textDocument": {"uri": ouri, "version": v}, "contentChanges": [{"text": otext + f"# edit {v}\n"}]})
+        s.diagnostics(ouri, v)
+        s.diagnostics(ouri, v)
+        samples.append(time.perf_counter() - t0)
+    figures("composition findings when typing pauses", samples)
+    figures("  the same, less the 500 ms pause", [x - pause for x in samples])
     s.stop()
 
 
