@@ -95,6 +95,8 @@ struct Server {
     published: std::collections::HashSet<PathBuf>,
     /// The environments opened once, until a file is saved.
     workspace: Option<Workspace>,
+    /// The project's templates registry entries may name, until a save.
+    tree: Option<std::rc::Rc<editor::Tree>>,
     /// The open buffers, read instead of the disk's files.
     buffers: FileOverlay,
     outbox: Vec<Message>,
@@ -154,6 +156,7 @@ fn serve(connection: &Connection, settings: Settings) -> Result<(), String> {
         composed: HashMap::new(),
         published: std::collections::HashSet::new(),
         workspace: None,
+        tree: None,
         buffers: FileOverlay::default(),
         outbox: Vec::new(),
         due: None,
@@ -231,11 +234,11 @@ fn apply_options(settings: &mut Settings, o: &J) {
         settings.environments = envs
             .iter()
             .filter_map(J::as_str)
-            .map(PathBuf::from)
+            .map(absolute_path)
             .collect();
     }
     if let Some(t) = o.get("template").and_then(J::as_str) {
-        settings.template = Some(PathBuf::from(t));
+        settings.template = Some(absolute_path(t));
     }
 }
 
@@ -421,6 +424,7 @@ impl Server {
                 self.due = None;
                 self.again = None;
                 self.workspace = None;
+                self.tree = None;
                 self.check_composition(Some(&uri));
                 self.publish_all();
             }
@@ -475,6 +479,24 @@ impl Server {
             );
         }
         self.workspace.as_ref()
+    }
+
+    /// The templates of the project `file` is in (kept until a save).
+    fn tree(&mut self, file: &Path) -> std::rc::Rc<editor::Tree> {
+        let dir = editor::project_dir(
+            &self.buffers,
+            file,
+            self.settings.template.as_deref(),
+            &self.settings.environments,
+        );
+        match &self.tree {
+            Some(t) if t.dir == dir => t.clone(),
+            _ => {
+                let t = std::rc::Rc::new(editor::Tree::scan(&self.buffers, &dir));
+                self.tree = Some(t.clone());
+                t
+            }
+        }
     }
 
     /// `validate` of one file, as `heatcap validate FILE` checks it.
@@ -669,8 +691,9 @@ impl Server {
         let encoding = self.encoding;
         let prefix = editor::context(&text, pos).prefix;
         let files = self.buffers.clone();
+        let tree = editor::wants_tree(&text, pos).then(|| self.tree(&path));
         let ws = self.workspace();
-        let items = editor::completions(&files, ws, &path, &text, pos);
+        let items = editor::completions(&files, ws, tree.as_deref(), &path, &text, pos);
         let lines = Lines::new(&text, encoding);
         let start = crate::diag::Pos {
             line: pos.line,
@@ -770,6 +793,12 @@ fn is_environment_text(text: &str) -> bool {
     })
 }
 
+/// A path of the settings, relative to the working directory, made
+/// absolute (as `heatcap lsp -e` makes them).
+fn absolute_path(p: &str) -> PathBuf {
+    std::path::absolute(p).unwrap_or_else(|_| PathBuf::from(p))
+}
+
 /// A finding's file as an absolute path (as shown: relative to the working
 /// directory).
 fn absolute(file: &str) -> Option<PathBuf> {
@@ -833,6 +862,7 @@ fn completion_kind(kind: &str) -> u32 {
         "parameter" | "resource" => 6,                                      // Variable
         "attribute" => 5,                                                   // Field
         "section" => 14,                                                    // Keyword
+        "template" => 17,                                                   // File
         _ => 1,
     }
 }

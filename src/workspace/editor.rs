@@ -691,8 +691,10 @@ pub(crate) fn context(text: &str, pos: Pos) -> Context {
     // `key: ` on this line (its value is typed), else a key or an item
     // being typed: the column it starts at.
     let indent = if let Some((k, col)) = line_key(&before) {
+        // Its enclosing keys are less indented than it (its siblings
+        // are not).
         ctx.key = Some(k);
-        col + 1
+        col
     } else {
         let mut col = indent_of(&before);
         let mut rest = &before[col..];
@@ -835,11 +837,14 @@ const RESOURCE_KEYS: [&str; 8] = [
 /// What may be typed at `pos` in the document `file` whose text is
 /// `text`: types, properties and allowed values from Heat's schemas and
 /// the workspace's registry, parameters and resources of the file,
-/// attributes of a resource's type, functions of the file's version, and
-/// sections.
+/// attributes of a resource's type, functions of the file's version,
+/// sections, and in an environment's registry its keys (types the
+/// `tree`'s templates use, the registry's, Heat's) and targets (the
+/// `tree`'s templates, Heat's types).
 pub(crate) fn completions(
     files: &FileOverlay,
     ws: Option<&Workspace>,
+    tree: Option<&Tree>,
     file: &Path,
     text: &str,
     pos: Pos,
@@ -891,8 +896,49 @@ pub(crate) fn completions(
                     out.push(item(s, "section", None));
                 }
             }
-            (["resource_registry", ..], None) => {
-                type_items(ws, &mut out);
+            (["resource_registry"], None) => {
+                out.push(item(
+                    "resources",
+                    "section",
+                    Some("entries for one resource".into()),
+                ));
+                registry_keys(ws, tree, &mut out);
+            }
+            (["resource_registry", "resources"], None) => {
+                if let Some(tree) = tree {
+                    let mut names: Vec<&str> = tree
+                        .templates
+                        .iter()
+                        .flat_map(|t| t.resources.iter().map(String::as_str))
+                        .collect();
+                    names.sort_unstable();
+                    names.dedup();
+                    for n in names {
+                        out.push(item(n, "resource", None));
+                    }
+                }
+            }
+            (["resource_registry", "resources", _], None) => {
+                for (k, d) in [
+                    ("hooks", "breakpoints: pre-create, post-update, ..."),
+                    ("restricted_actions", "update, replace"),
+                ] {
+                    out.push(item(k, "section", Some(d.to_owned())));
+                }
+                registry_keys(ws, tree, &mut out);
+            }
+            (["resource_registry", "resources", _], Some("hooks")) => {
+                for h in HOOKS {
+                    out.push(item(h, "allowed value", None));
+                }
+            }
+            (["resource_registry", "resources", _], Some("restricted_actions")) => {
+                for a in ["update", "replace"] {
+                    out.push(item(a, "allowed value", None));
+                }
+            }
+            (["resource_registry"] | ["resource_registry", "resources", _], Some(_)) => {
+                registry_targets(file, tree, &mut out);
             }
             _ => {}
         }
@@ -944,6 +990,201 @@ pub(crate) fn completions(
         _ => {}
     }
     out
+}
+
+/// Heat's hook types (`heat.engine.environment.HOOK_TYPES`).
+const HOOKS: [&str; 6] = [
+    "pre-create",
+    "pre-update",
+    "pre-delete",
+    "post-create",
+    "post-update",
+    "post-delete",
+];
+
+/// One template of the project's tree, as completion in an environment
+/// needs it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct TreeTemplate {
+    /// Its path (as walked from the tree's directory).
+    pub path: PathBuf,
+    /// The names of its resources.
+    pub resources: Vec<String>,
+    /// The resource types it uses (names with `::`, Heat's or not).
+    pub types: Vec<String>,
+}
+
+/// The templates (`*.yaml`, `*.yml` with a `heat_template_version`) of a
+/// project's tree, read through the buffers: what registry entries of an
+/// environment may map and point to.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub(crate) struct Tree {
+    /// The directory walked.
+    pub dir: PathBuf,
+    /// Its templates, in walk order.
+    pub templates: Vec<TreeTemplate>,
+}
+
+impl Tree {
+    /// Walks `dir` (hidden directories skipped).
+    pub(crate) fn scan(files: &FileOverlay, dir: &Path) -> Tree {
+        let walked = crate::walk::walk(
+            &crate::walk::WalkOptions::new(vec![dir.to_path_buf()]).recursive(),
+            files,
+        );
+        let mut templates = Vec::new();
+        for source in &walked.sources {
+            let yaml = source
+                .path
+                .extension()
+                .is_some_and(|e| e == "yaml" || e == "yml");
+            if !yaml || source.jinja {
+                continue;
+            }
+            let Ok(bytes) = files.read(&source.path) else {
+                continue;
+            };
+            let text = String::from_utf8_lossy(&bytes);
+            if !text.lines().any(|l| l.starts_with("heat_template_version")) {
+                continue;
+            }
+            let mut types: Vec<String> = text
+                .lines()
+                .filter_map(|l| {
+                    let v = l
+                        .trim_start()
+                        .trim_start_matches("- ")
+                        .strip_prefix("type:")?;
+                    let v = v.trim().trim_matches(['"', '\'']);
+                    v.contains("::").then(|| v.to_owned())
+                })
+                .collect();
+            types.sort();
+            types.dedup();
+            templates.push(TreeTemplate {
+                path: source.path.clone(),
+                resources: section_names(&text, "resources"),
+                types,
+            });
+        }
+        Tree {
+            dir: dir.to_path_buf(),
+            templates,
+        }
+    }
+}
+
+/// Whether completing at `pos` in `text` lists the project's templates
+/// (inside an environment's `resource_registry`).
+pub(crate) fn wants_tree(text: &str, pos: Pos) -> bool {
+    !text.lines().any(|l| l.starts_with("heat_template_version"))
+        && context(text, pos).path.first().map(String::as_str) == Some("resource_registry")
+}
+
+/// The directory whose templates an environment `file`'s registry may
+/// name: the root template's (`template`) when it holds the file, else
+/// the nearest one above the file with a `.heatcap.yaml`, else the
+/// highest directory of one of the `environments` that holds the file,
+/// else the file's.
+pub(crate) fn project_dir(
+    files: &FileOverlay,
+    file: &Path,
+    template: Option<&Path>,
+    environments: &[PathBuf],
+) -> PathBuf {
+    let here = dir_of(file);
+    if let Some(top) = template.map(dir_of) {
+        if here.starts_with(&top) {
+            return top;
+        }
+    }
+    if let Some(d) = here
+        .ancestors()
+        .find(|d| files.is_file(&d.join(".heatcap.yaml")))
+    {
+        return d.to_path_buf();
+    }
+    environments
+        .iter()
+        .map(|e| dir_of(e))
+        .filter(|d| here.starts_with(d))
+        .min_by_key(|d| d.components().count())
+        .unwrap_or(here)
+}
+
+/// `to` relative to the directory `from` (both absolute or both
+/// relative), with `..` where needed: how a registry entry names a file.
+fn relative(from: &Path, to: &Path) -> PathBuf {
+    let from: Vec<_> = from.components().collect();
+    let to: Vec<_> = to.components().collect();
+    let common = from.iter().zip(&to).take_while(|(a, b)| a == b).count();
+    let mut out = PathBuf::new();
+    for _ in common..from.len() {
+        out.push("..");
+    }
+    for c in &to[common..] {
+        out.push(c);
+    }
+    out
+}
+
+/// Keys of a registry: the types the tree's templates use (custom types
+/// first), the environments' registry keys, and Heat's types (to alias
+/// them).
+fn registry_keys(ws: Option<&Workspace>, tree: Option<&Tree>, out: &mut Vec<Completion>) {
+    let mut used: indexmap::IndexMap<&str, usize> = indexmap::IndexMap::new();
+    for t in tree.iter().flat_map(|t| &t.templates) {
+        for ty in &t.types {
+            *used.entry(ty.as_str()).or_default() += 1;
+        }
+    }
+    let heat = heat_schema::heat();
+    used.sort_by(|a, _, b, _| (heat.lookup(a).is_some(), a).cmp(&(heat.lookup(b).is_some(), b)));
+    let mut seen: std::collections::HashSet<String> = std::collections::HashSet::new();
+    for (ty, n) in used {
+        seen.insert(ty.to_owned());
+        let s = if n == 1 { "" } else { "s" };
+        let kind = if heat.lookup(ty).is_some() {
+            "resource type"
+        } else {
+            "registry type"
+        };
+        out.push(item(ty, kind, Some(format!("used by {n} template{s}"))));
+    }
+    let mut types = Vec::new();
+    type_items(ws, &mut types);
+    out.extend(types.into_iter().filter(|c| !seen.contains(&c.label)));
+}
+
+/// Targets of a registry entry in the environment `file`: the tree's
+/// templates relative to the environment's directory (as Heat resolves
+/// them), `OS::Heat::None`, and Heat's types (an alias).
+fn registry_targets(file: &Path, tree: Option<&Tree>, out: &mut Vec<Completion>) {
+    let from = std::path::absolute(dir_of(file)).unwrap_or_else(|_| dir_of(file));
+    let from = PathBuf::from(crate::walk::normalize(&from));
+    for t in tree.iter().flat_map(|t| &t.templates) {
+        let to = std::path::absolute(&t.path).unwrap_or_else(|_| t.path.clone());
+        let to = PathBuf::from(crate::walk::normalize(&to));
+        if to == std::path::absolute(file).unwrap_or_default() {
+            continue;
+        }
+        let rel = relative(&from, &to);
+        out.push(item(rel.to_string_lossy(), "template", None));
+    }
+    out.push(item(
+        "OS::Heat::None",
+        "resource type",
+        Some("disables the resource".into()),
+    ));
+    for (name, ty) in heat_schema::heat().listed() {
+        if name != "OS::Heat::None" {
+            out.push(item(
+                name,
+                "resource type",
+                Some(ty.support_status.status.name().to_owned()),
+            ));
+        }
+    }
 }
 
 fn type_items(ws: Option<&Workspace>, out: &mut Vec<Completion>) {
@@ -1237,6 +1478,18 @@ outputs:
                 "OS::No"
             )
         );
+        // A value after a sibling: the sibling does not enclose it.
+        let c = context(
+            "resources:\n  s:\n    type: A::B\n    properties: {}\n    condition: ",
+            at(5, 16),
+        );
+        assert_eq!(
+            (c.path, c.key.as_deref()),
+            (
+                vec!["resources".to_owned(), "s".to_owned()],
+                Some("condition")
+            )
+        );
         let c = context("x: {get_attr: [server, fi", at(1, 26));
         assert_eq!(c.function, Some(("get_attr".to_owned(), 1)));
         assert_eq!(c.prefix, "fi");
@@ -1251,6 +1504,7 @@ outputs:
             let text = format!("heat_template_version: {version}\n\n");
             completions(
                 &FileOverlay::default(),
+                None,
                 None,
                 Path::new("t.yaml"),
                 &text,
@@ -1273,10 +1527,17 @@ outputs:
         let text = "heat_template_version: 2016-10-14\nparameters:\n  net: {type: string}\nresources:\n  server:\n    type: OS::Nova::Server\n    properties:\n      \n      flavor_update_policy: \n      networks: [{network: {get_param: \n  port:\n    type: OS::Neutron::Port\n    properties: {network: {get_attr: [server, \n";
         let file = Path::new("t.yaml");
         let labels = |line, col| -> Vec<String> {
-            completions(&FileOverlay::default(), None, file, text, at(line, col))
-                .into_iter()
-                .map(|c| c.label)
-                .collect()
+            completions(
+                &FileOverlay::default(),
+                None,
+                None,
+                file,
+                text,
+                at(line, col),
+            )
+            .into_iter()
+            .map(|c| c.label)
+            .collect()
         };
         let props = labels(8, 7);
         assert!(
@@ -1308,6 +1569,95 @@ outputs:
         assert_eq!(labels(10, 40), ["net"]);
         assert!(labels(13, 47).contains(&"first_address".to_owned()));
         assert!(labels(12, 11).contains(&"OS::Nova::Server".to_owned()));
+    }
+
+    /// In an environment's registry: keys are the types the project's
+    /// templates use (then the registry's and Heat's), targets its
+    /// templates relative to the environment (as Heat resolves them) and
+    /// Heat's types; per-resource entries name the templates' resources.
+    #[test]
+    fn registry_keys_and_targets_come_from_the_project() {
+        let dir = tempfile::tempdir().unwrap();
+        let top = dir.path();
+        std::fs::create_dir_all(top.join("environments")).unwrap();
+        std::fs::create_dir_all(top.join("roles")).unwrap();
+        std::fs::write(
+            top.join("root.yaml"),
+            "heat_template_version: 2016-10-14\nresources:\n  controller:\n    type: My::Controller\n  net: {type: OS::Neutron::Net}\n",
+        )
+        .unwrap();
+        std::fs::write(
+            top.join("roles/controller.yaml"),
+            "heat_template_version: 2016-10-14\nresources:\n  server:\n    type: \"My::Server\"\n",
+        )
+        .unwrap();
+        std::fs::write(top.join("roles/notes.yaml"), "just: yaml\n").unwrap();
+        let env = top.join("environments/env.yaml");
+        let files = FileOverlay::default();
+        let root = top.join("root.yaml");
+        let project = project_dir(&files, &env, Some(&root), &[]);
+        assert_eq!(project, top);
+        // Without a root template: the file's own directory.
+        assert_eq!(
+            project_dir(&files, &env, None, &[]),
+            top.join("environments")
+        );
+        assert_eq!(project_dir(&files, &env, None, std::slice::from_ref(&root)), top);
+        let tree = Tree::scan(&files, &project);
+        assert_eq!(tree.templates.len(), 2, "{tree:?}");
+        let labels = |text: &str, line, col| -> Vec<(String, &'static str)> {
+            assert!(wants_tree(text, at(line, col)));
+            completions(&files, None, Some(&tree), &env, text, at(line, col))
+                .into_iter()
+                .map(|c| (c.label, c.kind))
+                .collect()
+        };
+        let keys = labels("resource_registry:\n  \n", 2, 3);
+        assert_eq!(
+            keys[..3],
+            [
+                ("resources".to_owned(), "section"),
+                ("My::Controller".to_owned(), "registry type"),
+                ("My::Server".to_owned(), "registry type")
+            ]
+        );
+        assert!(keys.contains(&("OS::Nova::Server".to_owned(), "resource type")));
+        let targets = labels("resource_registry:\n  My::Controller: \n", 2, 19);
+        assert_eq!(
+            targets[..3],
+            [
+                ("../roles/controller.yaml".to_owned(), "template"),
+                ("../root.yaml".to_owned(), "template"),
+                ("OS::Heat::None".to_owned(), "resource type")
+            ]
+        );
+        assert!(targets.contains(&("OS::Nova::Server".to_owned(), "resource type")));
+        let names = labels("resource_registry:\n  resources:\n    \n", 3, 5);
+        assert_eq!(
+            names,
+            [
+                ("controller".to_owned(), "resource"),
+                ("net".to_owned(), "resource"),
+                ("server".to_owned(), "resource")
+            ]
+        );
+        let inside = labels(
+            "resource_registry:\n  resources:\n    server:\n      \n",
+            4,
+            7,
+        );
+        assert_eq!(inside[0].0, "hooks");
+        assert!(inside.contains(&("My::Server".to_owned(), "registry type")));
+        let hooks = labels(
+            "resource_registry:\n  resources:\n    server:\n      hooks: \n",
+            4,
+            14,
+        );
+        assert_eq!(hooks.len(), 6);
+        assert!(!wants_tree(
+            "heat_template_version: 2016-10-14\nresource_registry:\n  \n",
+            at(3, 3)
+        ));
     }
 
     #[test]

@@ -315,3 +315,43 @@ async def test_an_unsaved_edit_that_breaks_the_composition_is_found_when_typing_
         )
     )
     assert list(await published(client, root.as_uri())) == []
+
+
+async def labels_at(client, uri, line, character):
+    items = await client.text_document_completion_async(
+        t.CompletionParams(
+            text_document=t.TextDocumentIdentifier(uri=uri), position=t.Position(line=line, character=character)
+        )
+    )
+    return [i.label for i in items.items]
+
+
+@pytest.mark.asyncio(loop_scope="module")
+async def test_registry_keys_and_targets_are_completed_in_an_environment(client: LanguageClient):
+    env = CORPUS / "environments" / "network-isolation.yaml"
+    text = env.read_text()
+    lines = text.split("\n")
+    # A new key: the types the deployment looks up (`heatcap resolve`) are proposed.
+    at = lines.index("resource_registry:") + 1
+    edited = "\n".join(lines[:at] + ["  "] + lines[at:])
+    uri = await opened(client, env, edited)
+    keys = await labels_at(client, uri, at, 2)
+    envs = [a for e in ENVIRONMENTS for a in ("-e", str(e))]
+    resolved = heatcap("resolve", "-t", str(CORPUS / "overcloud.yaml"), *envs, "--format", "json")
+    looked_up = {r["type"] for r in resolved["resolutions"] if "::" in r["type"]}
+    assert "OS::TripleO::Controller" in looked_up
+    assert looked_up <= set(keys), looked_up - set(keys)
+    # Targets: each template the file maps a type to (a path relative to
+    # the environment, as Heat resolves it) is proposed, and OS::Heat::None.
+    uri = await opened(client, env, text)
+    checked = 0
+    for i, l in enumerate(lines):
+        key, _, target = l.strip().partition(": ")
+        if not key.startswith("OS::") or not target.endswith(".yaml"):
+            continue
+        if not (env.parent / target).is_file():
+            continue
+        targets = await labels_at(client, uri, i, units(l, server_encoding(client)))
+        assert target in targets and "OS::Heat::None" in targets, (target, targets[:20])
+        checked += 1
+    assert checked >= 10
