@@ -95,6 +95,9 @@ struct Server {
     published: std::collections::HashSet<PathBuf>,
     /// The environments opened once, until a file is saved.
     workspace: Option<Workspace>,
+    /// The evaluated composition of the root template (for hover), until
+    /// a save.
+    evaluated: Option<std::rc::Rc<editor::Composed>>,
     /// The project's templates registry entries may name, until a save.
     tree: Option<std::rc::Rc<editor::Tree>>,
     /// The open buffers, read instead of the disk's files.
@@ -156,6 +159,7 @@ fn serve(connection: &Connection, settings: Settings) -> Result<(), String> {
         composed: HashMap::new(),
         published: std::collections::HashSet::new(),
         workspace: None,
+        evaluated: None,
         tree: None,
         buffers: FileOverlay::default(),
         outbox: Vec::new(),
@@ -283,7 +287,7 @@ impl Server {
             .get(uri)
             .is_some_and(|d| is_environment_text(&d.text))
         {
-            self.workspace = None;
+            self.forget();
         }
         if let Some(pause) = self.settings.pause {
             if !self.settings.environments.is_empty() {
@@ -423,7 +427,7 @@ impl Server {
                 self.generation += 1;
                 self.due = None;
                 self.again = None;
-                self.workspace = None;
+                self.forget();
                 self.tree = None;
                 self.check_composition(Some(&uri));
                 self.publish_all();
@@ -437,7 +441,7 @@ impl Server {
             "workspace/didChangeConfiguration" => {
                 if let Some(o) = p.get("settings").and_then(|s| s.get("heatcap")) {
                     apply_options(&mut self.settings, o);
-                    self.workspace = None;
+                    self.forget();
                 }
             }
             _ => {}
@@ -479,6 +483,12 @@ impl Server {
             );
         }
         self.workspace.as_ref()
+    }
+
+    /// Drops what was read from the environments (and evaluated with them).
+    fn forget(&mut self) {
+        self.workspace = None;
+        self.evaluated = None;
     }
 
     /// The templates of the project `file` is in (kept until a save).
@@ -649,8 +659,22 @@ impl Server {
             return J::Null;
         };
         let encoding = self.encoding;
+        let template = self.settings.template.clone();
+        if editor::wants_composition(&path, &root, &target, template.as_deref())
+            && self.evaluated.is_none()
+        {
+            if let Some(t) = template {
+                self.evaluated = Some(std::rc::Rc::new(editor::Composed::evaluate(
+                    self.load_options(),
+                    &self.settings.environments,
+                    &t,
+                )));
+            }
+        }
+        let files = self.buffers.clone();
+        let composed = self.evaluated.clone();
         let ws = self.workspace();
-        match editor::hover(ws, &path, &root, &target) {
+        match editor::hover(&files, ws, composed.as_deref(), &path, &root, &target) {
             Some(md) => json!({
                 "contents": {"kind": "markdown", "value": md},
                 "range": Lines::new(&text, encoding).range(span),

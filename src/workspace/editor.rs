@@ -310,15 +310,209 @@ fn file_place(files: &FileOverlay, from: &Path, path: &str) -> Option<Place> {
     })
 }
 
-/// Markdown about `target` in the document `file`.
+/// The evaluated composition of the root template, as `heatcap
+/// parameters` reports it (the same evaluation): where a nested
+/// template's parameters get their values.
+pub(crate) struct Composed {
+    /// The root template.
+    pub root: PathBuf,
+    /// The workspace it was evaluated in (as `parameters` opens it).
+    pub ws: Workspace,
+    /// `parameters`' report of it.
+    pub report: crate::product::parameters::ParametersReport,
+}
+
+impl Composed {
+    /// Evaluates the composition of `root` with `environments`, the files
+    /// read as `load` says, as `heatcap parameters -t ROOT -e ENV...` does.
+    pub(crate) fn evaluate(
+        load: crate::load::LoadOptions,
+        environments: &[PathBuf],
+        root: &Path,
+    ) -> Composed {
+        let shown = crate::walk::display(root);
+        let ws = Workspace::builder()
+            .load_options(load)
+            .environments(environments)
+            .roots(&[&shown])
+            .open();
+        let (report, _) = ws.parameters(&shown);
+        Composed {
+            root: root.to_path_buf(),
+            ws,
+            report,
+        }
+    }
+}
+
+/// Whether hovering `target` in `file` (parsed as `root`) asks for the
+/// evaluated composition of the root template `template`: a parameter of
+/// another template than the root.
+pub(crate) fn wants_composition(
+    file: &Path,
+    root: &Node,
+    target: &Target,
+    template: Option<&Path>,
+) -> bool {
+    matches!(target, Target::Parameter(_))
+        && !is_environment(root)
+        && template.is_some_and(|t| !same_file(t, file))
+}
+
+/// The same file, whatever the form of the paths.
+fn same_file(a: &Path, b: &Path) -> bool {
+    let norm = |p: &Path| {
+        std::path::absolute(p)
+            .map(|a| crate::walk::normalize(&a))
+            .unwrap_or_default()
+    };
+    norm(a) == norm(b)
+}
+
+/// A stack of the composition, with its ancestors (nearest first).
+fn stacks_of<'a>(
+    node: &'a crate::product::parameters::StackNode,
+    parents: &mut Vec<&'a crate::product::parameters::StackNode>,
+    out: &mut Vec<(
+        &'a crate::product::parameters::StackNode,
+        Vec<&'a crate::product::parameters::StackNode>,
+    )>,
+) {
+    out.push((node, parents.iter().rev().copied().collect()));
+    parents.push(node);
+    for c in &node.children {
+        stacks_of(c, parents, out);
+    }
+    parents.pop();
+}
+
+/// Where the parent of the stack `node` (ancestors `up`, nearest first)
+/// passes property `name`: the parent template and the key's span (a
+/// group's member gets it from the group's `resource_def`).
+fn property_place(
+    files: &FileOverlay,
+    node: &crate::product::parameters::StackNode,
+    up: &[&crate::product::parameters::StackNode],
+    name: &str,
+) -> Option<(PathBuf, String, Option<Span>)> {
+    let parent = up.first()?;
+    let (template, mut path) = if parent.template.is_empty() {
+        // A member of a group: the group's resource in its own parent.
+        let group = parent.name.clone()?;
+        let above = up.get(1)?;
+        (
+            above.template.clone(),
+            vec![
+                "resources".to_owned(),
+                group,
+                "properties".to_owned(),
+                "resource_def".to_owned(),
+            ],
+        )
+    } else {
+        (
+            parent.template.clone(),
+            vec!["resources".to_owned(), node.name.clone()?],
+        )
+    };
+    let resource = path[1].clone();
+    path.extend(["properties".to_owned(), name.to_owned()]);
+    let file = PathBuf::from(&template);
+    let span = files.read(&file).ok().and_then(|bytes| {
+        let text = String::from_utf8_lossy(&bytes);
+        let root =
+            crate::load::parse_text(&text, &template, &crate::load::ParseOptions::default()).root?;
+        let (last, within) = path.split_last()?;
+        let (k, _) = node_at(&root, within)?.as_map()?.entry(last)?;
+        Some(k.span)
+    });
+    Some((file, resource, span))
+}
+
+/// The value `composed` gives parameter `name` of the template `file`
+/// (not the root), and where it is set: one line of markdown.
+fn nested_value(
+    files: &FileOverlay,
+    composed: &Composed,
+    file: &Path,
+    name: &str,
+) -> Option<String> {
+    use crate::product::parameters::Source;
+    let report = &composed.report;
+    let mut stacks = Vec::new();
+    stacks_of(&report.tree, &mut Vec::new(), &mut stacks);
+    let here: Vec<_> = stacks
+        .iter()
+        .filter(|(s, _)| !s.template.is_empty() && same_file(Path::new(&s.template), file))
+        .collect();
+    let (node, up) = here.first()?;
+    let info = report.parameters.get(name)?;
+    let mut out = match info.values.iter().find(|v| v.stack == node.id) {
+        Some(v) => {
+            let value = json_text(&v.value);
+            match v.source {
+                Source::Property => {
+                    let (parent, resource, span) = property_place(files, node, up, name)?;
+                    let line = span
+                        .map(|s| format!(":{}", s.start.line))
+                        .unwrap_or_default();
+                    format!(
+                        "**Effective value**: `{value}`, set in `{}{line}` (property of resource `{resource}`, stack `{}`)",
+                        parent.display(),
+                        node.id
+                    )
+                }
+                Source::ParameterDefaults | Source::Parameters => {
+                    let set = effective(&composed.ws, name, v.source == Source::Parameters);
+                    match set {
+                        Some((_, env, span, section)) => {
+                            let line = span
+                                .map(|s| format!(":{}", s.start.line))
+                                .unwrap_or_default();
+                            format!("**Effective value**: `{value}`, set in `{env}{line}` ({section}, stack `{}`)", node.id)
+                        }
+                        None => format!("**Effective value**: `{value}` (stack `{}`)", node.id),
+                    }
+                }
+                Source::Default => format!(
+                    "**Effective value**: `{value}`, the default (stack `{}`)",
+                    node.id
+                ),
+            }
+        }
+        None => format!(
+            "**Effective value**: none in stack `{}` (the user must provide it)",
+            node.id
+        ),
+    };
+    if here.len() > 1 {
+        let _ = write!(
+            out,
+            "\n\nThe composition instantiates this template {} times; the first is shown.",
+            here.len()
+        );
+    }
+    Some(out)
+}
+
+/// Markdown about `target` in the document `file`; `composed` is the
+/// evaluated composition of the root template, for a parameter of a
+/// nested template.
 pub(crate) fn hover(
+    files: &FileOverlay,
     ws: Option<&Workspace>,
+    composed: Option<&Composed>,
     file: &Path,
     root: &Node,
     target: &Target,
 ) -> Option<String> {
     match target {
-        Target::Parameter(name) => Some(parameter_hover(ws, root, name)),
+        Target::Parameter(name) => {
+            let nested = composed
+                .filter(|c| !same_file(&c.root, file) && !is_environment(root))
+                .and_then(|c| nested_value(files, c, file, name));
+            Some(parameter_hover(ws, root, name, nested))
+        }
         Target::Type { name, resource } => Some(type_hover(ws, file, name, resource.as_deref())),
         Target::Property { resource, path } => property_hover(root, resource, path),
         Target::Attribute {
@@ -351,13 +545,20 @@ fn json_text(v: &serde_json::Value) -> String {
 }
 
 /// Where an environment of `ws` sets parameter `name` last: (value,
-/// environment, span of the key, section).
+/// environment, span of the key, section); `parameters` are the root
+/// stack's only.
 fn effective(
     ws: &Workspace,
     name: &str,
+    root: bool,
 ) -> Option<(serde_json::Value, String, Option<Span>, &'static str)> {
     let envs: &[Environment] = ws.environments();
-    for (section, idx) in [("parameters", 0), ("parameter_defaults", 1)] {
+    let sections: &[(&str, usize)] = if root {
+        &[("parameters", 0), ("parameter_defaults", 1)]
+    } else {
+        &[("parameter_defaults", 1)]
+    };
+    for &(section, idx) in sections {
         for env in envs.iter().rev() {
             let values = if idx == 0 {
                 &env.parameters
@@ -373,7 +574,12 @@ fn effective(
     None
 }
 
-fn parameter_hover(ws: Option<&Workspace>, root: &Node, name: &str) -> String {
+fn parameter_hover(
+    ws: Option<&Workspace>,
+    root: &Node,
+    name: &str,
+    nested: Option<String>,
+) -> String {
     let mut out = format!("parameter **{name}**");
     let decl = root
         .as_map()
@@ -390,8 +596,12 @@ fn parameter_hover(ws: Option<&Workspace>, root: &Node, name: &str) -> String {
             let _ = write!(out, "\n\n{}", desc.trim());
         }
     }
+    if let Some(nested) = nested {
+        let _ = write!(out, "\n\n{nested}");
+        return out;
+    }
     let default = decl.and_then(|d| d.entry("default"));
-    let set = ws.and_then(|ws| effective(ws, name));
+    let set = ws.and_then(|ws| effective(ws, name, true));
     match (set, default) {
         (Some((value, env, span, section)), _) => {
             let line = span
@@ -1405,7 +1615,15 @@ outputs:
             &t
         )
         .is_empty());
-        let h = hover(None, Path::new("t.yaml"), &root, &t).unwrap();
+        let h = hover(
+            &FileOverlay::default(),
+            None,
+            None,
+            Path::new("t.yaml"),
+            &root,
+            &t,
+        )
+        .unwrap();
         assert!(h.contains("name the environments"), "{h}");
     }
 
@@ -1429,9 +1647,19 @@ outputs:
             &Target::Resource("port".into()),
         );
         assert_eq!(d[0].span.unwrap().start, at(12, 3));
-        let h = hover(None, file, &root, &Target::Parameter("flavor".into())).unwrap();
+        let h = hover(
+            &FileOverlay::default(),
+            None,
+            None,
+            file,
+            &root,
+            &Target::Parameter("flavor".into()),
+        )
+        .unwrap();
         assert!(h.contains("`\"m1.small\"`, the default (line 5)"), "{h}");
         let h = hover(
+            &FileOverlay::default(),
+            None,
             None,
             file,
             &root,
@@ -1446,6 +1674,8 @@ outputs:
             "{h}"
         );
         let h = hover(
+            &FileOverlay::default(),
+            None,
             None,
             file,
             &root,
@@ -1602,7 +1832,10 @@ outputs:
             project_dir(&files, &env, None, &[]),
             top.join("environments")
         );
-        assert_eq!(project_dir(&files, &env, None, std::slice::from_ref(&root)), top);
+        assert_eq!(
+            project_dir(&files, &env, None, std::slice::from_ref(&root)),
+            top
+        );
         let tree = Tree::scan(&files, &project);
         assert_eq!(tree.templates.len(), 2, "{tree:?}");
         let labels = |text: &str, line, col| -> Vec<(String, &'static str)> {
@@ -1657,6 +1890,73 @@ outputs:
         assert!(!wants_tree(
             "heat_template_version: 2016-10-14\nresource_registry:\n  \n",
             at(3, 3)
+        ));
+    }
+
+    /// A nested template's parameter: the value `parameters` evaluates,
+    /// and the parent's property that sets it.
+    #[test]
+    fn hover_follows_a_parameter_to_the_parents_property() {
+        let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/lsp/compose");
+        let composed = Composed::evaluate(
+            crate::load::LoadOptions::default(),
+            &[dir.join("env.yaml")],
+            &dir.join("root.yaml"),
+        );
+        let ws = &composed.ws;
+        let app = dir.join("app.yaml");
+        let text = std::fs::read_to_string(&app).unwrap();
+        let root = parse(&text);
+        let files = FileOverlay::default();
+        let at_line = |needle: &str| {
+            let text = std::fs::read_to_string(dir.join("root.yaml")).unwrap();
+            1 + text
+                .lines()
+                .position(|l| l.trim_start().starts_with(needle))
+                .unwrap()
+        };
+        let h = hover(
+            &files,
+            Some(ws),
+            Some(&composed),
+            &app,
+            &root,
+            &Target::Parameter("size".into()),
+        )
+        .unwrap();
+        assert!(
+            h.contains(&format!("**Effective value**: `3`, set in `{}:{}` (property of resource `app`, stack `root/app`)", dir.join("root.yaml").display(), at_line("size:"))),
+            "{h}"
+        );
+        // Evaluated: the parent passes its own parameter's default.
+        let h = hover(
+            &files,
+            Some(ws),
+            Some(&composed),
+            &app,
+            &root,
+            &Target::Parameter("flavor".into()),
+        )
+        .unwrap();
+        assert!(
+            h.contains(&format!(
+                "`\"m1.small\"`, set in `{}:{}`",
+                dir.join("root.yaml").display(),
+                at_line("flavor: {get_param")
+            )),
+            "{h}"
+        );
+        assert!(wants_composition(
+            &app,
+            &root,
+            &Target::Parameter("size".into()),
+            Some(&dir.join("root.yaml"))
+        ));
+        assert!(!wants_composition(
+            &dir.join("root.yaml"),
+            &root,
+            &Target::Parameter("size".into()),
+            Some(&dir.join("root.yaml"))
         ));
     }
 

@@ -355,3 +355,38 @@ async def test_registry_keys_and_targets_are_completed_in_an_environment(client:
         assert target in targets and "OS::Heat::None" in targets, (target, targets[:20])
         checked += 1
     assert checked >= 10
+
+
+@pytest.mark.asyncio(loop_scope="module")
+async def test_hover_on_a_nested_parameter_shows_the_parents_property(client: LanguageClient):
+    overcloud = CORPUS / "overcloud.yaml"
+    client.workspace_did_change_configuration(
+        t.DidChangeConfigurationParams(settings={"heatcap": {"template": str(overcloud)}})
+    )
+    path = CORPUS / "puppet" / "controller.yaml"
+    text = path.read_text()
+    uri = await opened(client, path, text)
+    lines = text.split("\n")
+    name = "CinderEnableRbdBackend"
+    line = lines.index(f"  {name}:")
+    hover = await client.text_document_hover_async(
+        t.HoverParams(text_document=t.TextDocumentIdentifier(uri=uri), position=t.Position(line=line, character=4))
+    )
+    envs = [a for e in ENVIRONMENTS for a in ("-e", str(e))]
+    report = heatcap("parameters", "-t", str(overcloud), *envs, "--format", "json")
+    # The controller is a member of the group `Controller` in overcloud.yaml.
+    stack = next(
+        s["id"]
+        for g in report["tree"]["children"]
+        for s in g.get("children", [])
+        if s.get("template", "").endswith("puppet/controller.yaml") and g.get("name") == "Controller"
+    )
+    supplied = next(v for v in report["parameters"][name]["values"] if v["stack"] == stack)
+    assert supplied["source"] == "property"
+    # Where overcloud.yaml's `Controller` passes it (its resource_def's properties).
+    olines = overcloud.read_text().split("\n")
+    group = olines.index("  Controller:")
+    set_at = next(i + 1 for i, l in enumerate(olines) if i > group and l.strip().startswith(f"{name}:"))
+    md = hover.contents.value
+    assert f"**Effective value**: `{json.dumps(supplied['value'])}`" in md, md
+    assert f"overcloud.yaml:{set_at}` (property of resource `Controller`, stack `{stack}`)" in md, md
