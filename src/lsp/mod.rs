@@ -405,6 +405,7 @@ impl Server {
                     return;
                 };
                 self.open(uri.clone(), path, text.to_owned(), version);
+                self.generation += 1;
                 self.publish(&uri);
             }
             "textDocument/didChange" => {
@@ -434,6 +435,7 @@ impl Server {
             }
             "textDocument/didClose" => {
                 if let Some(doc) = self.documents.remove(&uri) {
+                    self.generation += 1;
                     self.buffers.remove(&doc.path);
                     self.outbox.push(publish(&uri, Vec::new(), None));
                 }

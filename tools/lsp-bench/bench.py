@@ -16,6 +16,8 @@ In a rendered tripleo-heat-templates tree (default: the 2018 one) it opens
   `overcloud-resource-registry-puppet.yaml`: `didSave` → the answer to a
   request sent right after it (the server handles messages in order, so
   that answer comes after every finding the save published);
+- hover on a parameter of `common/post.yaml` (which `overcloud.yaml`
+  instantiates): the first evaluates the composition, the others reuse it;
 - composition findings when typing pauses: an unsaved edit of
   `overcloud.yaml` → its second `publishDiagnostics` of that version (the
   first is the buffer's own findings, the second comes with the
@@ -149,6 +151,20 @@ def main():
             samples.append(time.perf_counter() - t0)
         assert result, (name, result)
         figures(name, samples)
+
+    # Hover on a parameter of a nested template (common/post.yaml, which
+    # overcloud.yaml instantiates): the first evaluates the composition as
+    # `heatcap parameters` does; the others reuse it.
+    blines = text.split("\n")
+    nested = {"line": blines.index("  stack_name:"), "character": 4}
+    samples = []
+    for _ in range(a.runs):
+        t0 = time.perf_counter()
+        result = s.request("textDocument/hover", {"textDocument": {"uri": uri}, "position": nested})
+        samples.append(time.perf_counter() - t0)
+    assert result and "property of resource" in result["contents"]["value"], result
+    print(f"hover (nested parameter): the first {samples[0] * 1000:.1f} ms (evaluation), then:")
+    figures("  hover (nested parameter → parent's property)", samples[1:])
 
     # Composition findings after a save.
     samples = []
