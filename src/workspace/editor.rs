@@ -320,7 +320,12 @@ pub(crate) struct Composed {
     pub ws: Workspace,
     /// `parameters`' report of it.
     pub report: crate::product::parameters::ParametersReport,
+    /// Parent templates parsed for the places of their properties.
+    parsed: Parsed,
 }
+
+/// Parsed templates, by path (`None`: unreadable or not YAML).
+type Parsed = std::cell::RefCell<std::collections::HashMap<PathBuf, Option<std::rc::Rc<Node>>>>;
 
 impl Composed {
     /// Evaluates the composition of `root` with `environments`, the files
@@ -341,6 +346,7 @@ impl Composed {
             root: root.to_path_buf(),
             ws,
             report,
+            parsed: Parsed::default(),
         }
     }
 }
@@ -391,6 +397,7 @@ fn stacks_of<'a>(
 /// group's member gets it from the group's `resource_def`).
 fn property_place(
     files: &FileOverlay,
+    parsed: &Parsed,
     node: &crate::product::parameters::StackNode,
     up: &[&crate::product::parameters::StackNode],
     name: &str,
@@ -418,10 +425,18 @@ fn property_place(
     let resource = path[1].clone();
     path.extend(["properties".to_owned(), name.to_owned()]);
     let file = PathBuf::from(&template);
-    let span = files.read(&file).ok().and_then(|bytes| {
-        let text = String::from_utf8_lossy(&bytes);
-        let root =
-            crate::load::parse_text(&text, &template, &crate::load::ParseOptions::default()).root?;
+    let root = parsed
+        .borrow_mut()
+        .entry(file.clone())
+        .or_insert_with(|| {
+            let bytes = files.read(&file).ok()?;
+            let text = String::from_utf8_lossy(&bytes);
+            crate::load::parse_text(&text, &template, &crate::load::ParseOptions::default())
+                .root
+                .map(std::rc::Rc::new)
+        })
+        .clone();
+    let span = root.and_then(|root| {
         let (last, within) = path.split_last()?;
         let (k, _) = node_at(&root, within)?.as_map()?.entry(last)?;
         Some(k.span)
@@ -452,7 +467,8 @@ fn nested_value(
             let value = json_text(&v.value);
             match v.source {
                 Source::Property => {
-                    let (parent, resource, span) = property_place(files, node, up, name)?;
+                    let (parent, resource, span) =
+                        property_place(files, &composed.parsed, node, up, name)?;
                     let line = span
                         .map(|s| format!(":{}", s.start.line))
                         .unwrap_or_default();
