@@ -1232,7 +1232,7 @@ const HOOKS: [&str; 6] = [
 /// needs it.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(crate) struct TreeTemplate {
-    /// Its path (as walked from the tree's directory).
+    /// Its path, absolute.
     pub path: PathBuf,
     /// The names of its resources.
     pub resources: Vec<String>,
@@ -1288,7 +1288,7 @@ impl Tree {
             types.sort();
             types.dedup();
             templates.push(TreeTemplate {
-                path: source.path.clone(),
+                path: absolute_normal(&source.path),
                 resources: section_names(&text, "resources"),
                 types,
             });
@@ -1336,6 +1336,12 @@ pub(crate) fn project_dir(
         .filter(|d| here.starts_with(d))
         .min_by_key(|d| d.components().count())
         .unwrap_or(here)
+}
+
+/// `path` absolute, without `.` and `..`.
+fn absolute_normal(path: &Path) -> PathBuf {
+    let abs = std::path::absolute(path).unwrap_or_else(|_| path.to_path_buf());
+    PathBuf::from(crate::walk::normalize(&abs))
 }
 
 /// `to` relative to the directory `from` (both absolute or both
@@ -1386,16 +1392,13 @@ fn registry_keys(ws: Option<&Workspace>, tree: Option<&Tree>, out: &mut Vec<Comp
 /// templates relative to the environment's directory (as Heat resolves
 /// them), `OS::Heat::None`, and Heat's types (an alias).
 fn registry_targets(file: &Path, tree: Option<&Tree>, out: &mut Vec<Completion>) {
-    let from = std::path::absolute(dir_of(file)).unwrap_or_else(|_| dir_of(file));
-    let from = PathBuf::from(crate::walk::normalize(&from));
+    let from = absolute_normal(&dir_of(file));
+    let this = absolute_normal(file);
     for t in tree.iter().flat_map(|t| &t.templates) {
-        let to = std::path::absolute(&t.path).unwrap_or_else(|_| t.path.clone());
-        let to = PathBuf::from(crate::walk::normalize(&to));
-        if to == std::path::absolute(file).unwrap_or_default() {
-            continue;
+        if t.path != this {
+            let rel = relative(&from, &t.path);
+            out.push(item(rel.to_string_lossy(), "template", None));
         }
-        let rel = relative(&from, &to);
-        out.push(item(rel.to_string_lossy(), "template", None));
     }
     out.push(item(
         "OS::Heat::None",
@@ -1861,6 +1864,12 @@ outputs:
                 .map(|c| (c.label, c.kind))
                 .collect()
         };
+        // The sections of an environment at its top level.
+        let top: Vec<String> = completions(&files, None, Some(&tree), &env, "\n", at(1, 1))
+            .into_iter()
+            .map(|c| c.label)
+            .collect();
+        assert_eq!(top, crate::model::environment::ENVIRONMENT_SECTIONS);
         let keys = labels("resource_registry:\n  \n", 2, 3);
         assert_eq!(
             keys[..3],
