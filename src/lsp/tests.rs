@@ -241,7 +241,7 @@ fn the_composition_is_checked_when_typing_pauses() {
     );
     let c = Client::start(
         settings,
-        json!({"capabilities": {}, "initializationOptions": {"compositionPause": 300}}),
+        json!({"capabilities": {}, "initializationOptions": {"compositionPause": 1000}}),
     );
     let app = super::uri_of(&base.join("app.yaml"));
     let root = super::uri_of(&base.join("root.yaml"));
