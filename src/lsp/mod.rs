@@ -7,7 +7,10 @@
 //!
 //! One thread handles messages in order (`lsp-server`): findings of the
 //! edited file are computed on every change (tens of milliseconds), those
-//! of the composition on save. A handler that fails answers the
+//! of the composition on save, and on a thread of their own when typing
+//! pauses (no change for [`Settings::pause`]; a change before that
+//! postpones it, a change during the run makes its findings stale: they
+//! are dropped and the check runs again). A handler that fails answers the
 //! request with an error; the server goes on.
 
 mod position;
@@ -15,6 +18,9 @@ mod transport;
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
+
+use crossbeam_channel::{Receiver, Sender};
 
 use lsp_server::{Connection, ErrorCode, Message, Notification, Request, Response};
 use lsp_types as lt;
@@ -31,7 +37,7 @@ use position::{path_of, uri_of, Encoding, Lines};
 /// What the server checks with, from the command line and `.heatcap.yaml`
 /// (the client's `initializationOptions` may replace the environments and
 /// the root template).
-#[derive(Debug, Clone, Default)]
+#[derive(Debug, Clone)]
 #[non_exhaustive]
 pub(crate) struct Settings {
     /// Environments compositions are checked with, and types resolved by.
@@ -41,6 +47,19 @@ pub(crate) struct Settings {
     pub template: Option<PathBuf>,
     /// Which codes to report.
     pub selection: Selection,
+    /// How long typing must pause before the composition is checked
+    /// (`None`: on save only).
+    pub pause: Option<Duration>,
+}
+
+/// The pause after the last change before the composition is checked
+/// (`initializationOptions.compositionPause`, milliseconds).
+pub(crate) const PAUSE: Duration = Duration::from_millis(500);
+
+impl Default for Settings {
+    fn default() -> Settings {
+        Settings::new(Vec::new(), None, Selection::default())
+    }
 }
 
 impl Settings {
@@ -54,6 +73,7 @@ impl Settings {
             environments,
             template,
             selection,
+            pause: Some(PAUSE),
         }
     }
 }
@@ -75,10 +95,31 @@ struct Server {
     published: std::collections::HashSet<PathBuf>,
     /// The environments opened once, until a file is saved.
     workspace: Option<Workspace>,
+    /// The evaluated composition of the root template (for hover), until
+    /// a save.
+    evaluated: Option<std::rc::Rc<editor::Composed>>,
+    /// The project's templates registry entries may name, until a save.
+    tree: Option<std::rc::Rc<editor::Tree>>,
     /// The open buffers, read instead of the disk's files.
     buffers: FileOverlay,
     outbox: Vec<Message>,
+    /// The composition check typing waits for: when, and the buffer
+    /// changed last (the root when no template is set).
+    due: Option<(Instant, String)>,
+    /// Counts changes and saves: a background check's findings are kept
+    /// only if nothing changed while it ran.
+    generation: u64,
+    /// A background check is running.
+    running: bool,
+    /// The pause ended while a check ran: the buffer to check after it.
+    again: Option<String>,
+    /// Findings of background checks, with the generation they read.
+    checked: (Sender<Checked>, Receiver<Checked>),
 }
+
+/// A background composition check's findings, and the generation of the
+/// buffers it read (`None` when it failed).
+type Checked = (u64, Option<HashMap<PathBuf, Vec<Diagnostic>>>);
 
 /// Runs the server on standard input and `out` (standard output) until
 /// the client says `exit`.
@@ -118,10 +159,43 @@ fn serve(connection: &Connection, settings: Settings) -> Result<(), String> {
         composed: HashMap::new(),
         published: std::collections::HashSet::new(),
         workspace: None,
+        evaluated: None,
+        tree: None,
         buffers: FileOverlay::default(),
         outbox: Vec::new(),
+        due: None,
+        generation: 0,
+        running: false,
+        again: None,
+        checked: crossbeam_channel::unbounded(),
     };
-    for message in &connection.receiver {
+    loop {
+        let timer = server
+            .due
+            .as_ref()
+            .map_or_else(crossbeam_channel::never, |(at, _)| {
+                crossbeam_channel::at(*at)
+            });
+        let checked = server.checked.1.clone();
+        let message = crossbeam_channel::select! {
+            recv(connection.receiver) -> m => match m {
+                Ok(m) => m,
+                Err(_) => break,
+            },
+            recv(checked) -> c => {
+                if let Ok(c) = c {
+                    server.checked_in_background(c);
+                }
+                if !server.flush(connection) {
+                    return Ok(());
+                }
+                continue;
+            },
+            recv(timer) -> _ => {
+                server.pause_ended();
+                continue;
+            },
+        };
         match message {
             Message::Request(req) => {
                 if connection
@@ -141,26 +215,34 @@ fn serve(connection: &Connection, settings: Settings) -> Result<(), String> {
             }
             Message::Response(_) => {}
         }
-        for m in server.outbox.drain(..) {
-            if connection.sender.send(m).is_err() {
-                return Ok(());
-            }
+        if !server.flush(connection) {
+            return Ok(());
         }
     }
     Ok(())
 }
 
-/// `initializationOptions`: `environments` (paths) and `template`.
+/// `initializationOptions`: `environments` (paths), `template`, and
+/// `compositionPause` (milliseconds, or `false` for on save only).
 fn apply_options(settings: &mut Settings, o: &J) {
+    match o.get("compositionPause") {
+        Some(J::Bool(false)) => settings.pause = None,
+        Some(v) => {
+            if let Some(ms) = v.as_u64() {
+                settings.pause = Some(Duration::from_millis(ms));
+            }
+        }
+        None => {}
+    }
     if let Some(envs) = o.get("environments").and_then(J::as_array) {
         settings.environments = envs
             .iter()
             .filter_map(J::as_str)
-            .map(PathBuf::from)
+            .map(absolute_path)
             .collect();
     }
     if let Some(t) = o.get("template").and_then(J::as_str) {
-        settings.template = Some(PathBuf::from(t));
+        settings.template = Some(absolute_path(t));
     }
 }
 
@@ -188,6 +270,74 @@ fn params<P: serde::de::DeserializeOwned>(req: &Request) -> Result<P, Box<Respon
 }
 
 impl Server {
+    /// Sends what was queued; `false` when the client is gone.
+    fn flush(&mut self, connection: &Connection) -> bool {
+        self.outbox
+            .drain(..)
+            .all(|m| connection.sender.send(m).is_ok())
+    }
+
+    /// A change: the composition is checked when typing pauses (a
+    /// change to an environment also reopens the environments for hover,
+    /// definition and completion).
+    fn changed(&mut self, uri: &str) {
+        self.generation += 1;
+        if self
+            .documents
+            .get(uri)
+            .is_some_and(|d| is_environment_text(&d.text))
+        {
+            self.forget();
+        }
+        if let Some(pause) = self.settings.pause {
+            if !self.settings.environments.is_empty() {
+                self.due = Some((Instant::now() + pause, uri.to_owned()));
+            }
+        }
+    }
+
+    /// Typing paused: the composition is checked on a thread of its own
+    /// (after the one running, if any).
+    fn pause_ended(&mut self) {
+        let Some((_, uri)) = self.due.take() else {
+            return;
+        };
+        if self.running {
+            self.again = Some(uri);
+            return;
+        }
+        let Some(opts) = self.composition_options(Some(&uri)) else {
+            return;
+        };
+        let generation = self.generation;
+        let tx = self.checked.0.clone();
+        self.running = true;
+        std::thread::spawn(move || {
+            let found = std::panic::catch_unwind(std::panic::AssertUnwindSafe(move || {
+                composition_findings(&opts)
+            }))
+            .ok();
+            let _ = tx.send((generation, found));
+        });
+    }
+
+    /// A background check ended: its findings are published when nothing
+    /// changed meanwhile; a check wanted meanwhile starts now.
+    fn checked_in_background(&mut self, (generation, found): Checked) {
+        self.running = false;
+        if generation == self.generation {
+            if let Some(found) = found {
+                self.composed = found;
+                self.publish_all();
+            }
+        }
+        if let Some(uri) = self.again.take() {
+            if self.due.is_none() {
+                self.due = Some((Instant::now(), uri));
+            }
+        }
+    }
+
     fn request(&mut self, req: &Request) -> Response {
         let id = req.id.clone();
         let method = req.method.clone();
@@ -255,6 +405,7 @@ impl Server {
                     return;
                 };
                 self.open(uri.clone(), path, text.to_owned(), version);
+                self.generation += 1;
                 self.publish(&uri);
             }
             "textDocument/didChange" => {
@@ -269,15 +420,22 @@ impl Server {
                     let path = doc.path.clone();
                     self.open(uri.clone(), path, text.to_owned(), version);
                     self.publish(&uri);
+                    self.changed(&uri);
                 }
             }
             "textDocument/didSave" => {
-                self.workspace = None;
+                // The save's check replaces any pending or running one.
+                self.generation += 1;
+                self.due = None;
+                self.again = None;
+                self.forget();
+                self.tree = None;
                 self.check_composition(Some(&uri));
                 self.publish_all();
             }
             "textDocument/didClose" => {
                 if let Some(doc) = self.documents.remove(&uri) {
+                    self.generation += 1;
                     self.buffers.remove(&doc.path);
                     self.outbox.push(publish(&uri, Vec::new(), None));
                 }
@@ -285,7 +443,7 @@ impl Server {
             "workspace/didChangeConfiguration" => {
                 if let Some(o) = p.get("settings").and_then(|s| s.get("heatcap")) {
                     apply_options(&mut self.settings, o);
-                    self.workspace = None;
+                    self.forget();
                 }
             }
             _ => {}
@@ -329,6 +487,30 @@ impl Server {
         self.workspace.as_ref()
     }
 
+    /// Drops what was read from the environments (and evaluated with them).
+    fn forget(&mut self) {
+        self.workspace = None;
+        self.evaluated = None;
+    }
+
+    /// The templates of the project `file` is in (kept until a save).
+    fn tree(&mut self, file: &Path) -> std::rc::Rc<editor::Tree> {
+        let dir = editor::project_dir(
+            &self.buffers,
+            file,
+            self.settings.template.as_deref(),
+            &self.settings.environments,
+        );
+        match &self.tree {
+            Some(t) if t.dir == dir => t.clone(),
+            _ => {
+                let t = std::rc::Rc::new(editor::Tree::scan(&self.buffers, &dir));
+                self.tree = Some(t.clone());
+                t
+            }
+        }
+    }
+
     /// `validate` of one file, as `heatcap validate FILE` checks it.
     fn file_findings(&self, path: &Path) -> Vec<Diagnostic> {
         let opts = ValidateOptions {
@@ -343,11 +525,19 @@ impl Server {
         validate(&opts).findings
     }
 
-    /// The composition's findings, by file: of the root template when one
-    /// is set, else of the template `uri` (when environments are given).
+    /// Checks the composition now (see [`Server::composition_options`]).
     fn check_composition(&mut self, uri: Option<&str>) {
+        if let Some(opts) = self.composition_options(uri) {
+            self.composed = composition_findings(&opts);
+        }
+    }
+
+    /// How to check the composition: of the root template when one is
+    /// set, else of the template `uri` (when environments are given),
+    /// with the buffers over the disk.
+    fn composition_options(&self, uri: Option<&str>) -> Option<ValidateOptions> {
         if self.settings.environments.is_empty() {
-            return;
+            return None;
         }
         let root = match (
             &self.settings.template,
@@ -355,9 +545,9 @@ impl Server {
         ) {
             (Some(t), _) => t.clone(),
             (None, Some(doc)) if !is_environment_text(&doc.text) => doc.path.clone(),
-            _ => return,
+            _ => return None,
         };
-        let opts = ValidateOptions {
+        Some(ValidateOptions {
             walk: WalkOptions::new(vec![root]),
             load: self.load_options(),
             selection: self.settings.selection.clone(),
@@ -365,13 +555,7 @@ impl Server {
             environments: self.settings.environments.clone(),
             max_nested_depth: crate::resolve::compose::MAX_NESTED_DEPTH,
             inline_suppressions: true,
-        };
-        self.composed.clear();
-        for d in validate(&opts).findings {
-            if let Some(path) = absolute(&d.file) {
-                self.composed.entry(path).or_default().push(d);
-            }
-        }
+        })
     }
 
     /// Publishes the findings of every open buffer and of every file the
@@ -477,8 +661,22 @@ impl Server {
             return J::Null;
         };
         let encoding = self.encoding;
+        let template = self.settings.template.clone();
+        if editor::wants_composition(&path, &root, &target, template.as_deref())
+            && self.evaluated.is_none()
+        {
+            if let Some(t) = template {
+                self.evaluated = Some(std::rc::Rc::new(editor::Composed::evaluate(
+                    self.load_options(),
+                    &self.settings.environments,
+                    &t,
+                )));
+            }
+        }
+        let files = self.buffers.clone();
+        let composed = self.evaluated.clone();
         let ws = self.workspace();
-        match editor::hover(ws, &path, &root, &target) {
+        match editor::hover(&files, ws, composed.as_deref(), &path, &root, &target) {
             Some(md) => json!({
                 "contents": {"kind": "markdown", "value": md},
                 "range": Lines::new(&text, encoding).range(span),
@@ -519,8 +717,9 @@ impl Server {
         let encoding = self.encoding;
         let prefix = editor::context(&text, pos).prefix;
         let files = self.buffers.clone();
+        let tree = editor::wants_tree(&text, pos).then(|| self.tree(&path));
         let ws = self.workspace();
-        let items = editor::completions(&files, ws, &path, &text, pos);
+        let items = editor::completions(&files, ws, tree.as_deref(), &path, &text, pos);
         let lines = Lines::new(&text, encoding);
         let start = crate::diag::Pos {
             line: pos.line,
@@ -601,12 +800,29 @@ impl Server {
     }
 }
 
+/// `validate -e ENV... ROOT`'s findings, by (absolute) file.
+fn composition_findings(opts: &ValidateOptions) -> HashMap<PathBuf, Vec<Diagnostic>> {
+    let mut found: HashMap<PathBuf, Vec<Diagnostic>> = HashMap::new();
+    for d in validate(opts).findings {
+        if let Some(path) = absolute(&d.file) {
+            found.entry(path).or_default().push(d);
+        }
+    }
+    found
+}
+
 fn is_environment_text(text: &str) -> bool {
     !text.lines().any(|l| {
         l.starts_with("heat_template_version")
             || l.starts_with("HeatTemplateFormatVersion")
             || l.starts_with("AWSTemplateFormatVersion")
     })
+}
+
+/// A path of the settings, relative to the working directory, made
+/// absolute (as `heatcap lsp -e` makes them).
+fn absolute_path(p: &str) -> PathBuf {
+    std::path::absolute(p).unwrap_or_else(|_| PathBuf::from(p))
 }
 
 /// A finding's file as an absolute path (as shown: relative to the working
@@ -672,6 +888,7 @@ fn completion_kind(kind: &str) -> u32 {
         "parameter" | "resource" => 6,                                      // Variable
         "attribute" => 5,                                                   // Field
         "section" => 14,                                                    // Keyword
+        "template" => 17,                                                   // File
         _ => 1,
     }
 }

@@ -198,3 +198,101 @@ fn utf8_is_used_when_offered() {
     let _ = c.request("shutdown", J::Null);
     c.notify("exit", J::Null);
 }
+
+/// A small composition in a temporary directory: `root.yaml` gives
+/// `My::App` (`app.yaml`, by `env.yaml`) the properties `flavor` and `size`.
+fn composition() -> (tempfile::TempDir, std::path::PathBuf) {
+    let dir = tempfile::tempdir().unwrap();
+    let base = std::fs::canonicalize(dir.path()).unwrap();
+    for f in ["root.yaml", "app.yaml", "env.yaml"] {
+        let from = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("fixtures/lsp/compose")
+            .join(f);
+        std::fs::copy(from, base.join(f)).unwrap();
+    }
+    (dir, base)
+}
+
+/// `app.yaml` without the parameters named.
+fn without(text: &str, names: &[&str]) -> String {
+    let mut out = String::new();
+    let mut skip = false;
+    for l in text.lines() {
+        if l.starts_with("  ") && !l.starts_with("   ") {
+            skip = names.iter().any(|n| l == format!("  {n}:"));
+        } else if !l.starts_with(' ') {
+            skip = false;
+        }
+        if !skip {
+            out.push_str(l);
+            out.push('\n');
+        }
+    }
+    out
+}
+
+#[test]
+fn the_composition_is_checked_when_typing_pauses() {
+    let (_dir, base) = composition();
+    let settings = Settings::new(
+        vec![base.join("env.yaml")],
+        Some(base.join("root.yaml")),
+        crate::validate::Selection::default(),
+    );
+    let c = Client::start(
+        settings,
+        json!({"capabilities": {}, "initializationOptions": {"compositionPause": 1000}}),
+    );
+    let app = super::uri_of(&base.join("app.yaml"));
+    let root = super::uri_of(&base.join("root.yaml"));
+    let text = std::fs::read_to_string(base.join("app.yaml")).unwrap();
+    c.notify(
+        "textDocument/didOpen",
+        json!({"textDocument": {"uri": app, "languageId": "yaml", "version": 1, "text": text}}),
+    );
+    assert_eq!(c.diagnostics(&app), Vec::<J>::new());
+    // Two quick changes, unsaved: one check, after the second.
+    for (version, names) in [(2, vec!["size"]), (3, vec!["size", "flavor"])] {
+        c.notify(
+            "textDocument/didChange",
+            json!({"textDocument": {"uri": app, "version": version}, "contentChanges": [{"text": without(&text, &names)}]}),
+        );
+    }
+    let found = c.diagnostics(&root);
+    let e7007: Vec<&str> = found
+        .iter()
+        .filter(|d| d["code"] == "E7007")
+        .map(|d| d["message"].as_str().unwrap())
+        .collect();
+    assert_eq!(e7007.len(), 2, "{found:?}");
+    assert!(e7007.iter().any(|m| m.contains("`flavor`")), "{e7007:?}");
+    // Fixed, unsaved: cleared.
+    c.notify(
+        "textDocument/didChange",
+        json!({"textDocument": {"uri": app, "version": 4}, "contentChanges": [{"text": text}]}),
+    );
+    assert_eq!(c.diagnostics(&root), Vec::<J>::new());
+    // On save only: a change is not checked.
+    c.notify(
+        "workspace/didChangeConfiguration",
+        json!({"settings": {"heatcap": {"compositionPause": false}}}),
+    );
+    c.notify(
+        "textDocument/didChange",
+        json!({"textDocument": {"uri": app, "version": 5}, "contentChanges": [{"text": without(&text, &["size"])}]}),
+    );
+    // Its own finding (`get_param` of the removed parameter), at once.
+    assert_eq!(c.diagnostics(&app)[0]["code"], "E2002");
+    std::thread::sleep(Duration::from_millis(900));
+    while let Ok(m) = c.conn.receiver.try_recv() {
+        if let Message::Notification(n) = m {
+            assert_ne!(n.params["uri"], root, "{n:?}");
+        }
+    }
+    c.notify(
+        "textDocument/didSave",
+        json!({"textDocument": {"uri": app}}),
+    );
+    assert_eq!(c.diagnostics(&root).len(), 1);
+    c.stop();
+}

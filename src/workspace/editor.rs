@@ -310,15 +310,225 @@ fn file_place(files: &FileOverlay, from: &Path, path: &str) -> Option<Place> {
     })
 }
 
-/// Markdown about `target` in the document `file`.
+/// The evaluated composition of the root template, as `heatcap
+/// parameters` reports it (the same evaluation): where a nested
+/// template's parameters get their values.
+pub(crate) struct Composed {
+    /// The root template.
+    pub root: PathBuf,
+    /// The workspace it was evaluated in (as `parameters` opens it).
+    pub ws: Workspace,
+    /// `parameters`' report of it.
+    pub report: crate::product::parameters::ParametersReport,
+    /// Parent templates parsed for the places of their properties.
+    parsed: Parsed,
+}
+
+/// Parsed templates, by path (`None`: unreadable or not YAML).
+type Parsed = std::cell::RefCell<std::collections::HashMap<PathBuf, Option<std::rc::Rc<Node>>>>;
+
+impl Composed {
+    /// Evaluates the composition of `root` with `environments`, the files
+    /// read as `load` says, as `heatcap parameters -t ROOT -e ENV...` does.
+    pub(crate) fn evaluate(
+        load: crate::load::LoadOptions,
+        environments: &[PathBuf],
+        root: &Path,
+    ) -> Composed {
+        let shown = crate::walk::display(root);
+        let ws = Workspace::builder()
+            .load_options(load)
+            .environments(environments)
+            .roots(&[&shown])
+            .open();
+        let (report, _) = ws.parameters(&shown);
+        Composed {
+            root: root.to_path_buf(),
+            ws,
+            report,
+            parsed: Parsed::default(),
+        }
+    }
+}
+
+/// Whether hovering `target` in `file` (parsed as `root`) asks for the
+/// evaluated composition of the root template `template`: a parameter of
+/// another template than the root.
+pub(crate) fn wants_composition(
+    file: &Path,
+    root: &Node,
+    target: &Target,
+    template: Option<&Path>,
+) -> bool {
+    matches!(target, Target::Parameter(_))
+        && !is_environment(root)
+        && template.is_some_and(|t| !same_file(t, file))
+}
+
+/// The same file, whatever the form of the paths.
+fn same_file(a: &Path, b: &Path) -> bool {
+    let norm = |p: &Path| {
+        std::path::absolute(p)
+            .map(|a| crate::walk::normalize(&a))
+            .unwrap_or_default()
+    };
+    norm(a) == norm(b)
+}
+
+/// A stack of the composition, with its ancestors (nearest first).
+fn stacks_of<'a>(
+    node: &'a crate::product::parameters::StackNode,
+    parents: &mut Vec<&'a crate::product::parameters::StackNode>,
+    out: &mut Vec<(
+        &'a crate::product::parameters::StackNode,
+        Vec<&'a crate::product::parameters::StackNode>,
+    )>,
+) {
+    out.push((node, parents.iter().rev().copied().collect()));
+    parents.push(node);
+    for c in &node.children {
+        stacks_of(c, parents, out);
+    }
+    parents.pop();
+}
+
+/// Where the parent of the stack `node` (ancestors `up`, nearest first)
+/// passes property `name`: the parent template and the key's span (a
+/// group's member gets it from the group's `resource_def`).
+fn property_place(
+    files: &FileOverlay,
+    parsed: &Parsed,
+    node: &crate::product::parameters::StackNode,
+    up: &[&crate::product::parameters::StackNode],
+    name: &str,
+) -> Option<(PathBuf, String, Option<Span>)> {
+    let parent = up.first()?;
+    let (template, mut path) = if parent.template.is_empty() {
+        // A member of a group: the group's resource in its own parent.
+        let group = parent.name.clone()?;
+        let above = up.get(1)?;
+        (
+            above.template.clone(),
+            vec![
+                "resources".to_owned(),
+                group,
+                "properties".to_owned(),
+                "resource_def".to_owned(),
+            ],
+        )
+    } else {
+        (
+            parent.template.clone(),
+            vec!["resources".to_owned(), node.name.clone()?],
+        )
+    };
+    let resource = path[1].clone();
+    path.extend(["properties".to_owned(), name.to_owned()]);
+    let file = PathBuf::from(&template);
+    let root = parsed
+        .borrow_mut()
+        .entry(file.clone())
+        .or_insert_with(|| {
+            let bytes = files.read(&file).ok()?;
+            let text = String::from_utf8_lossy(&bytes);
+            crate::load::parse_text(&text, &template, &crate::load::ParseOptions::default())
+                .root
+                .map(std::rc::Rc::new)
+        })
+        .clone();
+    let span = root.and_then(|root| {
+        let (last, within) = path.split_last()?;
+        let (k, _) = node_at(&root, within)?.as_map()?.entry(last)?;
+        Some(k.span)
+    });
+    Some((file, resource, span))
+}
+
+/// The value `composed` gives parameter `name` of the template `file`
+/// (not the root), and where it is set: one line of markdown.
+fn nested_value(
+    files: &FileOverlay,
+    composed: &Composed,
+    file: &Path,
+    name: &str,
+) -> Option<String> {
+    use crate::product::parameters::Source;
+    let report = &composed.report;
+    let mut stacks = Vec::new();
+    stacks_of(&report.tree, &mut Vec::new(), &mut stacks);
+    let here: Vec<_> = stacks
+        .iter()
+        .filter(|(s, _)| !s.template.is_empty() && same_file(Path::new(&s.template), file))
+        .collect();
+    let (node, up) = here.first()?;
+    let info = report.parameters.get(name)?;
+    let mut out = match info.values.iter().find(|v| v.stack == node.id) {
+        Some(v) => {
+            let value = json_text(&v.value);
+            match v.source {
+                Source::Property => {
+                    let (parent, resource, span) =
+                        property_place(files, &composed.parsed, node, up, name)?;
+                    let line = span
+                        .map(|s| format!(":{}", s.start.line))
+                        .unwrap_or_default();
+                    format!(
+                        "**Effective value**: `{value}`, set in `{}{line}` (property of resource `{resource}`, stack `{}`)",
+                        parent.display(),
+                        node.id
+                    )
+                }
+                Source::ParameterDefaults | Source::Parameters => {
+                    let set = effective(&composed.ws, name, v.source == Source::Parameters);
+                    match set {
+                        Some((_, env, span, section)) => {
+                            let line = span
+                                .map(|s| format!(":{}", s.start.line))
+                                .unwrap_or_default();
+                            format!("**Effective value**: `{value}`, set in `{env}{line}` ({section}, stack `{}`)", node.id)
+                        }
+                        None => format!("**Effective value**: `{value}` (stack `{}`)", node.id),
+                    }
+                }
+                Source::Default => format!(
+                    "**Effective value**: `{value}`, the default (stack `{}`)",
+                    node.id
+                ),
+            }
+        }
+        None => format!(
+            "**Effective value**: none in stack `{}` (the user must provide it)",
+            node.id
+        ),
+    };
+    if here.len() > 1 {
+        let _ = write!(
+            out,
+            "\n\nThe composition instantiates this template {} times; the first is shown.",
+            here.len()
+        );
+    }
+    Some(out)
+}
+
+/// Markdown about `target` in the document `file`; `composed` is the
+/// evaluated composition of the root template, for a parameter of a
+/// nested template.
 pub(crate) fn hover(
+    files: &FileOverlay,
     ws: Option<&Workspace>,
+    composed: Option<&Composed>,
     file: &Path,
     root: &Node,
     target: &Target,
 ) -> Option<String> {
     match target {
-        Target::Parameter(name) => Some(parameter_hover(ws, root, name)),
+        Target::Parameter(name) => {
+            let nested = composed
+                .filter(|c| !same_file(&c.root, file) && !is_environment(root))
+                .and_then(|c| nested_value(files, c, file, name));
+            Some(parameter_hover(ws, root, name, nested))
+        }
         Target::Type { name, resource } => Some(type_hover(ws, file, name, resource.as_deref())),
         Target::Property { resource, path } => property_hover(root, resource, path),
         Target::Attribute {
@@ -351,13 +561,20 @@ fn json_text(v: &serde_json::Value) -> String {
 }
 
 /// Where an environment of `ws` sets parameter `name` last: (value,
-/// environment, span of the key, section).
+/// environment, span of the key, section); `parameters` are the root
+/// stack's only.
 fn effective(
     ws: &Workspace,
     name: &str,
+    root: bool,
 ) -> Option<(serde_json::Value, String, Option<Span>, &'static str)> {
     let envs: &[Environment] = ws.environments();
-    for (section, idx) in [("parameters", 0), ("parameter_defaults", 1)] {
+    let sections: &[(&str, usize)] = if root {
+        &[("parameters", 0), ("parameter_defaults", 1)]
+    } else {
+        &[("parameter_defaults", 1)]
+    };
+    for &(section, idx) in sections {
         for env in envs.iter().rev() {
             let values = if idx == 0 {
                 &env.parameters
@@ -373,7 +590,12 @@ fn effective(
     None
 }
 
-fn parameter_hover(ws: Option<&Workspace>, root: &Node, name: &str) -> String {
+fn parameter_hover(
+    ws: Option<&Workspace>,
+    root: &Node,
+    name: &str,
+    nested: Option<String>,
+) -> String {
     let mut out = format!("parameter **{name}**");
     let decl = root
         .as_map()
@@ -390,8 +612,12 @@ fn parameter_hover(ws: Option<&Workspace>, root: &Node, name: &str) -> String {
             let _ = write!(out, "\n\n{}", desc.trim());
         }
     }
+    if let Some(nested) = nested {
+        let _ = write!(out, "\n\n{nested}");
+        return out;
+    }
     let default = decl.and_then(|d| d.entry("default"));
-    let set = ws.and_then(|ws| effective(ws, name));
+    let set = ws.and_then(|ws| effective(ws, name, true));
     match (set, default) {
         (Some((value, env, span, section)), _) => {
             let line = span
@@ -691,8 +917,10 @@ pub(crate) fn context(text: &str, pos: Pos) -> Context {
     // `key: ` on this line (its value is typed), else a key or an item
     // being typed: the column it starts at.
     let indent = if let Some((k, col)) = line_key(&before) {
+        // Its enclosing keys are less indented than it (its siblings
+        // are not).
         ctx.key = Some(k);
-        col + 1
+        col
     } else {
         let mut col = indent_of(&before);
         let mut rest = &before[col..];
@@ -835,11 +1063,14 @@ const RESOURCE_KEYS: [&str; 8] = [
 /// What may be typed at `pos` in the document `file` whose text is
 /// `text`: types, properties and allowed values from Heat's schemas and
 /// the workspace's registry, parameters and resources of the file,
-/// attributes of a resource's type, functions of the file's version, and
-/// sections.
+/// attributes of a resource's type, functions of the file's version,
+/// sections, and in an environment's registry its keys (types the
+/// `tree`'s templates use, the registry's, Heat's) and targets (the
+/// `tree`'s templates, Heat's types).
 pub(crate) fn completions(
     files: &FileOverlay,
     ws: Option<&Workspace>,
+    tree: Option<&Tree>,
     file: &Path,
     text: &str,
     pos: Pos,
@@ -891,8 +1122,49 @@ pub(crate) fn completions(
                     out.push(item(s, "section", None));
                 }
             }
-            (["resource_registry", ..], None) => {
-                type_items(ws, &mut out);
+            (["resource_registry"], None) => {
+                out.push(item(
+                    "resources",
+                    "section",
+                    Some("entries for one resource".into()),
+                ));
+                registry_keys(ws, tree, &mut out);
+            }
+            (["resource_registry", "resources"], None) => {
+                if let Some(tree) = tree {
+                    let mut names: Vec<&str> = tree
+                        .templates
+                        .iter()
+                        .flat_map(|t| t.resources.iter().map(String::as_str))
+                        .collect();
+                    names.sort_unstable();
+                    names.dedup();
+                    for n in names {
+                        out.push(item(n, "resource", None));
+                    }
+                }
+            }
+            (["resource_registry", "resources", _], None) => {
+                for (k, d) in [
+                    ("hooks", "breakpoints: pre-create, post-update, ..."),
+                    ("restricted_actions", "update, replace"),
+                ] {
+                    out.push(item(k, "section", Some(d.to_owned())));
+                }
+                registry_keys(ws, tree, &mut out);
+            }
+            (["resource_registry", "resources", _], Some("hooks")) => {
+                for h in HOOKS {
+                    out.push(item(h, "allowed value", None));
+                }
+            }
+            (["resource_registry", "resources", _], Some("restricted_actions")) => {
+                for a in ["update", "replace"] {
+                    out.push(item(a, "allowed value", None));
+                }
+            }
+            (["resource_registry"] | ["resource_registry", "resources", _], Some(_)) => {
+                registry_targets(file, tree, &mut out);
             }
             _ => {}
         }
@@ -944,6 +1216,204 @@ pub(crate) fn completions(
         _ => {}
     }
     out
+}
+
+/// Heat's hook types (`heat.engine.environment.HOOK_TYPES`).
+const HOOKS: [&str; 6] = [
+    "pre-create",
+    "pre-update",
+    "pre-delete",
+    "post-create",
+    "post-update",
+    "post-delete",
+];
+
+/// One template of the project's tree, as completion in an environment
+/// needs it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct TreeTemplate {
+    /// Its path, absolute.
+    pub path: PathBuf,
+    /// The names of its resources.
+    pub resources: Vec<String>,
+    /// The resource types it uses (names with `::`, Heat's or not).
+    pub types: Vec<String>,
+}
+
+/// The templates (`*.yaml`, `*.yml` with a `heat_template_version`) of a
+/// project's tree, read through the buffers: what registry entries of an
+/// environment may map and point to.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub(crate) struct Tree {
+    /// The directory walked.
+    pub dir: PathBuf,
+    /// Its templates, in walk order.
+    pub templates: Vec<TreeTemplate>,
+}
+
+impl Tree {
+    /// Walks `dir` (hidden directories skipped).
+    pub(crate) fn scan(files: &FileOverlay, dir: &Path) -> Tree {
+        let walked = crate::walk::walk(
+            &crate::walk::WalkOptions::new(vec![dir.to_path_buf()]).recursive(),
+            files,
+        );
+        let mut templates = Vec::new();
+        for source in &walked.sources {
+            let yaml = source
+                .path
+                .extension()
+                .is_some_and(|e| e == "yaml" || e == "yml");
+            if !yaml || source.jinja {
+                continue;
+            }
+            let Ok(bytes) = files.read(&source.path) else {
+                continue;
+            };
+            let text = String::from_utf8_lossy(&bytes);
+            if !text.lines().any(|l| l.starts_with("heat_template_version")) {
+                continue;
+            }
+            let mut types: Vec<String> = text
+                .lines()
+                .filter_map(|l| {
+                    let v = l
+                        .trim_start()
+                        .trim_start_matches("- ")
+                        .strip_prefix("type:")?;
+                    let v = v.trim().trim_matches(['"', '\'']);
+                    v.contains("::").then(|| v.to_owned())
+                })
+                .collect();
+            types.sort();
+            types.dedup();
+            templates.push(TreeTemplate {
+                path: absolute_normal(&source.path),
+                resources: section_names(&text, "resources"),
+                types,
+            });
+        }
+        Tree {
+            dir: dir.to_path_buf(),
+            templates,
+        }
+    }
+}
+
+/// Whether completing at `pos` in `text` lists the project's templates
+/// (inside an environment's `resource_registry`).
+pub(crate) fn wants_tree(text: &str, pos: Pos) -> bool {
+    !text.lines().any(|l| l.starts_with("heat_template_version"))
+        && context(text, pos).path.first().map(String::as_str) == Some("resource_registry")
+}
+
+/// The directory whose templates an environment `file`'s registry may
+/// name: the root template's (`template`) when it holds the file, else
+/// the nearest one above the file with a `.heatcap.yaml`, else the
+/// highest directory of one of the `environments` that holds the file,
+/// else the file's.
+pub(crate) fn project_dir(
+    files: &FileOverlay,
+    file: &Path,
+    template: Option<&Path>,
+    environments: &[PathBuf],
+) -> PathBuf {
+    let here = dir_of(file);
+    if let Some(top) = template.map(dir_of) {
+        if here.starts_with(&top) {
+            return top;
+        }
+    }
+    if let Some(d) = here
+        .ancestors()
+        .find(|d| files.is_file(&d.join(".heatcap.yaml")))
+    {
+        return d.to_path_buf();
+    }
+    environments
+        .iter()
+        .map(|e| dir_of(e))
+        .filter(|d| here.starts_with(d))
+        .min_by_key(|d| d.components().count())
+        .unwrap_or(here)
+}
+
+/// `path` absolute, without `.` and `..`.
+fn absolute_normal(path: &Path) -> PathBuf {
+    let abs = std::path::absolute(path).unwrap_or_else(|_| path.to_path_buf());
+    PathBuf::from(crate::walk::normalize(&abs))
+}
+
+/// `to` relative to the directory `from` (both absolute or both
+/// relative), with `..` where needed: how a registry entry names a file.
+fn relative(from: &Path, to: &Path) -> PathBuf {
+    let from: Vec<_> = from.components().collect();
+    let to: Vec<_> = to.components().collect();
+    let common = from.iter().zip(&to).take_while(|(a, b)| a == b).count();
+    let mut out = PathBuf::new();
+    for _ in common..from.len() {
+        out.push("..");
+    }
+    for c in &to[common..] {
+        out.push(c);
+    }
+    out
+}
+
+/// Keys of a registry: the types the tree's templates use (custom types
+/// first), the environments' registry keys, and Heat's types (to alias
+/// them).
+fn registry_keys(ws: Option<&Workspace>, tree: Option<&Tree>, out: &mut Vec<Completion>) {
+    let mut used: indexmap::IndexMap<&str, usize> = indexmap::IndexMap::new();
+    for t in tree.iter().flat_map(|t| &t.templates) {
+        for ty in &t.types {
+            *used.entry(ty.as_str()).or_default() += 1;
+        }
+    }
+    let heat = heat_schema::heat();
+    used.sort_by(|a, _, b, _| (heat.lookup(a).is_some(), a).cmp(&(heat.lookup(b).is_some(), b)));
+    let mut seen: std::collections::HashSet<String> = std::collections::HashSet::new();
+    for (ty, n) in used {
+        seen.insert(ty.to_owned());
+        let s = if n == 1 { "" } else { "s" };
+        let kind = if heat.lookup(ty).is_some() {
+            "resource type"
+        } else {
+            "registry type"
+        };
+        out.push(item(ty, kind, Some(format!("used by {n} template{s}"))));
+    }
+    let mut types = Vec::new();
+    type_items(ws, &mut types);
+    out.extend(types.into_iter().filter(|c| !seen.contains(&c.label)));
+}
+
+/// Targets of a registry entry in the environment `file`: the tree's
+/// templates relative to the environment's directory (as Heat resolves
+/// them), `OS::Heat::None`, and Heat's types (an alias).
+fn registry_targets(file: &Path, tree: Option<&Tree>, out: &mut Vec<Completion>) {
+    let from = absolute_normal(&dir_of(file));
+    let this = absolute_normal(file);
+    for t in tree.iter().flat_map(|t| &t.templates) {
+        if t.path != this {
+            let rel = relative(&from, &t.path);
+            out.push(item(rel.to_string_lossy(), "template", None));
+        }
+    }
+    out.push(item(
+        "OS::Heat::None",
+        "resource type",
+        Some("disables the resource".into()),
+    ));
+    for (name, ty) in heat_schema::heat().listed() {
+        if name != "OS::Heat::None" {
+            out.push(item(
+                name,
+                "resource type",
+                Some(ty.support_status.status.name().to_owned()),
+            ));
+        }
+    }
 }
 
 fn type_items(ws: Option<&Workspace>, out: &mut Vec<Completion>) {
@@ -1164,7 +1634,15 @@ outputs:
             &t
         )
         .is_empty());
-        let h = hover(None, Path::new("t.yaml"), &root, &t).unwrap();
+        let h = hover(
+            &FileOverlay::default(),
+            None,
+            None,
+            Path::new("t.yaml"),
+            &root,
+            &t,
+        )
+        .unwrap();
         assert!(h.contains("name the environments"), "{h}");
     }
 
@@ -1188,9 +1666,19 @@ outputs:
             &Target::Resource("port".into()),
         );
         assert_eq!(d[0].span.unwrap().start, at(12, 3));
-        let h = hover(None, file, &root, &Target::Parameter("flavor".into())).unwrap();
+        let h = hover(
+            &FileOverlay::default(),
+            None,
+            None,
+            file,
+            &root,
+            &Target::Parameter("flavor".into()),
+        )
+        .unwrap();
         assert!(h.contains("`\"m1.small\"`, the default (line 5)"), "{h}");
         let h = hover(
+            &FileOverlay::default(),
+            None,
             None,
             file,
             &root,
@@ -1205,6 +1693,8 @@ outputs:
             "{h}"
         );
         let h = hover(
+            &FileOverlay::default(),
+            None,
             None,
             file,
             &root,
@@ -1237,6 +1727,18 @@ outputs:
                 "OS::No"
             )
         );
+        // A value after a sibling: the sibling does not enclose it.
+        let c = context(
+            "resources:\n  s:\n    type: A::B\n    properties: {}\n    condition: ",
+            at(5, 16),
+        );
+        assert_eq!(
+            (c.path, c.key.as_deref()),
+            (
+                vec!["resources".to_owned(), "s".to_owned()],
+                Some("condition")
+            )
+        );
         let c = context("x: {get_attr: [server, fi", at(1, 26));
         assert_eq!(c.function, Some(("get_attr".to_owned(), 1)));
         assert_eq!(c.prefix, "fi");
@@ -1251,6 +1753,7 @@ outputs:
             let text = format!("heat_template_version: {version}\n\n");
             completions(
                 &FileOverlay::default(),
+                None,
                 None,
                 Path::new("t.yaml"),
                 &text,
@@ -1273,10 +1776,17 @@ outputs:
         let text = "heat_template_version: 2016-10-14\nparameters:\n  net: {type: string}\nresources:\n  server:\n    type: OS::Nova::Server\n    properties:\n      \n      flavor_update_policy: \n      networks: [{network: {get_param: \n  port:\n    type: OS::Neutron::Port\n    properties: {network: {get_attr: [server, \n";
         let file = Path::new("t.yaml");
         let labels = |line, col| -> Vec<String> {
-            completions(&FileOverlay::default(), None, file, text, at(line, col))
-                .into_iter()
-                .map(|c| c.label)
-                .collect()
+            completions(
+                &FileOverlay::default(),
+                None,
+                None,
+                file,
+                text,
+                at(line, col),
+            )
+            .into_iter()
+            .map(|c| c.label)
+            .collect()
         };
         let props = labels(8, 7);
         assert!(
@@ -1308,6 +1818,171 @@ outputs:
         assert_eq!(labels(10, 40), ["net"]);
         assert!(labels(13, 47).contains(&"first_address".to_owned()));
         assert!(labels(12, 11).contains(&"OS::Nova::Server".to_owned()));
+    }
+
+    /// In an environment's registry: keys are the types the project's
+    /// templates use (then the registry's and Heat's), targets its
+    /// templates relative to the environment (as Heat resolves them) and
+    /// Heat's types; per-resource entries name the templates' resources.
+    #[test]
+    fn registry_keys_and_targets_come_from_the_project() {
+        let dir = tempfile::tempdir().unwrap();
+        let top = dir.path();
+        std::fs::create_dir_all(top.join("environments")).unwrap();
+        std::fs::create_dir_all(top.join("roles")).unwrap();
+        std::fs::write(
+            top.join("root.yaml"),
+            "heat_template_version: 2016-10-14\nresources:\n  controller:\n    type: My::Controller\n  net: {type: OS::Neutron::Net}\n",
+        )
+        .unwrap();
+        std::fs::write(
+            top.join("roles/controller.yaml"),
+            "heat_template_version: 2016-10-14\nresources:\n  server:\n    type: \"My::Server\"\n",
+        )
+        .unwrap();
+        std::fs::write(top.join("roles/notes.yaml"), "just: yaml\n").unwrap();
+        let env = top.join("environments/env.yaml");
+        let files = FileOverlay::default();
+        let root = top.join("root.yaml");
+        let project = project_dir(&files, &env, Some(&root), &[]);
+        assert_eq!(project, top);
+        // Without a root template: the file's own directory.
+        assert_eq!(
+            project_dir(&files, &env, None, &[]),
+            top.join("environments")
+        );
+        assert_eq!(
+            project_dir(&files, &env, None, std::slice::from_ref(&root)),
+            top
+        );
+        let tree = Tree::scan(&files, &project);
+        assert_eq!(tree.templates.len(), 2, "{tree:?}");
+        let labels = |text: &str, line, col| -> Vec<(String, &'static str)> {
+            assert!(wants_tree(text, at(line, col)));
+            completions(&files, None, Some(&tree), &env, text, at(line, col))
+                .into_iter()
+                .map(|c| (c.label, c.kind))
+                .collect()
+        };
+        // The sections of an environment at its top level.
+        let top: Vec<String> = completions(&files, None, Some(&tree), &env, "\n", at(1, 1))
+            .into_iter()
+            .map(|c| c.label)
+            .collect();
+        assert_eq!(top, crate::model::environment::ENVIRONMENT_SECTIONS);
+        let keys = labels("resource_registry:\n  \n", 2, 3);
+        assert_eq!(
+            keys[..3],
+            [
+                ("resources".to_owned(), "section"),
+                ("My::Controller".to_owned(), "registry type"),
+                ("My::Server".to_owned(), "registry type")
+            ]
+        );
+        assert!(keys.contains(&("OS::Nova::Server".to_owned(), "resource type")));
+        let targets = labels("resource_registry:\n  My::Controller: \n", 2, 19);
+        assert_eq!(
+            targets[..3],
+            [
+                ("../roles/controller.yaml".to_owned(), "template"),
+                ("../root.yaml".to_owned(), "template"),
+                ("OS::Heat::None".to_owned(), "resource type")
+            ]
+        );
+        assert!(targets.contains(&("OS::Nova::Server".to_owned(), "resource type")));
+        let names = labels("resource_registry:\n  resources:\n    \n", 3, 5);
+        assert_eq!(
+            names,
+            [
+                ("controller".to_owned(), "resource"),
+                ("net".to_owned(), "resource"),
+                ("server".to_owned(), "resource")
+            ]
+        );
+        let inside = labels(
+            "resource_registry:\n  resources:\n    server:\n      \n",
+            4,
+            7,
+        );
+        assert_eq!(inside[0].0, "hooks");
+        assert!(inside.contains(&("My::Server".to_owned(), "registry type")));
+        let hooks = labels(
+            "resource_registry:\n  resources:\n    server:\n      hooks: \n",
+            4,
+            14,
+        );
+        assert_eq!(hooks.len(), 6);
+        assert!(!wants_tree(
+            "heat_template_version: 2016-10-14\nresource_registry:\n  \n",
+            at(3, 3)
+        ));
+    }
+
+    /// A nested template's parameter: the value `parameters` evaluates,
+    /// and the parent's property that sets it.
+    #[test]
+    fn hover_follows_a_parameter_to_the_parents_property() {
+        let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/lsp/compose");
+        let composed = Composed::evaluate(
+            crate::load::LoadOptions::default(),
+            &[dir.join("env.yaml")],
+            &dir.join("root.yaml"),
+        );
+        let ws = &composed.ws;
+        let app = dir.join("app.yaml");
+        let text = std::fs::read_to_string(&app).unwrap();
+        let root = parse(&text);
+        let files = FileOverlay::default();
+        let at_line = |needle: &str| {
+            let text = std::fs::read_to_string(dir.join("root.yaml")).unwrap();
+            1 + text
+                .lines()
+                .position(|l| l.trim_start().starts_with(needle))
+                .unwrap()
+        };
+        let h = hover(
+            &files,
+            Some(ws),
+            Some(&composed),
+            &app,
+            &root,
+            &Target::Parameter("size".into()),
+        )
+        .unwrap();
+        assert!(
+            h.contains(&format!("**Effective value**: `3`, set in `{}:{}` (property of resource `app`, stack `root/app`)", dir.join("root.yaml").display(), at_line("size:"))),
+            "{h}"
+        );
+        // Evaluated: the parent passes its own parameter's default.
+        let h = hover(
+            &files,
+            Some(ws),
+            Some(&composed),
+            &app,
+            &root,
+            &Target::Parameter("flavor".into()),
+        )
+        .unwrap();
+        assert!(
+            h.contains(&format!(
+                "`\"m1.small\"`, set in `{}:{}`",
+                dir.join("root.yaml").display(),
+                at_line("flavor: {get_param")
+            )),
+            "{h}"
+        );
+        assert!(wants_composition(
+            &app,
+            &root,
+            &Target::Parameter("size".into()),
+            Some(&dir.join("root.yaml"))
+        ));
+        assert!(!wants_composition(
+            &dir.join("root.yaml"),
+            &root,
+            &Target::Parameter("size".into()),
+            Some(&dir.join("root.yaml"))
+        ));
     }
 
     #[test]

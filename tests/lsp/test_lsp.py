@@ -6,6 +6,7 @@ binary. Every expected answer comes from the CLI run on the same files
 file's text, never written down here.
 """
 
+import asyncio
 import glob
 import json
 import os
@@ -240,3 +241,152 @@ async def test_hover_on_a_parameter_shows_its_effective_value_and_where(client: 
     md = hover.contents.value
     assert f"**Effective value**: `{json.dumps(value)}`" in md, md
     assert f"storage-environment.yaml:{set_at}` (parameter_defaults)" in md, md
+
+
+COMPOSE = ROOT / "fixtures" / "lsp" / "compose"
+
+
+def without_parameter(text, name):
+    """The template `text` without the declaration of parameter `name`."""
+    out, skip = [], False
+    for line in text.split("\n"):
+        if line.startswith("  ") and not line.startswith("   "):
+            skip = line == f"  {name}:"
+        elif not line.startswith(" "):
+            skip = False
+        if not skip:
+            out.append(line)
+    return "\n".join(out)
+
+
+async def published(client, uri, timeout=30):
+    """The next diagnostics published for `uri` (read from the client's
+    record of them: two notifications may arrive together)."""
+    before = client.diagnostics.get(uri)
+
+    async def wait():
+        while client.diagnostics.get(uri) is before:
+            await asyncio.sleep(0.02)
+        return client.diagnostics[uri]
+
+    return await asyncio.wait_for(wait(), timeout)
+
+
+@pytest.mark.asyncio(loop_scope="module")
+async def test_an_unsaved_edit_that_breaks_the_composition_is_found_when_typing_pauses(
+    client: LanguageClient, tmp_path
+):
+    client.workspace_did_change_configuration(
+        t.DidChangeConfigurationParams(
+            settings={"heatcap": {"environments": [str(COMPOSE / "env.yaml")], "template": str(COMPOSE / "root.yaml")}}
+        )
+    )
+    app, root = COMPOSE / "app.yaml", COMPOSE / "root.yaml"
+    text = app.read_text()
+    broken = without_parameter(text, "size")
+    # What `heatcap validate -e` says of the same files on disk.
+    for f in ("root.yaml", "env.yaml"):
+        (tmp_path / f).write_text((COMPOSE / f).read_text())
+    (tmp_path / "app.yaml").write_text(broken)
+    report = heatcap("validate", "--no-config", "-e", str(tmp_path / "env.yaml"), str(tmp_path / "root.yaml"), "--format", "json")
+    want = sorted(
+        (d["code"], d["span"]["start"]["line"] - 1, d["message"].replace(str(tmp_path) + "/", ""))
+        for d in report["diagnostics"]
+        if d["file"] == str(tmp_path / "root.yaml")
+    )
+    assert [w[0] for w in want] == ["E7007"], want
+    uri = await opened(client, app, text)
+    client.text_document_did_change(
+        t.DidChangeTextDocumentParams(
+            text_document=t.VersionedTextDocumentIdentifier(uri=uri, version=2),
+            content_changes=[t.TextDocumentContentChangeWholeDocument(text=broken)],
+        )
+    )
+    # No save: the composition is checked when typing pauses.
+    found = await published(client, root.as_uri())
+    got = sorted(
+        (d.code, d.range.start.line, d.message.replace(str(COMPOSE) + "/", "")) for d in found
+    )
+    assert got == want
+    client.text_document_did_change(
+        t.DidChangeTextDocumentParams(
+            text_document=t.VersionedTextDocumentIdentifier(uri=uri, version=3),
+            content_changes=[t.TextDocumentContentChangeWholeDocument(text=text)],
+        )
+    )
+    assert list(await published(client, root.as_uri())) == []
+
+
+async def labels_at(client, uri, line, character):
+    items = await client.text_document_completion_async(
+        t.CompletionParams(
+            text_document=t.TextDocumentIdentifier(uri=uri), position=t.Position(line=line, character=character)
+        )
+    )
+    return [i.label for i in items.items]
+
+
+@pytest.mark.asyncio(loop_scope="module")
+async def test_registry_keys_and_targets_are_completed_in_an_environment(client: LanguageClient):
+    env = CORPUS / "environments" / "network-isolation.yaml"
+    text = env.read_text()
+    lines = text.split("\n")
+    # A new key: the types the deployment looks up (`heatcap resolve`) are proposed.
+    at = lines.index("resource_registry:") + 1
+    edited = "\n".join(lines[:at] + ["  "] + lines[at:])
+    uri = await opened(client, env, edited)
+    keys = await labels_at(client, uri, at, 2)
+    envs = [a for e in ENVIRONMENTS for a in ("-e", str(e))]
+    resolved = heatcap("resolve", "-t", str(CORPUS / "overcloud.yaml"), *envs, "--format", "json")
+    looked_up = {r["type"] for r in resolved["resolutions"] if "::" in r["type"]}
+    assert "OS::TripleO::Controller" in looked_up
+    assert looked_up <= set(keys), looked_up - set(keys)
+    # Targets: each template the file maps a type to (a path relative to
+    # the environment, as Heat resolves it) is proposed, and OS::Heat::None.
+    uri = await opened(client, env, text)
+    checked = 0
+    for i, l in enumerate(lines):
+        key, _, target = l.strip().partition(": ")
+        if not key.startswith("OS::") or not target.endswith(".yaml"):
+            continue
+        if not (env.parent / target).is_file():
+            continue
+        targets = await labels_at(client, uri, i, units(l, server_encoding(client)))
+        assert target in targets and "OS::Heat::None" in targets, (target, targets[:20])
+        checked += 1
+    assert checked >= 10
+
+
+@pytest.mark.asyncio(loop_scope="module")
+async def test_hover_on_a_nested_parameter_shows_the_parents_property(client: LanguageClient):
+    overcloud = CORPUS / "overcloud.yaml"
+    client.workspace_did_change_configuration(
+        t.DidChangeConfigurationParams(settings={"heatcap": {"template": str(overcloud)}})
+    )
+    path = CORPUS / "puppet" / "controller.yaml"
+    text = path.read_text()
+    uri = await opened(client, path, text)
+    lines = text.split("\n")
+    name = "CinderEnableRbdBackend"
+    line = lines.index(f"  {name}:")
+    hover = await client.text_document_hover_async(
+        t.HoverParams(text_document=t.TextDocumentIdentifier(uri=uri), position=t.Position(line=line, character=4))
+    )
+    envs = [a for e in ENVIRONMENTS for a in ("-e", str(e))]
+    report = heatcap("parameters", "-t", str(overcloud), *envs, "--format", "json")
+    # The controller is a member of the group `Controller` in overcloud.yaml.
+    stack = next(
+        s["id"]
+        for g in report["tree"]["children"]
+        for s in g.get("children", [])
+        if s.get("template", "").endswith("puppet/controller.yaml") and g.get("name") == "Controller"
+    )
+    supplied = next(v for v in report["parameters"][name]["values"] if v["stack"] == stack)
+    assert supplied["source"] == "property"
+    # Where overcloud.yaml's `Controller` passes it (its resource_def's properties).
+    olines = overcloud.read_text().split("\n")
+    group = olines.index("  Controller:")
+    set_at = next(i + 1 for i, l in enumerate(olines) if i > group and l.strip().startswith(f"{name}:"))
+    md = hover.contents.value
+    assert f"**Effective value**: `{json.dumps(supplied['value'])}`" in md, md
+    assert f"overcloud.yaml:{set_at}` (property of resource `Controller`, stack `{stack}`)" in md, md

@@ -2,7 +2,7 @@
 """Latency of `heatcap lsp`, measured from a client (standard library only).
 
     python3 tools/lsp-bench/bench.py [--heatcap target/release/heatcap]
-        [--tree /work/tht-rendered/13d0057c] [--runs 50]
+        [--tree /work/tht-rendered/13d0057c] [--runs 50] [--no-pause]
 
 In a rendered tripleo-heat-templates tree (default: the 2018 one) it opens
 `common/post.yaml` (2,964 lines) and measures, as the client sees them
@@ -15,8 +15,19 @@ In a rendered tripleo-heat-templates tree (default: the 2018 one) it opens
 - composition findings after a save of `overcloud.yaml`, with
   `overcloud-resource-registry-puppet.yaml`: `didSave` → the answer to a
   request sent right after it (the server handles messages in order, so
-  that answer comes after every finding the save published).
+  that answer comes after every finding the save published);
+- hover on a parameter of `common/post.yaml` (which `overcloud.yaml`
+  instantiates): the first evaluates the composition, the others reuse it;
+- completion of a registry target in `environments/network-isolation.yaml`
+  (the first reads the tree's templates, the others reuse them);
+- composition findings when typing pauses: an unsaved edit of
+  `overcloud.yaml` → its second `publishDiagnostics` of that version (the
+  first is the buffer's own findings, the second comes with the
+  composition's, checked on a thread after the pause, 500 ms by default);
+  printed with and without the pause.
 
+`--no-pause` starts the server with `compositionPause: false` (the
+composition on save only; the figure "when typing pauses" then fails).
 Prints p50/p95/max in milliseconds; docs/performance.md records a run.
 Not a test: the machine decides the figures.
 """
@@ -98,6 +109,7 @@ def main():
     ap.add_argument("--heatcap", default="target/release/heatcap")
     ap.add_argument("--tree", default="/work/tht-rendered/13d0057c")
     ap.add_argument("--runs", type=int, default=50)
+    ap.add_argument("--no-pause", action="store_true")
     a = ap.parse_args()
     heatcap = str(pathlib.Path(a.heatcap).resolve())
     tree = pathlib.Path(a.tree).resolve()
@@ -105,7 +117,7 @@ def main():
     registry = tree / "overcloud-resource-registry-puppet.yaml"
     big = tree / "common" / "post.yaml"
 
-    s = Server(heatcap, tree, {"environments": [str(registry)], "template": str(overcloud)})
+    s = Server(heatcap, tree, {"environments": [str(registry)], "template": str(overcloud), **({"compositionPause": False} if a.no_pause else {})})
     # Diagnostics after an edit of a 3,000-line template.
     text = big.read_text()
     uri = big.as_uri()
@@ -145,6 +157,38 @@ def main():
         assert result, (name, result)
         figures(name, samples)
 
+    # Hover on a parameter of a nested template (common/post.yaml, which
+    # overcloud.yaml instantiates): the first evaluates the composition as
+    # `heatcap parameters` does; the others reuse it.
+    blines = text.split("\n")
+    nested = {"line": blines.index("  stack_name:"), "character": 4}
+    samples = []
+    for _ in range(a.runs):
+        t0 = time.perf_counter()
+        result = s.request("textDocument/hover", {"textDocument": {"uri": uri}, "position": nested})
+        samples.append(time.perf_counter() - t0)
+    assert result and "property of resource" in result["contents"]["value"], result
+    print(f"hover (nested parameter): the first {samples[0] * 1000:.1f} ms (evaluation), then:")
+    figures("  hover (nested parameter → parent's property)", samples[1:])
+
+    # Completion of a registry target in an environment: the project's
+    # templates are read at the first, then kept until a save.
+    env = tree / "environments" / "network-isolation.yaml"
+    etext = env.read_text()
+    elines = etext.split("\n")
+    euri = env.as_uri()
+    s.notify("textDocument/didOpen", {"textDocument": {"uri": euri, "languageId": "yaml", "version": 1, "text": etext}})
+    at = next(i for i, l in enumerate(elines) if l.startswith("  OS::TripleO::") and l.endswith(".yaml"))
+    target = {"line": at, "character": len(elines[at])}
+    samples = []
+    for _ in range(a.runs):
+        t0 = time.perf_counter()
+        result = s.request("textDocument/completion", {"textDocument": {"uri": euri}, "position": target})
+        samples.append(time.perf_counter() - t0)
+    assert elines[at].split(": ")[1] in {i["label"] for i in result["items"]}, elines[at]
+    print(f"registry targets: the first {samples[0] * 1000:.1f} ms (reads the tree), then:")
+    figures(f"  completion of a registry target ({len(result['items'])} items)", samples[1:])
+
     # Composition findings after a save.
     samples = []
     for _ in range(max(3, a.runs // 10)):
@@ -153,6 +197,18 @@ def main():
         s.request("textDocument/documentSymbol", {"textDocument": doc})
         samples.append(time.perf_counter() - t0)
     figures("composition findings after a save", samples)
+
+    # Composition findings when typing pauses (no save).
+    pause = 0.5
+    samples = []
+    for v in range(2, 2 + max(3, a.runs // 10)):
+        t0 = time.perf_counter()
+        s.notify("textDocument/didChange", {"textDocument": {"uri": ouri, "version": v}, "contentChanges": [{"text": otext + f"# edit {v}\n"}]})
+        s.diagnostics(ouri, v)
+        s.diagnostics(ouri, v)
+        samples.append(time.perf_counter() - t0)
+    figures("composition findings when typing pauses", samples)
+    figures("  the same, less the 500 ms pause", [x - pause for x in samples])
     s.stop()
 
 
