@@ -673,10 +673,9 @@ impl Server {
                 )));
             }
         }
-        let files = self.buffers.clone();
         let composed = self.evaluated.clone();
         let ws = self.workspace();
-        match editor::hover(&files, ws, composed.as_deref(), &path, &root, &target) {
+        match editor::hover(ws, composed.as_deref(), &path, &root, &target) {
             Some(md) => json!({
                 "contents": {"kind": "markdown", "value": md},
                 "range": Lines::new(&text, encoding).range(span),

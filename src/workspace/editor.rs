@@ -316,16 +316,9 @@ fn file_place(files: &FileOverlay, from: &Path, path: &str) -> Option<Place> {
 pub(crate) struct Composed {
     /// The root template.
     pub root: PathBuf,
-    /// The workspace it was evaluated in (as `parameters` opens it).
-    pub ws: Workspace,
     /// `parameters`' report of it.
     pub report: crate::product::parameters::ParametersReport,
-    /// Parent templates parsed for the places of their properties.
-    parsed: Parsed,
 }
-
-/// Parsed templates, by path (`None`: unreadable or not YAML).
-type Parsed = std::cell::RefCell<std::collections::HashMap<PathBuf, Option<std::rc::Rc<Node>>>>;
 
 impl Composed {
     /// Evaluates the composition of `root` with `environments`, the files
@@ -344,9 +337,7 @@ impl Composed {
         let (report, _) = ws.parameters(&shown);
         Composed {
             root: root.to_path_buf(),
-            ws,
             report,
-            parsed: Parsed::default(),
         }
     }
 }
@@ -392,66 +383,9 @@ fn stacks_of<'a>(
     parents.pop();
 }
 
-/// Where the parent of the stack `node` (ancestors `up`, nearest first)
-/// passes property `name`: the parent template and the key's span (a
-/// group's member gets it from the group's `resource_def`).
-fn property_place(
-    files: &FileOverlay,
-    parsed: &Parsed,
-    node: &crate::product::parameters::StackNode,
-    up: &[&crate::product::parameters::StackNode],
-    name: &str,
-) -> Option<(PathBuf, String, Option<Span>)> {
-    let parent = up.first()?;
-    let (template, mut path) = if parent.template.is_empty() {
-        // A member of a group: the group's resource in its own parent.
-        let group = parent.name.clone()?;
-        let above = up.get(1)?;
-        (
-            above.template.clone(),
-            vec![
-                "resources".to_owned(),
-                group,
-                "properties".to_owned(),
-                "resource_def".to_owned(),
-            ],
-        )
-    } else {
-        (
-            parent.template.clone(),
-            vec!["resources".to_owned(), node.name.clone()?],
-        )
-    };
-    let resource = path[1].clone();
-    path.extend(["properties".to_owned(), name.to_owned()]);
-    let file = PathBuf::from(&template);
-    let root = parsed
-        .borrow_mut()
-        .entry(file.clone())
-        .or_insert_with(|| {
-            let bytes = files.read(&file).ok()?;
-            let text = String::from_utf8_lossy(&bytes);
-            crate::load::parse_text(&text, &template, &crate::load::ParseOptions::default())
-                .root
-                .map(std::rc::Rc::new)
-        })
-        .clone();
-    let span = root.and_then(|root| {
-        let (last, within) = path.split_last()?;
-        let (k, _) = node_at(&root, within)?.as_map()?.entry(last)?;
-        Some(k.span)
-    });
-    Some((file, resource, span))
-}
-
 /// The value `composed` gives parameter `name` of the template `file`
 /// (not the root), and where it is set: one line of markdown.
-fn nested_value(
-    files: &FileOverlay,
-    composed: &Composed,
-    file: &Path,
-    name: &str,
-) -> Option<String> {
+fn nested_value(composed: &Composed, file: &Path, name: &str) -> Option<String> {
     use crate::product::parameters::Source;
     let report = &composed.report;
     let mut stacks = Vec::new();
@@ -462,39 +396,33 @@ fn nested_value(
         .collect();
     let (node, up) = here.first()?;
     let info = report.parameters.get(name)?;
+    // Where the value is set is the core's answer (`parameters`' `file`
+    // and `span` of the value), not worked out again here.
     let mut out = match info.values.iter().find(|v| v.stack == node.id) {
         Some(v) => {
             let value = json_text(&v.value);
-            match v.source {
+            let at = if v.file.is_empty() {
+                String::new()
+            } else {
+                format!(", set in `{}:{}`", v.file, v.span.start.line)
+            };
+            let how = match v.source {
                 Source::Property => {
-                    let (parent, resource, span) =
-                        property_place(files, &composed.parsed, node, up, name)?;
-                    let line = span
-                        .map(|s| format!(":{}", s.start.line))
-                        .unwrap_or_default();
-                    format!(
-                        "**Effective value**: `{value}`, set in `{}{line}` (property of resource `{resource}`, stack `{}`)",
-                        parent.display(),
-                        node.id
-                    )
+                    // A group's member gets it from the group's `resource_def`.
+                    let resource = match up.first() {
+                        Some(p) if p.template.is_empty() => p.name.as_deref(),
+                        _ => node.name.as_deref(),
+                    };
+                    format!("property of resource `{}`", resource.unwrap_or_default())
                 }
-                Source::ParameterDefaults | Source::Parameters => {
-                    let set = effective(&composed.ws, name, v.source == Source::Parameters);
-                    match set {
-                        Some((_, env, span, section)) => {
-                            let line = span
-                                .map(|s| format!(":{}", s.start.line))
-                                .unwrap_or_default();
-                            format!("**Effective value**: `{value}`, set in `{env}{line}` ({section}, stack `{}`)", node.id)
-                        }
-                        None => format!("**Effective value**: `{value}` (stack `{}`)", node.id),
-                    }
-                }
-                Source::Default => format!(
-                    "**Effective value**: `{value}`, the default (stack `{}`)",
-                    node.id
-                ),
-            }
+                Source::ParameterDefaults => "parameter_defaults".to_owned(),
+                Source::Parameters => "parameters".to_owned(),
+                Source::Default => "the default".to_owned(),
+            };
+            format!(
+                "**Effective value**: `{value}`{at} ({how}, stack `{}`)",
+                node.id
+            )
         }
         None => format!(
             "**Effective value**: none in stack `{}` (the user must provide it)",
@@ -515,7 +443,6 @@ fn nested_value(
 /// evaluated composition of the root template, for a parameter of a
 /// nested template.
 pub(crate) fn hover(
-    files: &FileOverlay,
     ws: Option<&Workspace>,
     composed: Option<&Composed>,
     file: &Path,
@@ -526,7 +453,7 @@ pub(crate) fn hover(
         Target::Parameter(name) => {
             let nested = composed
                 .filter(|c| !same_file(&c.root, file) && !is_environment(root))
-                .and_then(|c| nested_value(files, c, file, name));
+                .and_then(|c| nested_value(c, file, name));
             Some(parameter_hover(ws, root, name, nested))
         }
         Target::Type { name, resource } => Some(type_hover(ws, file, name, resource.as_deref())),
@@ -1634,15 +1561,7 @@ outputs:
             &t
         )
         .is_empty());
-        let h = hover(
-            &FileOverlay::default(),
-            None,
-            None,
-            Path::new("t.yaml"),
-            &root,
-            &t,
-        )
-        .unwrap();
+        let h = hover(None, None, Path::new("t.yaml"), &root, &t).unwrap();
         assert!(h.contains("name the environments"), "{h}");
     }
 
@@ -1666,18 +1585,9 @@ outputs:
             &Target::Resource("port".into()),
         );
         assert_eq!(d[0].span.unwrap().start, at(12, 3));
-        let h = hover(
-            &FileOverlay::default(),
-            None,
-            None,
-            file,
-            &root,
-            &Target::Parameter("flavor".into()),
-        )
-        .unwrap();
+        let h = hover(None, None, file, &root, &Target::Parameter("flavor".into())).unwrap();
         assert!(h.contains("`\"m1.small\"`, the default (line 5)"), "{h}");
         let h = hover(
-            &FileOverlay::default(),
             None,
             None,
             file,
@@ -1693,7 +1603,6 @@ outputs:
             "{h}"
         );
         let h = hover(
-            &FileOverlay::default(),
             None,
             None,
             file,
@@ -1928,11 +1837,9 @@ outputs:
             &[dir.join("env.yaml")],
             &dir.join("root.yaml"),
         );
-        let ws = &composed.ws;
         let app = dir.join("app.yaml");
         let text = std::fs::read_to_string(&app).unwrap();
         let root = parse(&text);
-        let files = FileOverlay::default();
         let at_line = |needle: &str| {
             let text = std::fs::read_to_string(dir.join("root.yaml")).unwrap();
             1 + text
@@ -1941,8 +1848,7 @@ outputs:
                 .unwrap()
         };
         let h = hover(
-            &files,
-            Some(ws),
+            None,
             Some(&composed),
             &app,
             &root,
@@ -1955,8 +1861,7 @@ outputs:
         );
         // Evaluated: the parent passes its own parameter's default.
         let h = hover(
-            &files,
-            Some(ws),
+            None,
             Some(&composed),
             &app,
             &root,
