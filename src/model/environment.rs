@@ -108,17 +108,7 @@ impl Environment {
                 .map(crate::node::Mapping::json_entries)
                 .unwrap_or_default()
         };
-        let keys = |name: &str| -> IndexMap<String, Span> {
-            root.get(name)
-                .and_then(Node::as_map)
-                .map(|m| {
-                    m.entries
-                        .iter()
-                        .map(|(k, _)| (k.value.key_text(), k.span))
-                        .collect()
-                })
-                .unwrap_or_default()
-        };
+        let keys = |name: &str| super::template::key_spans(root.get(name));
         let other_sections = ["event_sinks", "encrypted_param_names"]
             .into_iter()
             .filter_map(|s| {
@@ -286,8 +276,9 @@ fn check_sections(path: &str, root: &Mapping, out: &mut Vec<Diagnostic>) {
     }
 }
 
-/// Heat's breakpoint hooks (heat-semantics §2.3).
-const HOOKS: [&str; 6] = [
+/// Heat's breakpoint hooks (heat-semantics §2.3;
+/// `heat.engine.environment.HOOK_TYPES`).
+pub(crate) const HOOKS: [&str; 6] = [
     "pre-create",
     "pre-update",
     "pre-delete",
@@ -296,7 +287,7 @@ const HOOKS: [&str; 6] = [
     "post-delete",
 ];
 /// Heat's restricted actions.
-const RESTRICTED: [&str; 2] = ["update", "replace"];
+pub(crate) const RESTRICTED: [&str; 2] = ["update", "replace"];
 
 /// Checks every `hooks` and `restricted_actions` value at any depth of a
 /// registry, as Heat does when it loads it, with Heat's message.

@@ -439,7 +439,7 @@ fn members(body: &Mapping, type_name: &str, params: Option<&Node>) -> Vec<String
 }
 
 /// The keys of a mapping node with their spans.
-fn key_spans(node: Option<&Node>) -> IndexMap<String, Span> {
+pub(crate) fn key_spans(node: Option<&Node>) -> IndexMap<String, Span> {
     node.and_then(Node::as_map)
         .map(|m| {
             m.entries

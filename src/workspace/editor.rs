@@ -1081,12 +1081,12 @@ pub(crate) fn completions(
                 registry_keys(ws, tree, &mut out);
             }
             (["resource_registry", "resources", _], Some("hooks")) => {
-                for h in HOOKS {
+                for h in crate::model::environment::HOOKS {
                     out.push(item(h, "allowed value", None));
                 }
             }
             (["resource_registry", "resources", _], Some("restricted_actions")) => {
-                for a in ["update", "replace"] {
+                for a in crate::model::environment::RESTRICTED {
                     out.push(item(a, "allowed value", None));
                 }
             }
@@ -1144,16 +1144,6 @@ pub(crate) fn completions(
     }
     out
 }
-
-/// Heat's hook types (`heat.engine.environment.HOOK_TYPES`).
-const HOOKS: [&str; 6] = [
-    "pre-create",
-    "pre-update",
-    "pre-delete",
-    "post-create",
-    "post-update",
-    "post-delete",
-];
 
 /// One template of the project's tree, as completion in an environment
 /// needs it.
