@@ -314,8 +314,6 @@ fn file_place(files: &FileOverlay, from: &Path, path: &str) -> Option<Place> {
 /// parameters` reports it (the same evaluation): where a nested
 /// template's parameters get their values.
 pub(crate) struct Composed {
-    /// The root template.
-    pub root: PathBuf,
     /// `parameters`' report of it.
     pub report: crate::product::parameters::ParametersReport,
 }
@@ -335,25 +333,21 @@ impl Composed {
             .roots(&[&shown])
             .open();
         let (report, _) = ws.parameters(&shown);
-        Composed {
-            root: root.to_path_buf(),
-            report,
-        }
+        Composed { report }
     }
 }
 
 /// Whether hovering `target` in `file` (parsed as `root`) asks for the
 /// evaluated composition of the root template `template`: a parameter of
-/// another template than the root.
+/// a template (the root's own too: its value is the one `parameters`
+/// gives, after Heat's merge of the environments).
 pub(crate) fn wants_composition(
-    file: &Path,
+    _file: &Path,
     root: &Node,
     target: &Target,
     template: Option<&Path>,
 ) -> bool {
-    matches!(target, Target::Parameter(_))
-        && !is_environment(root)
-        && template.is_some_and(|t| !same_file(t, file))
+    matches!(target, Target::Parameter(_)) && !is_environment(root) && template.is_some()
 }
 
 /// The same file, whatever the form of the paths.
@@ -419,11 +413,14 @@ fn nested_value(composed: &Composed, file: &Path, name: &str) -> Option<String> 
                 Source::Parameters => "parameters".to_owned(),
                 Source::Default => "the default".to_owned(),
             };
-            format!(
-                "**Effective value**: `{value}`{at} ({how}, stack `{}`)",
-                node.id
-            )
+            let stack = if up.is_empty() {
+                String::new()
+            } else {
+                format!(", stack `{}`", node.id)
+            };
+            format!("**Effective value**: `{value}`{at} ({how}{stack})")
         }
+        None if up.is_empty() => "**Effective value**: none (the user must provide it)".to_owned(),
         None => format!(
             "**Effective value**: none in stack `{}` (the user must provide it)",
             node.id
@@ -452,7 +449,7 @@ pub(crate) fn hover(
     match target {
         Target::Parameter(name) => {
             let nested = composed
-                .filter(|c| !same_file(&c.root, file) && !is_environment(root))
+                .filter(|_| !is_environment(root))
                 .and_then(|c| nested_value(c, file, name));
             Some(parameter_hover(ws, root, name, nested))
         }
@@ -1873,11 +1870,46 @@ outputs:
             Some(&dir.join("root.yaml"))
         ));
         assert!(!wants_composition(
-            &dir.join("root.yaml"),
+            &app,
             &root,
             &Target::Parameter("size".into()),
-            Some(&dir.join("root.yaml"))
+            None
         ));
+    }
+
+    /// The root template's own parameter: the value `parameters` gives,
+    /// after Heat's merge (a later environment's null is dropped, so the
+    /// earlier file's value stays), and the line that sets it.
+    #[test]
+    fn hover_on_the_roots_parameter_is_parameters_answer() {
+        let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/lsp/compose");
+        let tmp = tempfile::tempdir().unwrap();
+        let first = tmp.path().join("first.yaml");
+        let later = tmp.path().join("later.yaml");
+        std::fs::write(&first, "parameter_defaults:\n  flavor: m1.large\n").unwrap();
+        std::fs::write(&later, "parameter_defaults:\n  flavor: null\n").unwrap();
+        let root_path = dir.join("root.yaml");
+        let composed = Composed::evaluate(
+            crate::load::LoadOptions::default(),
+            &[dir.join("env.yaml"), first.clone(), later],
+            &root_path,
+        );
+        let root = parse(&std::fs::read_to_string(&root_path).unwrap());
+        let target = Target::Parameter("flavor".into());
+        assert!(wants_composition(
+            &root_path,
+            &root,
+            &target,
+            Some(&root_path)
+        ));
+        let h = hover(None, Some(&composed), &root_path, &root, &target).unwrap();
+        assert!(
+            h.contains(&format!(
+                "**Effective value**: `\"m1.large\"`, set in `{}:2` (parameter_defaults)",
+                first.display()
+            )),
+            "{h}"
+        );
     }
 
     #[test]
