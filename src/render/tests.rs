@@ -446,3 +446,41 @@ fn linked_excludes_or_script_outside_the_confinement_are_refused() {
     );
     refused(&t);
 }
+
+/// A source that is a FIFO, and roles data that is a link to a device,
+/// are refused as the loader refuses them (E0017), never opened: the
+/// render does not block nor read forever.
+#[test]
+fn a_source_or_data_that_is_not_a_regular_file_is_never_opened() {
+    let dir = tree(&[("good.j2.yaml", "{{ roles | length }}")]);
+    let made = std::process::Command::new("mkfifo")
+        .arg(dir.path().join("fifo.j2.yaml"))
+        .status()
+        .unwrap();
+    assert!(made.success());
+    let t = render_tree(
+        dir.path(),
+        "t",
+        &RenderOptions::default(),
+        &Bounds::default(),
+    );
+    assert_eq!(outputs(&t), ["good.yaml"]);
+    assert_eq!(t.diagnostics.len(), 1);
+    assert_eq!(
+        (t.diagnostics[0].code.0, t.diagnostics[0].file.as_str()),
+        ("E0017", "t/fifo.j2.yaml")
+    );
+    std::fs::remove_file(dir.path().join("roles_data.yaml")).unwrap();
+    std::os::unix::fs::symlink("/dev/zero", dir.path().join("roles_data.yaml")).unwrap();
+    let t = render_tree(
+        dir.path(),
+        "t",
+        &RenderOptions::default(),
+        &Bounds::default(),
+    );
+    assert!(t.outputs.is_empty());
+    assert_eq!(
+        (t.diagnostics[0].code.0, t.diagnostics[0].file.as_str()),
+        ("E0017", "t/roles_data.yaml")
+    );
+}
