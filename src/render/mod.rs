@@ -386,7 +386,9 @@ pub(crate) fn render_tree(
                 let d = *d;
                 // One report per source and message: a source that fails
                 // for every role fails the same way each time.
-                if failed_sources.insert((d.file.clone(), d.span, d.message.clone())) {
+                // (A refused include is named by each source including it.)
+                let by = d.related.first().map(|r| (r.file.clone(), r.span));
+                if failed_sources.insert((d.file.clone(), d.span, d.message.clone(), by)) {
                     tree.diagnostics.push(d);
                 }
             }
@@ -851,8 +853,9 @@ impl Includes {
                     shown(&self.root_display, &rel),
                     problem.clone(),
                 ));
+                // Not "not found": `ignore missing` would skip it silently.
                 return Err(minijinja::Error::new(
-                    minijinja::ErrorKind::TemplateNotFound,
+                    minijinja::ErrorKind::InvalidOperation,
                     format!("{rel}: {problem}"),
                 ));
             }

@@ -325,6 +325,10 @@ impl Linked {
                 "{% for r in roles %}{{ r.name }}{% endfor %} {% for n in networks %}{{ n.name }}{% endfor %}",
             ),
             ("include.j2.yaml", "{% include 'linked/inc.yaml' %}"),
+            (
+                "ignoring.j2.yaml",
+                "{% include 'linked/inc.yaml' ignore missing %}",
+            ),
         ]);
         std::fs::rename(dir.path(), &root).unwrap();
         let linked = Linked {
@@ -391,20 +395,38 @@ fn refused(t: &RenderedTree) -> Vec<String> {
 fn a_linked_source_or_include_outside_the_confinement_is_refused() {
     let l = Linked::new();
     let t = l.render(&l.confined());
-    assert_eq!(refused(&t), ["t/leak.j2.yaml", "t/linked/inc.yaml"]);
+    // For each source including it: `ignore missing` does not hide it.
+    assert_eq!(
+        refused(&t),
+        ["t/leak.j2.yaml", "t/linked/inc.yaml", "t/linked/inc.yaml"]
+    );
     assert_eq!(outputs(&t), ["overcloud.yaml"]);
     assert_eq!(t.outputs[0].text, "Controller InternalApi");
-    let inc = t
+    let by: Vec<(&str, Option<Span>)> = t
         .diagnostics
         .iter()
-        .find(|d| d.file == "t/linked/inc.yaml")
-        .unwrap();
-    assert_eq!(inc.related[0].file, "t/include.j2.yaml");
-    assert_eq!(inc.related[0].span, Some(Span::point(1, 4)));
+        .filter(|d| d.file == "t/linked/inc.yaml")
+        .map(|d| (d.related[0].file.as_str(), d.related[0].span))
+        .collect();
+    assert_eq!(
+        by,
+        [
+            ("t/ignoring.j2.yaml", Some(Span::point(1, 4))),
+            ("t/include.j2.yaml", Some(Span::point(1, 4)))
+        ]
+    );
     let t = l.render(&Bounds::default());
     assert!(t.diagnostics.is_empty(), "{:?}", t.diagnostics);
-    assert_eq!(outputs(&t), ["include.yaml", "leak.yaml", "overcloud.yaml"]);
-    assert_eq!(t.outputs[1].text, "SECRET-SOURCE");
+    assert_eq!(
+        outputs(&t),
+        [
+            "ignoring.yaml",
+            "include.yaml",
+            "leak.yaml",
+            "overcloud.yaml"
+        ]
+    );
+    assert_eq!(t.outputs[2].text, "SECRET-SOURCE");
 }
 
 /// Linked roles and network data outside the confinement: refused, no
