@@ -69,7 +69,7 @@ pub(crate) struct RenderedTree {
 /// captured blocks, strings and lists built). Measured (`render::tests`,
 /// and each tree rendered with every role of its `roles/`): the most one
 /// file of a real tripleo-heat-templates tree takes is 23,024 with its own
-/// roles data (`overcloud.yaml` at 894bd5b8c) and 48,829 with all 56 roles
+/// roles data (`overcloud.yaml` at 894bd5b8c) and 48,999 with all 56 roles
 /// (`overcloud-resource-registry-puppet.yaml`), so 500,000 leaves a
 /// margin of 10 to 20; a hostile source then costs a fraction of a
 /// second and at most about 32 MB of data (500,000 x 64 bytes).

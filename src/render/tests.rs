@@ -509,3 +509,44 @@ fn a_source_or_data_that_is_not_a_regular_file_is_never_opened() {
         ("E0017", "t/roles_data.yaml")
     );
 }
+
+/// Python's list and dict methods are charged for their work: a list that
+/// doubles itself by `extend` in a loop runs out of fuel after a few
+/// hundred thousand items, not out of memory.
+#[test]
+fn mutable_lists_and_dicts_are_charged_for_their_work() {
+    let dir = tree(&[
+        (
+            "double.j2.yaml",
+            "{% set l = [1] %}{% for i in range(64) %}{% set _ = l.extend(l) %}{% endfor %}{{ l | length }}",
+        ),
+        (
+            "dict.j2.yaml",
+            "{% set d = {} %}{% for i in range(64) %}{% set _ = d.update(d.copy()) %}{% set _ = d.update({i: i}) %}{% endfor %}{{ d | length }}",
+        ),
+        (
+            "copies.j2.yaml",
+            "{% set l = [] %}{% for i in range(50000) %}{% set _ = l.append(i) %}{% endfor %}{% for i in range(100000) %}{% set _ = l.copy() %}{% endfor %}",
+        ),
+        (
+            "fine.j2.yaml",
+            "{% set l = [] %}{% set d = {} %}{% for i in range(100) %}{% set _ = l.append(i) %}{% set _ = l.extend([i]) %}{% set _ = d.update({i: l.pop()}) %}{% endfor %}{{ l | length }} {{ d | length }}",
+        ),
+    ]);
+    let t = render_tree(
+        dir.path(),
+        "t",
+        &RenderOptions::default(),
+        &Bounds::default(),
+    );
+    assert_eq!(outputs(&t), ["dict.yaml", "fine.yaml"]);
+    assert_eq!(t.outputs[0].text, "64");
+    assert_eq!(t.outputs[1].text, "100 100");
+    let mut refused: Vec<&str> = t.diagnostics.iter().map(|d| d.file.as_str()).collect();
+    refused.sort_unstable();
+    assert_eq!(refused, ["t/copies.j2.yaml", "t/double.j2.yaml"]);
+    assert!(t
+        .diagnostics
+        .iter()
+        .all(|d| d.message.starts_with("the render does more work")));
+}
