@@ -880,6 +880,61 @@ impl Includes {
     }
 }
 
+/// Python's methods of strings, lists and dicts (minijinja-contrib's
+/// `pycompat`), with `str.format` charged for the padding and precision
+/// it is asked for before it makes them: pycompat charges fuel for the
+/// string it returns once it exists, so `'{:>2000000000}'.format(1)`
+/// would hold 2 GB first.
+fn python_method(
+    state: &mut minijinja::State<'_, '_>,
+    value: &Value,
+    method: &str,
+    args: &[Value],
+) -> Result<Value, minijinja::Error> {
+    if method == "format" {
+        if let Some(text) = value.as_str() {
+            state.consume_fuel(format_widths(text) / 64)?;
+        }
+    }
+    minijinja_contrib::pycompat::unknown_method_callback(state, value, method, args)
+}
+
+/// An upper bound of the characters `str.format`'s replacement fields
+/// pad or extend to: the sum of every number in their format specs
+/// (`{:>20}`, `{:08.3f}`: 20, 11).
+fn format_widths(text: &str) -> u64 {
+    let (mut total, mut number) = (0u64, 0u64);
+    let (mut in_field, mut in_spec) = (false, false);
+    let mut chars = text.chars().peekable();
+    while let Some(c) = chars.next() {
+        match c {
+            '{' if !in_field => {
+                if chars.peek() == Some(&'{') {
+                    chars.next();
+                } else {
+                    in_field = true;
+                }
+            }
+            '}' if in_field => {
+                total = total.saturating_add(number);
+                (number, in_field, in_spec) = (0, false, false);
+            }
+            ':' if in_field && !in_spec => in_spec = true,
+            '0'..='9' if in_spec => {
+                number = number
+                    .saturating_mul(10)
+                    .saturating_add(u64::from(c.to_digit(10).unwrap_or(0)));
+            }
+            _ if in_spec => {
+                total = total.saturating_add(number);
+                number = 0;
+            }
+            _ => {}
+        }
+    }
+    total
+}
+
 /// A render's output, refused as soon as it holds more than `max`
 /// characters (Heat's `len(template) > max_template_size`).
 struct Bounded {
@@ -930,7 +985,7 @@ impl Ctx<'_> {
         let mut env = Environment::new();
         env.set_auto_escape_callback(|_| AutoEscape::None);
         env.set_undefined_behavior(UndefinedBehavior::Lenient);
-        env.set_unknown_method_callback(minijinja_contrib::pycompat::unknown_method_callback);
+        env.set_unknown_method_callback(python_method);
         env.add_function(rewrite::MUTABLE_FN, pyobj::mutable);
         env.set_fuel(Some(self.bounds.fuel));
         env.set_loader(move |name| includes.load(name));

@@ -245,6 +245,9 @@ fn a_render_runs_out_of_fuel_in_time() {
             "{% set big %}{% for a in range(10000) %}{% for b in range(10000) %}xxxxxxxxxx{% endfor %}{% endfor %}{% endset %}",
         ),
         ("product.j2.yaml", "{{ 'x' * 1000000000 }}"),
+        ("padding.j2.yaml", "{{ '{:>2000000000}'.format(1) }}"),
+        ("precision.j2.yaml", "{{ '{{}} {:.2000000000f}'.format(1.5) }}"),
+        ("printf.j2.yaml", "{{ '%2000000000d' | format(1) }}"),
         ("range.j2.yaml", "{% for a in range(100000000) %}{% endfor %}"),
         ("recursion.j2.yaml", "{% macro f(n) %}{{ f(n + 1) }}{% endmacro %}{{ f(0) }}"),
         ("good.j2.yaml", "{% for role in roles %}{{ role.name }}{% endfor %}"),
@@ -274,6 +277,9 @@ fn a_render_runs_out_of_fuel_in_time() {
         "alloc.j2.yaml",
         "capture.j2.yaml",
         "product.j2.yaml",
+        "padding.j2.yaml",
+        "precision.j2.yaml",
+        "printf.j2.yaml",
     ] {
         let (code, message, span) = found(file);
         assert_eq!(code, "E0020");
@@ -549,4 +555,11 @@ fn mutable_lists_and_dicts_are_charged_for_their_work() {
         .diagnostics
         .iter()
         .all(|d| d.message.starts_with("the render does more work")));
+}
+
+#[test]
+fn format_specs_are_measured_before_formatting() {
+    assert_eq!(super::format_widths("{:>20} {{:99}} {0:08.3f} {name}"), 31);
+    assert_eq!(super::format_widths("plain {} text 12345"), 0);
+    assert_eq!(super::format_widths("{:99999999999999999999999}"), u64::MAX);
 }
