@@ -899,6 +899,43 @@ fn python_method(
     minijinja_contrib::pycompat::unknown_method_callback(state, value, method, args)
 }
 
+/// minijinja's `join`, charged first for the text it will make (at
+/// least each string item's length, and two characters a member of any
+/// other item): with an empty joiner minijinja makes the whole result
+/// before charging for it, so `(['x' * 1000000] * 100000) | join` would
+/// hold 100 GB first.
+fn join(
+    state: &mut minijinja::State<'_, '_>,
+    value: &Value,
+    joiner: Option<minijinja::value::StringInput<'_>>,
+    attribute: Option<&str>,
+    kwargs: minijinja::value::Kwargs,
+) -> Result<Value, minijinja::Error> {
+    let by = match attribute {
+        Some(a) => Some(a),
+        None => kwargs.peek::<Option<&str>>("attribute").ok().flatten(),
+    };
+    if let Ok(items) = value.try_iter() {
+        let mut bytes = 0usize;
+        for item in items {
+            let item = match by {
+                Some(a) => a
+                    .split('.')
+                    .try_fold(item, |v, key| v.get_attr(key).ok())
+                    .unwrap_or_default(),
+                None => item,
+            };
+            let size = match item.as_str() {
+                Some(text) => text.len(),
+                None => item.len().unwrap_or(1).saturating_mul(2),
+            };
+            bytes = bytes.saturating_add(size);
+        }
+        state.consume_fuel(u64::try_from(bytes / 64).unwrap_or(u64::MAX))?;
+    }
+    minijinja::filters::join(state, value, joiner, attribute, kwargs)
+}
+
 /// An upper bound of the characters `str.format`'s replacement fields
 /// pad or extend to: the sum of every number in their format specs
 /// (`{:>20}`, `{:08.3f}`: 20, 11).
@@ -986,6 +1023,7 @@ impl Ctx<'_> {
         env.set_auto_escape_callback(|_| AutoEscape::None);
         env.set_undefined_behavior(UndefinedBehavior::Lenient);
         env.set_unknown_method_callback(python_method);
+        env.add_filter("join", join);
         env.add_function(rewrite::MUTABLE_FN, pyobj::mutable);
         env.set_fuel(Some(self.bounds.fuel));
         env.set_loader(move |name| includes.load(name));

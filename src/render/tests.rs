@@ -248,6 +248,19 @@ fn a_render_runs_out_of_fuel_in_time() {
         ("padding.j2.yaml", "{{ '{:>2000000000}'.format(1) }}"),
         ("precision.j2.yaml", "{{ '{{}} {:.2000000000f}'.format(1.5) }}"),
         ("printf.j2.yaml", "{{ '%2000000000d' | format(1) }}"),
+        ("join.j2.yaml", "{{ (['x' * 1000000] * 100000) | join | length }}"),
+        (
+            "join-lists.j2.yaml",
+            "{% set l = range(100000) | list %}{{ ([l] * 100000) | join | length }}",
+        ),
+        (
+            "join-attribute.j2.yaml",
+            "{% set u = {'name': 'x' * 1000000} %}{{ ([u] * 100000) | join(attribute='name') | length }}",
+        ),
+        (
+            "joined.j2.yaml",
+            "{{ ['a', 'b'] | join(', ') }} {{ [{'n': 'c'}, {'n': 'd'}] | join('-', attribute='n') }} {{ [1, [2]] | join }}",
+        ),
         ("range.j2.yaml", "{% for a in range(100000000) %}{% endfor %}"),
         ("recursion.j2.yaml", "{% macro f(n) %}{{ f(n + 1) }}{% endmacro %}{{ f(0) }}"),
         ("good.j2.yaml", "{% for role in roles %}{{ role.name }}{% endfor %}"),
@@ -261,8 +274,9 @@ fn a_render_runs_out_of_fuel_in_time() {
     );
     let took = started.elapsed();
     assert!(took < std::time::Duration::from_secs(5), "{took:?}");
-    assert_eq!(outputs(&t), ["good.yaml"]);
+    assert_eq!(outputs(&t), ["good.yaml", "joined.yaml"]);
     assert_eq!(t.outputs[0].text, "Controller");
+    assert_eq!(t.outputs[1].text, "a, b c-d 1[2]");
     let found = |file: &str| {
         t.diagnostics
             .iter()
@@ -280,6 +294,9 @@ fn a_render_runs_out_of_fuel_in_time() {
         "padding.j2.yaml",
         "precision.j2.yaml",
         "printf.j2.yaml",
+        "join.j2.yaml",
+        "join-lists.j2.yaml",
+        "join-attribute.j2.yaml",
     ] {
         let (code, message, span) = found(file);
         assert_eq!(code, "E0020");
