@@ -7,7 +7,7 @@
 use std::collections::HashSet;
 use std::path::{Path, PathBuf};
 
-use crate::diag::Diagnostic;
+use crate::diag::{codes, Diagnostic};
 use crate::load::{LoadOptions, RenderOptions};
 use crate::render::{self, RenderedTree};
 use crate::vfs::{FileOverlay, VirtualFile};
@@ -93,8 +93,18 @@ pub(crate) fn mount_trees<'a>(
             let mut part = FileOverlay::new();
             part.note_rendered(real.clone(), with.clone());
             let rendered = render::render_tree(dir, &display(&tree), opts);
-            let found = rendered.diagnostics.clone();
-            mount(&real, &tree, rendered, &mut part);
+            let mut found = rendered.diagnostics.clone();
+            let disk = OnDisk::compare(&real, &rendered, confine.as_deref());
+            let keep: Option<HashSet<String>> = if disk.any() && !opts.explicit() {
+                // The files on disk are what Heat is given: heatcap's
+                // render stands in only where it is the same text.
+                found.extend(disk.differs_warning(&tree, &rendered.rules, opts, false));
+                Some(disk.same.iter().cloned().collect())
+            } else {
+                found.extend(disk.set_aside_note(&tree, opts, false));
+                None
+            };
+            mount(&real, &tree, rendered, keep.as_ref(), &mut part);
             (part, found)
         };
         let (part, found) = match &load.cache {
@@ -128,8 +138,219 @@ fn inputs(dir: &Path, opts: &RenderOptions) -> Vec<PathBuf> {
     out
 }
 
-/// Mounts a rendering's outputs at their real paths.
-fn mount(real: &Path, shown_root: &Path, tree: RenderedTree, overlay: &mut FileOverlay) {
+/// The state of a tree's rendered outputs on disk against heatcap's
+/// render of its sources (paths below the tree, in path order).
+#[derive(Debug, Default)]
+struct OnDisk {
+    /// Outputs the disk holds with the same text.
+    same: Vec<String>,
+    /// Outputs the disk holds with other text (or that cannot be read:
+    /// a link out of the allowed directories, a file that is not UTF-8),
+    /// with the 1-based line of the first difference when known.
+    differs: Vec<(String, Option<u32>)>,
+    /// Outputs the disk does not hold.
+    absent: Vec<String>,
+    /// Each output's source.
+    sources: std::collections::HashMap<String, String>,
+    /// How many outputs heatcap rendered.
+    rendered: usize,
+}
+
+impl OnDisk {
+    /// Compares each output of `rendered` (a tree at real path `real`)
+    /// with the file at its path. Under confinement a file whose real
+    /// path is outside the allowed directories is not read (it differs).
+    fn compare(real: &Path, rendered: &RenderedTree, confine: Option<&[PathBuf]>) -> OnDisk {
+        let mut out = OnDisk {
+            rendered: rendered.outputs.len(),
+            sources: rendered
+                .outputs
+                .iter()
+                .map(|f| (f.path.clone(), f.source.clone()))
+                .collect(),
+            ..OnDisk::default()
+        };
+        for f in &rendered.outputs {
+            let path = real.join(&f.path);
+            if std::fs::symlink_metadata(&path).is_err() {
+                out.absent.push(f.path.clone());
+                continue;
+            }
+            let inside = confine.is_none_or(|allowed| {
+                std::fs::canonicalize(&path).is_ok_and(|r| allowed.iter().any(|a| r.starts_with(a)))
+            });
+            let text = if inside {
+                std::fs::metadata(&path)
+                    .ok()
+                    .filter(std::fs::Metadata::is_file)
+                    .and_then(|_| std::fs::read(&path).ok())
+                    .and_then(|b| String::from_utf8(b).ok())
+            } else {
+                None
+            };
+            match text {
+                Some(t) if t == f.text => out.same.push(f.path.clone()),
+                Some(t) => out.differs.push((f.path.clone(), Some(first_difference(&t, &f.text)))),
+                None => out.differs.push((f.path.clone(), None)),
+            }
+        }
+        out
+    }
+
+    /// Whether any output is on disk (the tree was rendered in place).
+    fn any(&self) -> bool {
+        !self.same.is_empty() || !self.differs.is_empty()
+    }
+
+    /// Whether the disk holds exactly heatcap's render.
+    fn agrees(&self) -> bool {
+        self.differs.is_empty() && self.absent.is_empty()
+    }
+
+    /// W0026 when the files on disk are not heatcap's render: at the
+    /// first output that differs (else the first one the disk lacks),
+    /// naming the data heatcap rendered with. `rendering` when the
+    /// command writes heatcap's render (`heatcap render`) rather than
+    /// answering for the disk.
+    fn differs_warning(
+        &self,
+        shown_root: &Path,
+        rules: &render::ScriptRules,
+        opts: &RenderOptions,
+        rendering: bool,
+    ) -> Option<Diagnostic> {
+        if !self.any() || self.agrees() {
+            return None;
+        }
+        let shown = |rel: &str| display(&shown_root.join(rel));
+        let (first, line) = match self.differs.first() {
+            Some((p, l)) => (p.clone(), *l),
+            None => (self.absent[0].clone(), None),
+        };
+        let (roles, network) = data_shown(shown_root, rules, opts);
+        let data = match network {
+            Some(n) => format!("roles data `{roles}` and network data `{n}`"),
+            None => format!("roles data `{roles}`"),
+        };
+        let what = if self.differs.iter().any(|(p, _)| *p == first) {
+            "differs from heatcap's render of its Jinja source"
+        } else {
+            "is not on disk, although heatcap's render of the Jinja sources writes it"
+        };
+        let counts = format!(
+            "{} of the {} outputs differ, {} are not on disk",
+            self.differs.len(),
+            self.rendered,
+            self.absent.len()
+        );
+        let then = if rendering {
+            "heatcap writes its own render; give --roles-data and --network-data to render with the data the files on disk were rendered with"
+        } else {
+            "heatcap answers for the files on disk, which Heat is given; give --roles-data or --network-data to answer for heatcap's render with other data instead"
+        };
+        let mut d = Diagnostic::new(
+            codes::RENDERED_ON_DISK_DIFFERS,
+            shown(&first),
+            format!(
+                "this rendered file {what} with {data} ({counts}): {then}"
+            ),
+        );
+        if let Some(l) = line {
+            d = d.at(crate::diag::Span::point(l, 1));
+        }
+        if let Some(source) = self.sources.get(first.as_str()) {
+            d = d.with_related(crate::diag::Related {
+                file: shown(source),
+                span: None,
+                message: "the Jinja source heatcap rendered it from".into(),
+            });
+        }
+        Some(d)
+    }
+
+    /// W0027 with `--roles-data` or `--network-data`: the files on disk
+    /// heatcap's render replaces (those that differ from it).
+    fn set_aside_note(
+        &self,
+        shown_root: &Path,
+        opts: &RenderOptions,
+        rendering: bool,
+    ) -> Option<Diagnostic> {
+        if self.differs.is_empty() || !opts.explicit() {
+            return None;
+        }
+        let shown = |rel: &str| display(&shown_root.join(rel));
+        let given: Vec<String> = opts
+            .roles_data
+            .iter()
+            .map(|p| format!("--roles-data `{}`", display(p)))
+            .chain(
+                opts.network_data
+                    .iter()
+                    .map(|p| format!("--network-data `{}`", display(p))),
+            )
+            .collect();
+        let names: Vec<String> = self
+            .differs
+            .iter()
+            .map(|(p, _)| format!("`{}`", shown(p)))
+            .collect();
+        let root = display(shown_root);
+        Some(Diagnostic::new(
+            codes::RENDERED_ON_DISK_SET_ASIDE,
+            if root.is_empty() { ".".to_owned() } else { root },
+            format!(
+                "heatcap {} its render with {} instead of {} rendered {} on disk, which differ from it (set aside): {}",
+                if rendering { "writes" } else { "answers for" },
+                given.join(" and "),
+                names.len(),
+                if names.len() == 1 { "file" } else { "files" },
+                names.join(", ")
+            ),
+        ))
+    }
+}
+
+/// The 1-based line where `a` and `b` first differ.
+fn first_difference(a: &str, b: &str) -> u32 {
+    let mut line = 1u32;
+    for (x, y) in a.split_inclusive('\n').zip(b.split_inclusive('\n')) {
+        if x != y {
+            return line;
+        }
+        line = line.saturating_add(1);
+    }
+    line
+}
+
+/// The roles and network data files a tree is rendered with, as shown
+/// (`None` for the network data of a script that reads none).
+fn data_shown(
+    shown_root: &Path,
+    rules: &render::ScriptRules,
+    opts: &RenderOptions,
+) -> (String, Option<String>) {
+    let roles = opts
+        .roles_data
+        .as_ref()
+        .map_or_else(|| display(&shown_root.join(&rules.roles_data)), |p| display(p));
+    let network = rules.network_data.as_ref().map(|default| {
+        opts.network_data
+            .as_ref()
+            .map_or_else(|| display(&shown_root.join(default)), |p| display(p))
+    });
+    (roles, network)
+}
+
+/// Mounts a rendering's outputs at their real paths (only those `keep`
+/// names, when given: the tree's other outputs are read from disk).
+fn mount(
+    real: &Path,
+    shown_root: &Path,
+    tree: RenderedTree,
+    keep: Option<&HashSet<String>>,
+    overlay: &mut FileOverlay,
+) {
     let shown = |rel: &str| display(&shown_root.join(rel));
     let mut sources: std::collections::BTreeMap<PathBuf, Vec<PathBuf>> = tree
         .sources
@@ -139,18 +360,21 @@ fn mount(real: &Path, shown_root: &Path, tree: RenderedTree, overlay: &mut FileO
     let files: Vec<(PathBuf, VirtualFile)> = tree
         .outputs
         .into_iter()
-        .map(|f| {
+        .filter_map(|f| {
             let path = real.join(&f.path);
             if let Some(outs) = sources.get_mut(&real.join(&f.source)) {
                 outs.push(path.clone());
             }
-            (
+            if keep.is_some_and(|k| !k.contains(&f.path)) {
+                return None;
+            }
+            Some((
                 path,
                 VirtualFile {
                     text: f.text.into(),
                     origin: Some(shown(&f.source)),
                 },
-            )
+            ))
         })
         .collect();
     overlay.mount(files, sources);
@@ -258,7 +482,17 @@ pub(crate) fn plan(tree: &Path, opts: &RenderOptions) -> RenderPlan {
         return plan;
     }
     let rendered = render::render_tree(tree, &shown, opts);
-    plan.diagnostics = rendered.diagnostics;
+    plan.diagnostics.clone_from(&rendered.diagnostics);
+    if let Ok(real) = std::fs::canonicalize(tree) {
+        // A tree rendered in place: say where its files on disk are not
+        // what is written.
+        let disk = OnDisk::compare(&real, &rendered, None);
+        plan.diagnostics.extend(if opts.explicit() {
+            disk.set_aside_note(tree, opts, true)
+        } else {
+            disk.differs_warning(tree, &rendered.rules, opts, true)
+        });
+    }
     plan.outputs = rendered
         .outputs
         .into_iter()
