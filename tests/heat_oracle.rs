@@ -421,7 +421,10 @@ fn a_tree_rendered_with_other_data_is_answered_for_its_files_on_disk() {
 fn trees_rendered_in_place_are_answered_for_the_files_on_disk() {
     let dir = PathBuf::from(std::env::var("HEATCAP_THT_RENDERED").expect("HEATCAP_THT_RENDERED"));
     let tree = std::fs::canonicalize(dir.join("1393d39b")).unwrap();
-    assert!(tree.join("overcloud.yaml").is_file(), "not rendered in place");
+    assert!(
+        tree.join("overcloud.yaml").is_file(),
+        "not rendered in place"
+    );
     let envs = vec![tree.join("overcloud-resource-registry-puppet.yaml")];
     let root = tree.join("overcloud.yaml");
     let options = ["--format", "heat", "--max-nested-depth", "7"];
@@ -448,7 +451,12 @@ fn trees_rendered_in_place_are_answered_for_the_files_on_disk() {
         "export",
         &root,
         &envs,
-        &["--out", exported.to_str().unwrap(), "--max-nested-depth", "7"],
+        &[
+            "--out",
+            exported.to_str().unwrap(),
+            "--max-nested-depth",
+            "7",
+        ],
     ));
     assert_eq!(code, 0, "{err}");
     assert!(err.contains("W0026"), "no warning: {err}");
@@ -456,14 +464,13 @@ fn trees_rendered_in_place_are_answered_for_the_files_on_disk() {
         &exported.join("overcloud.yaml"),
         &[exported.join("overcloud-resource-registry-puppet.yaml")],
     );
-    except_glance_staging(check_document(
-        "later/tht-2023-registry",
-        &back,
-        &exported,
-    ));
+    except_glance_staging(check_document("later/tht-2023-registry", &back, &exported));
 
     let tree = std::fs::canonicalize(dir.join("13d0057c")).unwrap();
-    assert!(tree.join("overcloud.yaml").is_file(), "not rendered in place");
+    assert!(
+        tree.join("overcloud.yaml").is_file(),
+        "not rendered in place"
+    );
     let envs: Vec<PathBuf> = [
         "overcloud-resource-registry-puppet.yaml",
         "environments/network-isolation.yaml",

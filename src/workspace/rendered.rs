@@ -190,7 +190,9 @@ impl OnDisk {
             };
             match text {
                 Some(t) if t == f.text => out.same.push(f.path.clone()),
-                Some(t) => out.differs.push((f.path.clone(), Some(first_difference(&t, &f.text)))),
+                Some(t) => out
+                    .differs
+                    .push((f.path.clone(), Some(first_difference(&t, &f.text)))),
                 None => out.differs.push((f.path.clone(), None)),
             }
         }
@@ -251,9 +253,7 @@ impl OnDisk {
         let mut d = Diagnostic::new(
             codes::RENDERED_ON_DISK_DIFFERS,
             shown(&first),
-            format!(
-                "this rendered file {what} with {data} ({counts}): {then}"
-            ),
+            format!("this rendered file {what} with {data} ({counts}): {then}"),
         );
         if let Some(l) = line {
             d = d.at(crate::diag::Span::point(l, 1));
@@ -330,10 +330,10 @@ fn data_shown(
     rules: &render::ScriptRules,
     opts: &RenderOptions,
 ) -> (String, Option<String>) {
-    let roles = opts
-        .roles_data
-        .as_ref()
-        .map_or_else(|| display(&shown_root.join(&rules.roles_data)), |p| display(p));
+    let roles = opts.roles_data.as_ref().map_or_else(
+        || display(&shown_root.join(&rules.roles_data)),
+        |p| display(p),
+    );
     let network = rules.network_data.as_ref().map(|default| {
         opts.network_data
             .as_ref()
@@ -503,4 +503,151 @@ pub(crate) fn plan(tree: &Path, opts: &RenderOptions) -> RenderPlan {
         .filter(|(rel, is_dir)| *is_dir || !rel.ends_with(".j2.yaml"))
         .collect();
     plan
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// fixtures/jinja/rendered-other without its outputs (a raw tree), in
+    /// a directory of its own.
+    fn raw_copy() -> (tempfile::TempDir, PathBuf) {
+        let tmp = tempfile::tempdir().unwrap();
+        let root = std::fs::canonicalize(tmp.path()).unwrap().join("tree");
+        let from = Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/jinja/rendered-other");
+        for f in [
+            "roles_data.yaml",
+            "network_data_other.yaml",
+            "network-data-samples/default-network-isolation.yaml",
+            "overcloud.j2.yaml",
+            "environments/network-isolation.j2.yaml",
+            "network/port.yaml",
+        ] {
+            let to = root.join(f);
+            std::fs::create_dir_all(to.parent().unwrap()).unwrap();
+            std::fs::copy(from.join(f), to).unwrap();
+        }
+        (tmp, root)
+    }
+
+    fn mounted(root: &Path, opts: RenderOptions) -> (LoadOptions, Vec<Diagnostic>) {
+        let mut load = LoadOptions {
+            render: opts,
+            ..LoadOptions::default()
+        };
+        let found = mount_trees([root], &mut load);
+        (load, found)
+    }
+
+    fn codes_of(found: &[Diagnostic]) -> Vec<&str> {
+        found.iter().map(|d| d.code.0).collect()
+    }
+
+    /// A raw tree (no output on disk) is read as heatcap renders it, and
+    /// nothing is said.
+    #[test]
+    fn a_raw_tree_is_rendered_as_before() {
+        let (_tmp, root) = raw_copy();
+        let (load, found) = mounted(&root, RenderOptions::default());
+        assert!(found.is_empty(), "{found:?}");
+        let text = load.overlay.get(&root.join("overcloud.yaml")).unwrap();
+        assert!(text.text.contains("StorageNetCidr"));
+        assert!(load
+            .overlay
+            .get(&root.join("environments/network-isolation.yaml"))
+            .is_some());
+    }
+
+    /// Outputs on disk rendered with other data: the disk is read (nothing
+    /// that differs is mounted) and W0026 names the first differing file,
+    /// its first differing line, its source and the data used; an output
+    /// the disk lacks counts, and one the disk agrees with is mounted.
+    #[test]
+    fn outputs_on_disk_with_other_data_are_read_from_disk() {
+        let (_tmp, root) = raw_copy();
+        let from = Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/jinja/rendered-other");
+        std::fs::copy(from.join("overcloud.yaml"), root.join("overcloud.yaml")).unwrap();
+        let (load, found) = mounted(&root, RenderOptions::default());
+        assert_eq!(codes_of(&found), ["W0026"], "{found:?}");
+        let d = &found[0];
+        assert_eq!(d.file, display(&root.join("overcloud.yaml")));
+        assert_eq!(d.span, Some(crate::diag::Span::point(6, 1)));
+        assert!(d.message.contains("network data `"), "{}", d.message);
+        assert!(
+            d.message.contains("network-data-samples/default-network-isolation.yaml` (1 of the 2 outputs differ, 1 are not on disk)"),
+            "{}",
+            d.message
+        );
+        assert_eq!(d.related[0].file, display(&root.join("overcloud.j2.yaml")));
+        assert!(load.overlay.get(&root.join("overcloud.yaml")).is_none());
+        assert!(load
+            .overlay
+            .get(&root.join("environments/network-isolation.yaml"))
+            .is_none());
+
+        // The disk agrees where heatcap renders with the same data: the
+        // agreeing output is mounted, the one the disk lacks is not.
+        let other = RenderOptions {
+            network_data: Some(root.join("network_data_other.yaml")),
+            ..RenderOptions::default()
+        };
+        let rendered = render::render_tree(&root, "", &other);
+        let disk = OnDisk::compare(&root, &rendered, None);
+        assert_eq!(disk.same, ["overcloud.yaml"]);
+        assert_eq!(disk.absent, ["environments/network-isolation.yaml"]);
+        assert!(disk.differs.is_empty());
+    }
+
+    /// With `--network-data`, heatcap's render is read and W0027 names the
+    /// files on disk set aside; with the data the disk was rendered with,
+    /// nothing is said.
+    #[test]
+    fn given_data_sets_the_files_on_disk_aside() {
+        let (_tmp, root) = raw_copy();
+        let from = Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/jinja/rendered-other");
+        for f in ["overcloud.yaml", "environments/network-isolation.yaml"] {
+            std::fs::copy(from.join(f), root.join(f)).unwrap();
+        }
+        let given = RenderOptions {
+            network_data: Some(root.join("network-data-samples/default-network-isolation.yaml")),
+            ..RenderOptions::default()
+        };
+        let (load, found) = mounted(&root, given);
+        assert_eq!(codes_of(&found), ["W0027"], "{found:?}");
+        assert!(found[0]
+            .message
+            .contains("instead of 2 rendered files on disk"));
+        let text = load.overlay.get(&root.join("overcloud.yaml")).unwrap();
+        assert!(text.text.contains("StorageNetCidr"));
+
+        let disk_data = RenderOptions {
+            network_data: Some(root.join("network_data_other.yaml")),
+            ..RenderOptions::default()
+        };
+        let (load, found) = mounted(&root, disk_data);
+        assert!(found.is_empty(), "{found:?}");
+        assert!(load.overlay.get(&root.join("overcloud.yaml")).is_some());
+    }
+
+    /// Under confinement an output on disk that links out of the allowed
+    /// directories is never read: it counts as differing, without a line.
+    #[test]
+    fn an_output_linking_out_of_the_roots_is_not_read() {
+        let (tmp, root) = raw_copy();
+        let outside = tmp.path().join("outside.yaml");
+        let rendered = render::render_tree(&root, "", &RenderOptions::default());
+        let text = &rendered
+            .outputs
+            .iter()
+            .find(|f| f.path == "overcloud.yaml")
+            .unwrap()
+            .text;
+        std::fs::write(&outside, text).unwrap();
+        std::os::unix::fs::symlink(&outside, root.join("overcloud.yaml")).unwrap();
+        let confined = [root.clone()];
+        let disk = OnDisk::compare(&root, &rendered, Some(&confined));
+        assert_eq!(disk.differs, [("overcloud.yaml".to_owned(), None)]);
+        let free = OnDisk::compare(&root, &rendered, None);
+        assert_eq!(free.same, ["overcloud.yaml"]);
+    }
 }
