@@ -546,7 +546,7 @@ pub(crate) static CODES: &[CodeInfo] = &[
         code: CATALOGUE_DRIFT,
         name: "CatalogueDrift",
         summary: "a catalogue entry (or a `requires` item) names a file that is missing, exists only as its Jinja source (`.j2.yaml`), or is not an environment",
-        what: "Each `file` of the capabilities map, and each environment a `requires` names, is a file of the tree relative to the map: one that exists nowhere, one whose Jinja source (`x.j2.yaml`) is there but not the rendered `x.yaml`, or one that is not a Heat environment, is reported at the name, with the kind of drift (`missing`, `source-only`, `not-environment`).",
+        what: "Each `file` of the capabilities map, and each environment a `requires` names, is a file of the tree relative to the map: one that exists nowhere, one whose Jinja source (`x.j2.yaml`) is there but no rendered `x.yaml`, neither on disk nor in heatcap's render of the tree (which every command reads), or one that is not a Heat environment, is reported at the name, with the kind of drift (`missing`, `source-only`, `not-environment`).",
         why: "The map was kept by hand and drifted from the tree: enabling such an entry makes the deployment fail when the client fetches the file (a source-only one exists only after the tree is rendered by tools/process-templates.py).",
         example: "`- file: environments/aide.yaml` in the 2018 map, a file the tree never had.",
         source: "tripleo-heat-templates 13d0057c capabilities-map.yaml; the study tripleo-plans.md §4",
