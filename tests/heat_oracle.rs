@@ -404,10 +404,13 @@ fn a_tree_rendered_with_other_data_is_answered_for_its_files_on_disk() {
     }
 }
 
-/// The issue's own case: `HEATCAP_THT_RENDERED` (tests/heat/later/README.md)
-/// names a directory whose `1393d39b/` is that tree rendered in place with
-/// `-n network_data_default.yaml` and whose `13d0057c/` is the 2018 tree
-/// rendered with its default network file. On the 2023 tree, heatcap's
+/// The issue's own case (tests/heat/later/README.md):
+/// `HEATCAP_THT_1393D39B_NETWORK_DATA_DEFAULT` names the 2023 tree
+/// rendered in place with `-n network_data_default.yaml` (not the
+/// script's default, with which tests/choices.rs's `HEATCAP_THT_RENDERED`
+/// trees are rendered) and `HEATCAP_THT_13D0057C_RENDERED` (as in
+/// tests/tripleo_catalogue.rs) the 2018 tree rendered in place with its
+/// default network file. On the 2023 tree, heatcap's
 /// own render (the script's default network data) differs, so it answers
 /// for the files on disk, as Heat does (tests/heat/later/tht-2023-registry.json:
 /// 310 stacks, 3,943 parameters; recorded with the checkout three
@@ -417,10 +420,10 @@ fn a_tree_rendered_with_other_data_is_answered_for_its_files_on_disk() {
 /// recorded one (tht-2018.json, recorded two directories below `/`: the
 /// `GlanceNodeStagingUri` default, the README's caveat, aside).
 #[test]
-#[ignore = "set HEATCAP_THT_RENDERED to the directory of the checkouts rendered in place"]
+#[ignore = "set HEATCAP_THT_1393D39B_NETWORK_DATA_DEFAULT and HEATCAP_THT_13D0057C_RENDERED to checkouts rendered in place"]
 fn trees_rendered_in_place_are_answered_for_the_files_on_disk() {
-    let dir = PathBuf::from(std::env::var("HEATCAP_THT_RENDERED").expect("HEATCAP_THT_RENDERED"));
-    let tree = std::fs::canonicalize(dir.join("1393d39b")).unwrap();
+    let var = |v: &str| PathBuf::from(std::env::var(v).unwrap_or_else(|_| panic!("{v}")));
+    let tree = std::fs::canonicalize(var("HEATCAP_THT_1393D39B_NETWORK_DATA_DEFAULT")).unwrap();
     assert!(
         tree.join("overcloud.yaml").is_file(),
         "not rendered in place"
@@ -466,7 +469,7 @@ fn trees_rendered_in_place_are_answered_for_the_files_on_disk() {
     );
     except_glance_staging(check_document("later/tht-2023-registry", &back, &exported));
 
-    let tree = std::fs::canonicalize(dir.join("13d0057c")).unwrap();
+    let tree = std::fs::canonicalize(var("HEATCAP_THT_13D0057C_RENDERED")).unwrap();
     assert!(
         tree.join("overcloud.yaml").is_file(),
         "not rendered in place"
