@@ -229,10 +229,10 @@ impl OnDisk {
             Some((p, l)) => (p.clone(), *l),
             None => (self.absent[0].clone(), None),
         };
-        let (roles, network) = data_shown(shown_root, rules, opts);
+        let (roles_file, network) = data_shown(shown_root, rules, opts);
         let data = match network {
-            Some(n) => format!("roles data `{roles}` and network data `{n}`"),
-            None => format!("roles data `{roles}`"),
+            Some(n) => format!("roles data `{roles_file}` and network data `{n}`"),
+            None => format!("roles data `{roles_file}`"),
         };
         let what = if self.differs.iter().any(|(p, _)| *p == first) {
             "differs from heatcap's render of its Jinja source"
@@ -330,7 +330,7 @@ fn data_shown(
     rules: &render::ScriptRules,
     opts: &RenderOptions,
 ) -> (String, Option<String>) {
-    let roles = opts.roles_data.as_ref().map_or_else(
+    let roles_file = opts.roles_data.as_ref().map_or_else(
         || display(&shown_root.join(&rules.roles_data)),
         |p| display(p),
     );
@@ -339,7 +339,7 @@ fn data_shown(
             .as_ref()
             .map_or_else(|| display(&shown_root.join(default)), |p| display(p))
     });
-    (roles, network)
+    (roles_file, network)
 }
 
 /// Mounts a rendering's outputs at their real paths (only those `keep`
