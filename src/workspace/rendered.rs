@@ -138,6 +138,10 @@ fn inputs(dir: &Path, opts: &RenderOptions) -> Vec<PathBuf> {
     out
 }
 
+/// The largest file on disk read to compare it with heatcap's render (32
+/// times Heat's `max_template_size`); a larger one differs unread.
+const COMPARED_AT_MOST: u64 = 16 << 20;
+
 /// The state of a tree's rendered outputs on disk against heatcap's
 /// render of its sources (paths below the tree, in path order).
 #[derive(Debug, Default)]
@@ -180,9 +184,11 @@ impl OnDisk {
                 std::fs::canonicalize(&path).is_ok_and(|r| allowed.iter().any(|a| r.starts_with(a)))
             });
             let text = if inside {
+                // A regular file of a size worth reading (never a FIFO or
+                // a device; a huge file differs unread).
                 std::fs::metadata(&path)
                     .ok()
-                    .filter(std::fs::Metadata::is_file)
+                    .filter(|m| m.is_file() && m.len() <= COMPARED_AT_MOST)
                     .and_then(|_| std::fs::read(&path).ok())
                     .and_then(|b| String::from_utf8(b).ok())
             } else {
@@ -649,5 +655,20 @@ mod tests {
         assert_eq!(disk.differs, [("overcloud.yaml".to_owned(), None)]);
         let free = OnDisk::compare(&root, &rendered, None);
         assert_eq!(free.same, ["overcloud.yaml"]);
+    }
+
+    /// An output on disk that is a FIFO is never opened (it would block):
+    /// it differs.
+    #[test]
+    fn an_output_that_is_a_fifo_is_not_opened() {
+        let (_tmp, root) = raw_copy();
+        let fifo = root.join("overcloud.yaml");
+        let made = std::process::Command::new("mkfifo").arg(&fifo).status();
+        if !made.is_ok_and(|s| s.success()) {
+            return;
+        }
+        let rendered = render::render_tree(&root, "", &RenderOptions::default());
+        let disk = OnDisk::compare(&root, &rendered, None);
+        assert_eq!(disk.differs, [("overcloud.yaml".to_owned(), None)]);
     }
 }
