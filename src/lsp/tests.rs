@@ -325,7 +325,7 @@ fn a_tree_rendered_on_disk_is_checked_from_its_files_there() {
     let path = root.join("environments/network-isolation.yaml");
     let uri = super::uri_of(&path);
     let text = std::fs::read_to_string(&path).unwrap();
-    let mut c = Client::start(Settings::default(), json!({"capabilities": {}}));
+    let c = Client::start(Settings::default(), json!({"capabilities": {}}));
     c.notify(
         "textDocument/didOpen",
         json!({"textDocument": {"uri": uri, "languageId": "yaml", "version": 1, "text": text}}),
