@@ -246,10 +246,18 @@ impl OnDisk {
             "is not on disk, although heatcap's render of the Jinja sources writes it"
         };
         let counts = format!(
-            "{} of the {} outputs differ, {} are not on disk",
+            "{} of the {} outputs {}, {} not on disk",
             self.differs.len(),
             self.rendered,
-            self.absent.len()
+            if self.differs.len() == 1 {
+                "differs"
+            } else {
+                "differ"
+            },
+            match self.absent.len() {
+                1 => "1 is".to_owned(),
+                n => format!("{n} are"),
+            }
         );
         let then = if rendering {
             "heatcap writes its own render; give --roles-data and --network-data to render with the data the files on disk were rendered with"
@@ -580,7 +588,7 @@ mod tests {
         assert_eq!(d.span, Some(crate::diag::Span::point(6, 1)));
         assert!(d.message.contains("network data `"), "{}", d.message);
         assert!(
-            d.message.contains("network-data-samples/default-network-isolation.yaml` (1 of the 2 outputs differ, 1 are not on disk)"),
+            d.message.contains("network-data-samples/default-network-isolation.yaml` (1 of the 2 outputs differs, 1 is not on disk)"),
             "{}",
             d.message
         );
