@@ -177,6 +177,48 @@ fn findings_follow_the_buffer_and_bad_input_is_answered() {
     c.stop();
 }
 
+/// A buffer in a raw TripleO tree beside hostile Jinja sources (loops
+/// that multiply, loops that write 81 million lines): the tree is
+/// rendered within the same bounds as for every command, so the buffer's
+/// findings come in seconds.
+#[test]
+fn hostile_jinja_beside_a_buffer_is_bounded() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = std::fs::canonicalize(dir.path()).unwrap();
+    for (name, text) in [
+        ("roles_data.yaml", "- name: Controller\n"),
+        (
+            "network-data-samples/default-network-isolation.yaml",
+            "- name: InternalApi\n",
+        ),
+        (
+            "loops.j2.yaml",
+            "{% for a in range(100) %}{% for b in range(10000) %}{% for c in range(10000) %}{% endfor %}{% endfor %}{% endfor %}",
+        ),
+        (
+            "lines.j2.yaml",
+            "{% for a in range(9000) %}{% for b in range(9000) %}\n  r{{a}}_{{b}}: {type: OS::Heat::None}{% endfor %}{% endfor %}",
+        ),
+        ("t.yaml", BROKEN),
+    ] {
+        let path = root.join(name);
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        std::fs::write(path, text).unwrap();
+    }
+    let uri = super::uri_of(&root.join("t.yaml"));
+    let c = Client::start(Settings::default(), json!({"capabilities": {}}));
+    let started = std::time::Instant::now();
+    c.notify(
+        "textDocument/didOpen",
+        json!({"textDocument": {"uri": uri, "languageId": "yaml", "version": 1, "text": BROKEN}}),
+    );
+    let found = c.diagnostics(&uri);
+    let took = started.elapsed();
+    assert!(took < Duration::from_secs(10), "{took:?}");
+    assert!(found.iter().any(|d| d["code"] == "E3008"), "{found:?}");
+    c.stop();
+}
+
 #[test]
 fn utf8_is_used_when_offered() {
     let dir = tempfile::tempdir().unwrap();

@@ -225,7 +225,8 @@ struct Sourced {
 
 impl Sourced {
     fn of(root: &Path, opts: &LoadOptions) -> Sourced {
-        let rules = crate::render::rules_of(root);
+        let confine = opts.confine.as_deref();
+        let rules = crate::render::rules_of(root, confine);
         let sources: Vec<String> = crate::render::tree_files(root, rules.skip_hidden)
             .into_iter()
             .filter(|f| f.ends_with(".j2.yaml"))
@@ -233,7 +234,8 @@ impl Sourced {
         let outputs = if sources.is_empty() {
             Some(HashMap::new())
         } else {
-            crate::render::output_names(root, &opts.render).map(|o| o.into_iter().collect())
+            crate::render::output_names(root, &opts.render, confine)
+                .map(|o| o.into_iter().collect())
         };
         Sourced {
             outputs,

@@ -41,7 +41,7 @@ fn tree_of(
             // Seen from another path: its answer is already taken.
             return None;
         }
-        if dir.is_dir() && render::is_renderable(dir, opts) {
+        if dir.is_dir() && render::is_renderable(dir, opts, confine) {
             // As typed (empty for the working directory), so the sources
             // are shown as the paths beside them are.
             return Some(p.to_path_buf());
@@ -62,6 +62,7 @@ pub(crate) fn mount_trees<'a>(
 ) -> Vec<Diagnostic> {
     let opts = &load.render.clone();
     let confine = load.confine.clone();
+    let bounds = render::Bounds::of(load);
     let mut checked = HashSet::new();
     let mut trees: Vec<PathBuf> = Vec::new();
     for p in paths {
@@ -84,15 +85,15 @@ pub(crate) fn mount_trees<'a>(
         let Ok(real) = std::fs::canonicalize(dir) else {
             continue;
         };
-        // The data it is rendered with, as a key.
-        let with = format!("{opts:?}");
+        // The data it is rendered with (and the size limit), as a key.
+        let with = format!("{opts:?} max {}", bounds.max_chars);
         if load.overlay.has_rendered(&real, &with) {
             continue;
         }
         let render = || {
             let mut part = FileOverlay::new();
             part.note_rendered(real.clone(), with.clone());
-            let rendered = render::render_tree(dir, &display(&tree), opts);
+            let rendered = render::render_tree(dir, &display(&tree), opts, &bounds);
             let mut found = rendered.diagnostics.clone();
             let disk = OnDisk::compare(&real, &rendered, confine.as_deref());
             let keep: Option<HashSet<String>> = if disk.any() && !opts.explicit() {
@@ -110,7 +111,7 @@ pub(crate) fn mount_trees<'a>(
         let (part, found) = match &load.cache {
             Some(cache) => cache.rendered(
                 (real.clone(), format!("{with} as {}", display(&tree))),
-                &inputs(dir, opts),
+                &inputs(dir, opts, confine.as_deref()),
                 render,
             ),
             None => render(),
@@ -125,8 +126,8 @@ pub(crate) fn mount_trees<'a>(
 /// the tree itself, every file and directory in it (a source, an include,
 /// the script, the data files; a directory changes when a file is added
 /// or removed), and the data files given from elsewhere.
-fn inputs(dir: &Path, opts: &RenderOptions) -> Vec<PathBuf> {
-    let rules = render::rules_of(dir);
+fn inputs(dir: &Path, opts: &RenderOptions, confine: Option<&[PathBuf]>) -> Vec<PathBuf> {
+    let rules = render::rules_of(dir, confine);
     let mut out = vec![dir.to_path_buf()];
     out.extend(
         render::tree_entries(dir, rules.skip_hidden)
@@ -482,8 +483,8 @@ pub(crate) fn plan(tree: &Path, opts: &RenderOptions) -> RenderPlan {
         return plan;
     }
     let roles_given = opts.roles_data.as_ref().is_some_and(|p| p.is_file());
-    if !roles_given && !render::is_renderable(tree, opts) {
-        let rules = render::rules_of(tree);
+    if !roles_given && !render::is_renderable(tree, opts, None) {
+        let rules = render::rules_of(tree, None);
         let roles_file = opts
             .roles_data
             .as_ref()
@@ -495,7 +496,7 @@ pub(crate) fn plan(tree: &Path, opts: &RenderOptions) -> RenderPlan {
         ));
         return plan;
     }
-    let rendered = render::render_tree(tree, &shown, opts);
+    let rendered = render::render_tree(tree, &shown, opts, &render::Bounds::default());
     plan.diagnostics.clone_from(&rendered.diagnostics);
     if let Ok(real) = std::fs::canonicalize(tree) {
         // A tree rendered in place: say where its files on disk are not
@@ -605,7 +606,7 @@ mod tests {
             network_data: Some(root.join("network_data_other.yaml")),
             ..RenderOptions::default()
         };
-        let rendered = render::render_tree(&root, "", &other);
+        let rendered = render::render_tree(&root, "", &other, &render::Bounds::default());
         let disk = OnDisk::compare(&root, &rendered, None);
         assert_eq!(disk.same, ["overcloud.yaml"]);
         assert_eq!(disk.absent, ["environments/network-isolation.yaml"]);
@@ -649,7 +650,12 @@ mod tests {
     fn an_output_linking_out_of_the_roots_is_not_read() {
         let (tmp, root) = raw_copy();
         let outside = tmp.path().join("outside.yaml");
-        let rendered = render::render_tree(&root, "", &RenderOptions::default());
+        let rendered = render::render_tree(
+            &root,
+            "",
+            &RenderOptions::default(),
+            &render::Bounds::default(),
+        );
         let text = &rendered
             .outputs
             .iter()
@@ -675,7 +681,12 @@ mod tests {
         if !made.is_ok_and(|s| s.success()) {
             return;
         }
-        let rendered = render::render_tree(&root, "", &RenderOptions::default());
+        let rendered = render::render_tree(
+            &root,
+            "",
+            &RenderOptions::default(),
+            &render::Bounds::default(),
+        );
         let disk = OnDisk::compare(&root, &rendered, None);
         assert_eq!(disk.differs, [("overcloud.yaml".to_owned(), None)]);
     }
