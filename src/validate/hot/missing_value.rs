@@ -1,0 +1,228 @@
+//! E2008 `ValueMissingAtValidate`.
+//!
+//! Its catalogue entry (`META`) says what it checks, why, and gives an
+//! example; `docs/rules.md` and `heatcap rules` print it.
+//!
+//! What Heat evaluates when it validates a template (recorded:
+//! tests/heat/missing-value-verdicts.json, `fixtures/rules/E2008/`): the
+//! conditions a resource's or an output's `condition` names, and those an
+//! `if` anywhere in `resources` or `outputs` names (with the conditions
+//! they name in turn; a condition nothing reaches is never evaluated); a
+//! resource's `deletion_policy` and `external_id`; and the few resource
+//! properties whose plugins read them at validate ([`READ_AT_VALIDATE`]).
+//! A `get_param` reached there of a parameter with no default fails with
+//! `UserParameterMissing` when the template is validated alone.
+
+use crate::diag::{Code, Diagnostic, Span};
+use crate::model::{Format, Mapping, Node, Value};
+use crate::validate::{function_args, reference_name, Context, Rule, RuleMeta};
+
+pub(crate) struct ValueMissingAtValidate;
+
+static META: RuleMeta = RuleMeta {
+    code: Code("E2008"),
+    name: "ValueMissingAtValidate",
+    summary: "Heat's validate reads a parameter that has no default, so validating the template alone fails",
+    what: "A `get_param` that Heat evaluates when it validates the template (in a condition a resource, an output or an `if` uses; in `deletion_policy` or `external_id`; in a property its plugin reads at validate: `servers` of the deployment groups, `type` of `OS::Heat::Value`, `resources` of `OS::Heat::ResourceChain`, `resource` of `OS::Heat::AutoScalingGroup`) names a parameter with no default.",
+    why: "`openstack orchestration template validate -t FILE` refuses the file (\"The Parameter (NAME) was not provided.\"), since nothing gives the parameter a value. With `-e`, where the composition passes the parameter, I2009 says so instead.",
+    example: "`conditions: {cidrs_disabled: {equals: [{get_param: allowed_cidrs}, []]}}` used by a resource, with `allowed_cidrs: {type: comma_delimited_list}`.",
+    source: "Heat 27.0.1 heat/engine/parameters.py (Parameter.value: UserParameterMissing), heat/engine/conditions.py, heat/engine/properties.py; recorded: tests/heat/missing-value-verdicts.json",
+};
+
+/// Resource types whose plugins read a property at validate (their
+/// `validate` resolves it), with that property.
+const READ_AT_VALIDATE: [(&str, &str); 6] = [
+    ("OS::Heat::AutoScalingGroup", "resource"),
+    ("OS::Heat::SoftwareDeploymentGroup", "servers"),
+    ("OS::Heat::StructuredDeploymentGroup", "servers"),
+    ("OS::Heat::SoftwareDeployments", "servers"),
+    ("OS::Heat::Value", "type"),
+    ("OS::Heat::ResourceChain", "resources"),
+];
+
+/// The words of Heat's refusal, as this rule's and I2009's messages end.
+fn heat_words(name: &str) -> String {
+    format!("The Parameter ({name}) was not provided.")
+}
+
+/// The parameter a finding of this rule (or I2009) names.
+pub(crate) fn parameter_of(d: &Diagnostic) -> Option<&str> {
+    let start = d.message.find("The Parameter (")? + "The Parameter (".len();
+    let len = d.message[start..].find(") was not provided.")?;
+    Some(&d.message[start..start + len])
+}
+
+impl Rule for ValueMissingAtValidate {
+    fn meta(&self) -> &'static RuleMeta {
+        &META
+    }
+
+    fn check(&self, cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
+        if cx.template.format != Format::Hot {
+            return;
+        }
+        let Some(params) = cx.root.get("parameters").and_then(Node::as_map) else {
+            return;
+        };
+        let missing = |name: &str| {
+            params.get(name).and_then(Node::as_map).is_some_and(|p| {
+                p.get("default")
+                    .is_none_or(|d| matches!(d.value, Value::Null))
+            })
+        };
+        let conditions = cx.root.get("conditions").and_then(Node::as_map);
+        let mut walk = Walk {
+            conditions,
+            missing: &missing,
+            evaluated: Vec::new(),
+            found: Vec::new(),
+        };
+        let resources = cx.root.get("resources").and_then(Node::as_map);
+        for (_, node) in resources.map(|m| m.entries.as_slice()).unwrap_or_default() {
+            let Some(body) = node.as_map() else { continue };
+            if let Some(c) = body.get("condition") {
+                walk.condition(c, "the resource's `condition`");
+            }
+            for key in ["deletion_policy", "external_id"] {
+                if let Some(v) = body.get(key) {
+                    walk.reads(v, &format!("its `{key}`"));
+                }
+            }
+            let type_name = body.get("type").and_then(|t| t.value.as_str());
+            if let Some(props) = body.get("properties").and_then(Node::as_map) {
+                for (ty, prop) in READ_AT_VALIDATE {
+                    if type_name == Some(ty) {
+                        if let Some(v) = props.get(prop) {
+                            walk.reads(v, &format!("`{ty}` reads `{prop}` at validate"));
+                        }
+                    }
+                }
+            }
+            walk.ifs(node);
+        }
+        let outputs = cx.root.get("outputs").and_then(Node::as_map);
+        for (_, node) in outputs.map(|m| m.entries.as_slice()).unwrap_or_default() {
+            let Some(body) = node.as_map() else { continue };
+            if let Some(c) = body.get("condition") {
+                walk.condition(c, "the output's `condition`");
+            }
+            walk.ifs(node);
+        }
+        for (name, span, why) in walk.found {
+            out.push(
+                Diagnostic::new(
+                    META.code,
+                    cx.file.path.clone(),
+                    format!(
+                        "`get_param` of `{name}`, which has no default, is read when Heat validates the template ({why}); validated alone, Heat refuses it: {}",
+                        heat_words(name)
+                    ),
+                )
+                .at(span),
+            );
+        }
+    }
+}
+
+/// The reads found so far, and the conditions already evaluated.
+struct Walk<'a, F: Fn(&str) -> bool> {
+    conditions: Option<&'a Mapping>,
+    missing: &'a F,
+    evaluated: Vec<&'a str>,
+    found: Vec<(&'a str, Span, String)>,
+}
+
+impl<'a, F: Fn(&str) -> bool> Walk<'a, F> {
+    /// Every `get_param` of a missing parameter under `node`; true when
+    /// one was found (Heat stops at the first).
+    fn reads(&mut self, node: &'a Node, why: &str) -> bool {
+        let mut args = Vec::new();
+        function_args(node, "get_param", &mut args);
+        let mut any = false;
+        for arg in args {
+            if let Some((name, span)) = reference_name(arg) {
+                if (self.missing)(name) && !self.found.iter().any(|(_, s, _)| *s == span) {
+                    self.found.push((name, span, why.to_owned()));
+                    any = true;
+                }
+            }
+        }
+        any
+    }
+
+    /// A condition as a resource, an output or `if` names it: a name (the
+    /// definition is evaluated, once) or an expression.
+    fn condition(&mut self, node: &'a Node, why: &str) -> bool {
+        if let Value::Str(name) = &node.value {
+            return self.named(name, why);
+        }
+        self.expression(node, why)
+    }
+
+    fn named(&mut self, name: &'a str, why: &str) -> bool {
+        if self.evaluated.contains(&name) {
+            return false;
+        }
+        self.evaluated.push(name);
+        let Some(def) = self.conditions.and_then(|c| c.get(name)) else {
+            return false;
+        };
+        self.expression(def, &format!("{why} evaluates condition `{name}`"))
+    }
+
+    /// A condition expression: `and` and `or` evaluate their operands in
+    /// order and stop at the first that decides; an operand whose value
+    /// is not known here may decide, so what follows it is not counted.
+    fn expression(&mut self, node: &'a Node, why: &str) -> bool {
+        let Some(m) = node.as_map() else {
+            return false;
+        };
+        let [(k, args)] = m.entries.as_slice() else {
+            return self.reads(node, why);
+        };
+        // The operand value that lets the evaluation go on.
+        let continues = match k.value.as_str() {
+            Some("and") => true,
+            Some("or") => false,
+            Some("not") => {
+                return match &args.value {
+                    Value::Str(name) => self.named(name, why),
+                    _ => self.expression(args, why),
+                }
+            }
+            _ => return self.reads(node, why),
+        };
+        let Value::Seq(items) = &args.value else {
+            return false;
+        };
+        for item in items {
+            match &item.value {
+                Value::Bool(b) if *b == continues => continue,
+                Value::Str(name) => {
+                    if self.named(name, why) {
+                        return true;
+                    }
+                }
+                _ => {
+                    if self.expression(item, why) {
+                        return true;
+                    }
+                }
+            }
+            // Its value may decide: Heat may stop here.
+            return false;
+        }
+        false
+    }
+
+    /// The conditions every `if` below `node` names.
+    fn ifs(&mut self, node: &'a Node) {
+        let mut args = Vec::new();
+        function_args(node, "if", &mut args);
+        for arg in args {
+            if let Some(first) = arg.as_seq().and_then(|s| s.first()) {
+                self.condition(first, "an `if`");
+            }
+        }
+    }
+}
