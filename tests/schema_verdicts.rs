@@ -317,7 +317,8 @@ fn unreadable_references_are_errors_as_the_client_fails_on_them() {
 /// in tests/heat/missing-value-verdicts.json, recorded with
 /// `tools/heat-oracle/verdicts.py fixtures/missing-value`; issue 29): the
 /// conditions resources, outputs and `if` use, `deletion_policy`,
-/// `external_id`, the properties plugins read at validate. heatcap's
+/// `external_id`, the properties plugins read at validate, a nested
+/// template's reads its resource does not pass. heatcap's
 /// E2008 is there exactly where Heat refuses, in Heat's words, and
 /// nowhere else; a template Heat accepts gets no error at all.
 #[test]
@@ -333,7 +334,7 @@ fn a_value_missing_at_validate_is_refused_as_heat_refuses_it() {
                 refused += 1;
                 let words = message.split_once(": ").map_or(message, |(_, w)| w);
                 assert!(words.contains("was not provided"), "{name}: {message}");
-                if !ours.iter().any(|d| d.message.ends_with(words)) {
+                if !ours.iter().any(|d| d.message.contains(words)) {
                     problems.push(format!("{name}: Heat says `{words}`, heatcap {found:?}"));
                 }
             }
@@ -345,5 +346,5 @@ fn a_value_missing_at_validate_is_refused_as_heat_refuses_it() {
     }
     assert!(problems.is_empty(), "{}", problems.join("\n"));
     assert!(refused >= 15, "only {refused} refused");
-    assert_eq!(all.len(), 39);
+    assert_eq!(all.len(), 47);
 }

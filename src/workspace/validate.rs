@@ -313,6 +313,11 @@ pub fn validate(opts: &ValidateOptions) -> Validated {
         count_against_compliance(&mut found, opts.profile);
         out.findings.extend(found);
     }
+    if selection.includes(VALUE_MISSING_AT_VALIDATE) {
+        let mut found = super::interface::nested_values_missing(&contributions, load);
+        count_against_compliance(&mut found, opts.profile);
+        out.findings.extend(found);
+    }
     drop_passed_parameters(&mut out.findings, contributions, opts, &disk);
     if !opts.environments.is_empty() {
         let composed = compose_check::composition(
@@ -395,9 +400,9 @@ fn drop_passed_parameters(
             continue;
         };
         if defaults.contains(name) || interface.passes(&ids[&d.file], name) {
-            let words = format!("The Parameter ({name}) was not provided.");
             d.message = format!(
-                "the composition passes `{name}`, but Heat refuses this file when it is validated alone (`openstack orchestration template validate -t FILE`): `get_param` of `{name}`, which has no default, is read at validate: {words}"
+                "the composition passes `{name}`: Heat refuses this file only when it is validated alone (`openstack orchestration template validate -t FILE`): {}",
+                d.message
             );
             d.code = codes::VALUE_MISSING_WHEN_ALONE;
             d.severity = d.code.severity();

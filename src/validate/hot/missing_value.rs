@@ -23,7 +23,7 @@ static META: RuleMeta = RuleMeta {
     code: Code("E2008"),
     name: "ValueMissingAtValidate",
     summary: "Heat's validate reads a parameter that has no default, so validating the template alone fails",
-    what: "A `get_param` that Heat evaluates when it validates the template (in a condition a resource, an output or an `if` uses; in `deletion_policy` or `external_id`; in a property its plugin reads at validate: `servers` of the deployment groups, `type` of `OS::Heat::Value`, `resources` of `OS::Heat::ResourceChain`, `resource` of `OS::Heat::AutoScalingGroup`) names a parameter with no default.",
+    what: "A `get_param` that Heat evaluates when it validates the template (in a condition a resource, an output or an `if` uses; in `deletion_policy` or `external_id`; in a property its plugin reads at validate: `servers` of the deployment groups, `type` of `OS::Heat::Value`, `resources` of `OS::Heat::ResourceChain`, `resource` of `OS::Heat::AutoScalingGroup`, the properties of the `AWS::AutoScaling::LaunchConfiguration` an instance group names), or in a nested template's such read that its resource does not pass names a parameter with no default.",
     why: "`openstack orchestration template validate -t FILE` refuses the file (\"The Parameter (NAME) was not provided.\"), since nothing gives the parameter a value. With `-e`, where the composition passes the parameter, I2009 says so instead.",
     example: "`conditions: {cidrs_disabled: {equals: [{get_param: allowed_cidrs}, []]}}` used by a resource, with `allowed_cidrs: {type: comma_delimited_list}`.",
     source: "Heat 27.0.1 heat/engine/parameters.py (Parameter.value: UserParameterMissing), heat/engine/conditions.py, heat/engine/properties.py; recorded: tests/heat/missing-value-verdicts.json",
@@ -38,6 +38,15 @@ const READ_AT_VALIDATE: [(&str, &str); 6] = [
     ("OS::Heat::SoftwareDeployments", "servers"),
     ("OS::Heat::Value", "type"),
     ("OS::Heat::ResourceChain", "resources"),
+];
+
+/// A launch configuration, whose properties the groups that name it
+/// ([`INSTANCE_GROUPS`], `LaunchConfigurationName`) read at validate.
+const LAUNCH_CONFIGURATION: &str = "AWS::AutoScaling::LaunchConfiguration";
+
+const INSTANCE_GROUPS: [&str; 2] = [
+    "OS::Heat::InstanceGroup",
+    "AWS::AutoScaling::AutoScalingGroup",
 ];
 
 /// The words of Heat's refusal, as this rule's and I2009's messages end.
@@ -61,54 +70,7 @@ impl Rule for ValueMissingAtValidate {
         if cx.template.format != Format::Hot {
             return;
         }
-        let Some(params) = cx.root.get("parameters").and_then(Node::as_map) else {
-            return;
-        };
-        let missing = |name: &str| {
-            params.get(name).and_then(Node::as_map).is_some_and(|p| {
-                p.get("default")
-                    .is_none_or(|d| matches!(d.value, Value::Null))
-            })
-        };
-        let conditions = cx.root.get("conditions").and_then(Node::as_map);
-        let mut walk = Walk {
-            conditions,
-            missing: &missing,
-            evaluated: Vec::new(),
-            found: Vec::new(),
-        };
-        let resources = cx.root.get("resources").and_then(Node::as_map);
-        for (_, node) in resources.map(|m| m.entries.as_slice()).unwrap_or_default() {
-            let Some(body) = node.as_map() else { continue };
-            if let Some(c) = body.get("condition") {
-                walk.condition(c, "the resource's `condition`");
-            }
-            for key in ["deletion_policy", "external_id"] {
-                if let Some(v) = body.get(key) {
-                    walk.reads(v, &format!("its `{key}`"));
-                }
-            }
-            let type_name = body.get("type").and_then(|t| t.value.as_str());
-            if let Some(props) = body.get("properties").and_then(Node::as_map) {
-                for (ty, prop) in READ_AT_VALIDATE {
-                    if type_name == Some(ty) {
-                        if let Some(v) = props.get(prop) {
-                            walk.reads(v, &format!("`{ty}` reads `{prop}` at validate"));
-                        }
-                    }
-                }
-            }
-            walk.ifs(node);
-        }
-        let outputs = cx.root.get("outputs").and_then(Node::as_map);
-        for (_, node) in outputs.map(|m| m.entries.as_slice()).unwrap_or_default() {
-            let Some(body) = node.as_map() else { continue };
-            if let Some(c) = body.get("condition") {
-                walk.condition(c, "the output's `condition`");
-            }
-            walk.ifs(node);
-        }
-        for (name, span, why) in walk.found {
+        for (name, span, why) in reads_at_validate(cx.root) {
             out.push(
                 Diagnostic::new(
                     META.code,
@@ -124,10 +86,113 @@ impl Rule for ValueMissingAtValidate {
     }
 }
 
+/// A finding of this code at a resource whose type is a template path
+/// (`resource`, written at `span` in `file`) that does not pass
+/// `parameter` to `target`, which reads it at validate with no default:
+/// Heat validates the nested template with the parameters the resource
+/// passes, so the parent is refused too: in the words it refuses the
+/// nested template alone with for a string or a list; a boolean with no
+/// value is "Unrecognized value 'None'" where it is converted
+/// (tests/heat/missing-value-composed-parent-alone.json).
+pub(crate) fn not_passed(
+    file: &str,
+    resource: &str,
+    span: Span,
+    target: &str,
+    parameter: &str,
+) -> Diagnostic {
+    Diagnostic::new(
+        META.code,
+        file,
+        format!(
+            "resource `{resource}` does not pass `{parameter}` to `{target}`, which reads it when Heat validates the template and has no default for it; validated alone, Heat refuses this template too, as it refuses `{target}` alone ({})",
+            heat_words(parameter)
+        ),
+    )
+    .at(span)
+}
+
+/// The `get_param`s of a HOT template (its top-level mapping) that Heat
+/// evaluates at validate and that name a parameter without a default:
+/// each parameter's name, where the `get_param` names it, and why Heat
+/// reads it.
+pub(crate) fn reads_at_validate(root: &Mapping) -> Vec<(&str, Span, String)> {
+    let Some(params) = root.get("parameters").and_then(Node::as_map) else {
+        return Vec::new();
+    };
+    let missing = |name: &str| {
+        params.get(name).and_then(Node::as_map).is_some_and(|p| {
+            p.get("default")
+                .is_none_or(|d| matches!(d.value, Value::Null))
+        })
+    };
+    let conditions = root.get("conditions").and_then(Node::as_map);
+    let mut walk = Walk {
+        conditions,
+        missing,
+        evaluated: Vec::new(),
+        found: Vec::new(),
+    };
+    let resources = root.get("resources").and_then(Node::as_map);
+    for (_, node) in resources.map(|m| m.entries.as_slice()).unwrap_or_default() {
+        let Some(body) = node.as_map() else { continue };
+        if let Some(c) = body.get("condition") {
+            walk.condition(c, "the resource's `condition`");
+        }
+        for key in ["deletion_policy", "external_id"] {
+            if let Some(v) = body.get(key) {
+                walk.reads(v, &format!("its `{key}`"));
+            }
+        }
+        let type_name = body.get("type").and_then(|t| t.value.as_str());
+        if let Some(props) = body.get("properties").and_then(Node::as_map) {
+            for (ty, prop) in READ_AT_VALIDATE {
+                if type_name == Some(ty) {
+                    if let Some(v) = props.get(prop) {
+                        walk.reads(v, &format!("`{ty}` reads `{prop}` at validate"));
+                    }
+                }
+            }
+            if let Some(group) = type_name.filter(|t| INSTANCE_GROUPS.contains(t)) {
+                // The group reads its launch configuration's properties.
+                let config = props
+                    .get("LaunchConfigurationName")
+                    .and_then(Node::as_map)
+                    .and_then(|m| m.get("get_resource"))
+                    .and_then(|n| n.value.as_str())
+                    .and_then(|name| resources.and_then(|r| r.get(name)))
+                    .and_then(Node::as_map)
+                    .filter(|b| {
+                        b.get("type").and_then(|t| t.value.as_str()) == Some(LAUNCH_CONFIGURATION)
+                    })
+                    .and_then(|b| b.get("properties"));
+                if let Some(config) = config {
+                    walk.reads(
+                        config,
+                        &format!(
+                            "`{group}` reads its `{LAUNCH_CONFIGURATION}`'s properties at validate"
+                        ),
+                    );
+                }
+            }
+        }
+        walk.ifs(node);
+    }
+    let outputs = root.get("outputs").and_then(Node::as_map);
+    for (_, node) in outputs.map(|m| m.entries.as_slice()).unwrap_or_default() {
+        let Some(body) = node.as_map() else { continue };
+        if let Some(c) = body.get("condition") {
+            walk.condition(c, "the output's `condition`");
+        }
+        walk.ifs(node);
+    }
+    walk.found
+}
+
 /// The reads found so far, and the conditions already evaluated.
 struct Walk<'a, F: Fn(&str) -> bool> {
     conditions: Option<&'a Mapping>,
-    missing: &'a F,
+    missing: F,
     evaluated: Vec<&'a str>,
     found: Vec<(&'a str, Span, String)>,
 }
