@@ -346,5 +346,5 @@ fn a_value_missing_at_validate_is_refused_as_heat_refuses_it() {
     }
     assert!(problems.is_empty(), "{}", problems.join("\n"));
     assert!(refused >= 15, "only {refused} refused");
-    assert_eq!(all.len(), 47);
+    assert_eq!(all.len(), 50);
 }

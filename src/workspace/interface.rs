@@ -386,12 +386,12 @@ pub(super) fn nested_values_missing(
     let reads: HashMap<PathBuf, (String, Vec<String>)> =
         crate::load::load_all(&sources, opts, |l| {
             let record = FileRecord::from_loaded(l, true);
-            let hot = record
-                .template()
-                .is_some_and(|t| t.format == crate::model::Format::Hot);
+            let format = record.template().map(|t| t.format);
             let mut names: Vec<String> = Vec::new();
-            if let (true, Some(root)) = (hot, record.tree.as_ref().and_then(|t| t.as_map())) {
-                for (name, _, _) in missing_value::reads_at_validate(root) {
+            if let (Some(format), Some(root)) =
+                (format, record.tree.as_ref().and_then(|t| t.as_map()))
+            {
+                for (name, _, _) in missing_value::reads_at_validate(root, format) {
                     if !names.iter().any(|n| n == name) {
                         names.push(name.to_owned());
                     }

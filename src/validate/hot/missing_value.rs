@@ -23,7 +23,7 @@ static META: RuleMeta = RuleMeta {
     code: Code("E2008"),
     name: "ValueMissingAtValidate",
     summary: "Heat's validate reads a parameter that has no default, so validating the template alone fails",
-    what: "A `get_param` that Heat evaluates when it validates the template (in a condition a resource, an output or an `if` uses; in `deletion_policy` or `external_id`; in a property its plugin reads at validate: `servers` of the deployment groups, `type` of `OS::Heat::Value`, `resources` of `OS::Heat::ResourceChain`, `resource` of `OS::Heat::AutoScalingGroup`, the properties of the `AWS::AutoScaling::LaunchConfiguration` an instance group names), or in a nested template's such read that its resource does not pass names a parameter with no default.",
+    what: "A `get_param` (CFN: `Ref` of a parameter) that Heat evaluates when it validates the template (in a condition a resource, an output or an `if` uses; in `deletion_policy` or `external_id`; in a property its plugin reads at validate: `servers` of the deployment groups, `type` of `OS::Heat::Value`, `resources` of `OS::Heat::ResourceChain`, `resource` of `OS::Heat::AutoScalingGroup`, the properties of the `AWS::AutoScaling::LaunchConfiguration` an instance group names), or in a nested template's such read that its resource does not pass names a parameter with no default.",
     why: "`openstack orchestration template validate -t FILE` refuses the file (\"The Parameter (NAME) was not provided.\"), since nothing gives the parameter a value. With `-e`, where the composition passes the parameter, I2009 says so instead.",
     example: "`conditions: {cidrs_disabled: {equals: [{get_param: allowed_cidrs}, []]}}` used by a resource, with `allowed_cidrs: {type: comma_delimited_list}`.",
     source: "Heat 27.0.1 heat/engine/parameters.py (Parameter.value: UserParameterMissing), heat/engine/conditions.py, heat/engine/properties.py; recorded: tests/heat/missing-value-verdicts.json",
@@ -67,16 +67,17 @@ impl Rule for ValueMissingAtValidate {
     }
 
     fn check(&self, cx: &Context<'_>, out: &mut Vec<Diagnostic>) {
-        if cx.template.format != Format::Hot {
-            return;
-        }
-        for (name, span, why) in reads_at_validate(cx.root) {
+        let func = match cx.template.format {
+            Format::Hot => HOT.param_fn,
+            Format::Cfn => CFN.param_fn,
+        };
+        for (name, span, why) in reads_at_validate(cx.root, cx.template.format) {
             out.push(
                 Diagnostic::new(
                     META.code,
                     cx.file.path.clone(),
                     format!(
-                        "`get_param` of `{name}`, which has no default, is read when Heat validates the template ({why}); validated alone, Heat refuses it: {}",
+                        "`{func}` of `{name}`, which has no default, is read when Heat validates the template ({why}); validated alone, Heat refuses it: {}",
                         heat_words(name)
                     ),
                 )
@@ -116,36 +117,41 @@ pub(crate) fn not_passed(
 /// evaluates at validate and that name a parameter without a default:
 /// each parameter's name, where the `get_param` names it, and why Heat
 /// reads it.
-pub(crate) fn reads_at_validate(root: &Mapping) -> Vec<(&str, Span, String)> {
-    let Some(params) = root.get("parameters").and_then(Node::as_map) else {
+pub(crate) fn reads_at_validate(root: &Mapping, format: Format) -> Vec<(&str, Span, String)> {
+    let d = match format {
+        Format::Hot => &HOT,
+        Format::Cfn => &CFN,
+    };
+    let Some(params) = root.get(d.parameters).and_then(Node::as_map) else {
         return Vec::new();
     };
     let missing = |name: &str| {
         params.get(name).and_then(Node::as_map).is_some_and(|p| {
-            p.get("default")
-                .is_none_or(|d| matches!(d.value, Value::Null))
+            p.get(d.default)
+                .is_none_or(|v| matches!(v.value, Value::Null))
         })
     };
-    let conditions = root.get("conditions").and_then(Node::as_map);
+    let conditions = root.get(d.conditions).and_then(Node::as_map);
     let mut walk = Walk {
+        d,
         conditions,
         missing,
         evaluated: Vec::new(),
         found: Vec::new(),
     };
-    let resources = root.get("resources").and_then(Node::as_map);
+    let resources = root.get(d.resources).and_then(Node::as_map);
     for (_, node) in resources.map(|m| m.entries.as_slice()).unwrap_or_default() {
         let Some(body) = node.as_map() else { continue };
-        if let Some(c) = body.get("condition") {
-            walk.condition(c, "the resource's `condition`");
+        if let Some(c) = body.get(d.condition) {
+            walk.condition(c, &format!("the resource's `{}`", d.condition));
         }
-        for key in ["deletion_policy", "external_id"] {
+        for key in d.policies {
             if let Some(v) = body.get(key) {
                 walk.reads(v, &format!("its `{key}`"));
             }
         }
-        let type_name = body.get("type").and_then(|t| t.value.as_str());
-        if let Some(props) = body.get("properties").and_then(Node::as_map) {
+        let type_name = body.get(d.type_).and_then(|t| t.value.as_str());
+        if let Some(props) = body.get(d.properties).and_then(Node::as_map) {
             for (ty, prop) in READ_AT_VALIDATE {
                 if type_name == Some(ty) {
                     if let Some(v) = props.get(prop) {
@@ -158,14 +164,14 @@ pub(crate) fn reads_at_validate(root: &Mapping) -> Vec<(&str, Span, String)> {
                 let config = props
                     .get("LaunchConfigurationName")
                     .and_then(Node::as_map)
-                    .and_then(|m| m.get("get_resource"))
+                    .and_then(|m| m.get(d.resource_fn))
                     .and_then(|n| n.value.as_str())
                     .and_then(|name| resources.and_then(|r| r.get(name)))
                     .and_then(Node::as_map)
                     .filter(|b| {
-                        b.get("type").and_then(|t| t.value.as_str()) == Some(LAUNCH_CONFIGURATION)
+                        b.get(d.type_).and_then(|t| t.value.as_str()) == Some(LAUNCH_CONFIGURATION)
                     })
-                    .and_then(|b| b.get("properties"));
+                    .and_then(|b| b.get(d.properties));
                 if let Some(config) = config {
                     walk.reads(
                         config,
@@ -178,19 +184,78 @@ pub(crate) fn reads_at_validate(root: &Mapping) -> Vec<(&str, Span, String)> {
         }
         walk.ifs(node);
     }
-    let outputs = root.get("outputs").and_then(Node::as_map);
+    let outputs = root.get(d.outputs).and_then(Node::as_map);
     for (_, node) in outputs.map(|m| m.entries.as_slice()).unwrap_or_default() {
         let Some(body) = node.as_map() else { continue };
-        if let Some(c) = body.get("condition") {
-            walk.condition(c, "the output's `condition`");
+        if let Some(c) = body.get(d.condition) {
+            walk.condition(c, &format!("the output's `{}`", d.condition));
         }
         walk.ifs(node);
     }
     walk.found
 }
 
+/// The keys and function names of one dialect.
+struct Dialect {
+    parameters: &'static str,
+    default: &'static str,
+    resources: &'static str,
+    properties: &'static str,
+    type_: &'static str,
+    condition: &'static str,
+    conditions: &'static str,
+    outputs: &'static str,
+    /// Reads a parameter (`get_param`; CFN's `Ref`, of a parameter).
+    param_fn: &'static str,
+    /// Names a resource (`get_resource`; `Ref`).
+    resource_fn: &'static str,
+    if_fn: &'static str,
+    and: &'static str,
+    or: &'static str,
+    not: &'static str,
+    /// Resource keys Heat evaluates at validate.
+    policies: &'static [&'static str],
+}
+
+static HOT: Dialect = Dialect {
+    parameters: "parameters",
+    default: "default",
+    resources: "resources",
+    properties: "properties",
+    type_: "type",
+    condition: "condition",
+    conditions: "conditions",
+    outputs: "outputs",
+    param_fn: "get_param",
+    resource_fn: "get_resource",
+    if_fn: "if",
+    and: "and",
+    or: "or",
+    not: "not",
+    policies: &["deletion_policy", "external_id"],
+};
+
+static CFN: Dialect = Dialect {
+    parameters: "Parameters",
+    default: "Default",
+    resources: "Resources",
+    properties: "Properties",
+    type_: "Type",
+    condition: "Condition",
+    conditions: "Conditions",
+    outputs: "Outputs",
+    param_fn: "Ref",
+    resource_fn: "Ref",
+    if_fn: "Fn::If",
+    and: "Fn::And",
+    or: "Fn::Or",
+    not: "Fn::Not",
+    policies: &["DeletionPolicy"],
+};
+
 /// The reads found so far, and the conditions already evaluated.
 struct Walk<'a, F: Fn(&str) -> bool> {
+    d: &'static Dialect,
     conditions: Option<&'a Mapping>,
     missing: F,
     evaluated: Vec<&'a str>,
@@ -202,7 +267,7 @@ impl<'a, F: Fn(&str) -> bool> Walk<'a, F> {
     /// one was found (Heat stops at the first).
     fn reads(&mut self, node: &'a Node, why: &str) -> bool {
         let mut args = Vec::new();
-        function_args(node, "get_param", &mut args);
+        function_args(node, self.d.param_fn, &mut args);
         let mut any = false;
         for arg in args {
             if let Some((name, span)) = reference_name(arg) {
@@ -245,17 +310,25 @@ impl<'a, F: Fn(&str) -> bool> Walk<'a, F> {
         let [(k, args)] = m.entries.as_slice() else {
             return self.reads(node, why);
         };
+        let op = k.value.as_str();
         // The operand value that lets the evaluation go on.
-        let continues = match k.value.as_str() {
-            Some("and") => true,
-            Some("or") => false,
-            Some("not") => {
-                return match &args.value {
-                    Value::Str(name) => self.named(name, why),
-                    _ => self.expression(args, why),
-                }
-            }
-            _ => return self.reads(node, why),
+        let continues = if op == Some(self.d.and) {
+            true
+        } else if op == Some(self.d.or) {
+            false
+        } else if op == Some(self.d.not) {
+            // HOT's `not: X`, CFN's `Fn::Not: [X]`; a condition is named
+            // with a string in both (Heat refuses CFN's `{Condition: X}`).
+            let operand = match args.as_seq() {
+                Some([one]) => one,
+                _ => args,
+            };
+            return match &operand.value {
+                Value::Str(name) => self.named(name, why),
+                _ => self.expression(operand, why),
+            };
+        } else {
+            return self.reads(node, why);
         };
         let Value::Seq(items) = &args.value else {
             return false;
@@ -283,10 +356,10 @@ impl<'a, F: Fn(&str) -> bool> Walk<'a, F> {
     /// The conditions every `if` below `node` names.
     fn ifs(&mut self, node: &'a Node) {
         let mut args = Vec::new();
-        function_args(node, "if", &mut args);
+        function_args(node, self.d.if_fn, &mut args);
         for arg in args {
             if let Some(first) = arg.as_seq().and_then(|s| s.first()) {
-                self.condition(first, "an `if`");
+                self.condition(first, &format!("an `{}`", self.d.if_fn));
             }
         }
     }
