@@ -68,10 +68,11 @@ def templates(root):
     return sorted(out)
 
 
-def heatcap_errors(binary, root):
+def heatcap_errors(binary, root, ignore=()):
     """File (relative to `root`) -> heatcap's error messages."""
+    extra = [a for code in ignore for a in ('--ignore', code)]
     proc = subprocess.run(
-        [binary, 'validate', '-r', '--format', 'json', '.'],
+        [binary, 'validate', '-r', '--format', 'json', *extra, '.'],
         cwd=root, stdout=subprocess.PIPE, check=False)
     doc = json.loads(proc.stdout)
     errors = {}
@@ -99,6 +100,9 @@ def main(argv=None):
     p = argparse.ArgumentParser(description=__doc__.split('\n')[0])
     p.add_argument('--heatcap', default='target/debug/heatcap')
     p.add_argument('--all', action='store_true')
+    p.add_argument('--ignore', action='append', default=[], metavar='CODE',
+                   help="heatcap's --ignore (e.g. E2008: the figures "
+                        "before that rule)")
     p.add_argument('directory')
     args = p.parse_args(argv)
     import logging as pylogging
@@ -106,7 +110,7 @@ def main(argv=None):
     pylogging.disable(pylogging.CRITICAL)
     oracle.setup_heat(7)
     root = os.path.abspath(args.directory)
-    ours = heatcap_errors(os.path.abspath(args.heatcap), root)
+    ours = heatcap_errors(os.path.abspath(args.heatcap), root, args.ignore)
     files = {}
     for rel in templates(root):
         heat = verdicts.verdict(os.path.join(root, rel), False)
