@@ -1337,6 +1337,52 @@ fn a_raw_checkout_answers_what_the_cli_answers() {
     );
 }
 
+/// Issue 29: a tree rendered in place with other data than the script's
+/// defaults (fixtures/jinja/rendered-other) is served as the commands
+/// answer on it: for the files on disk (one network, not the default
+/// data's two), W0026 among validate's findings.
+#[test]
+fn a_tree_rendered_on_disk_is_served_from_its_files_there() {
+    let s = Server::start(&["--root", "fixtures/jinja/rendered-other"]);
+    let path = "/heatcap/v1/parameters?template=overcloud.yaml&environment=overcloud-resource-registry.yaml&environment=environments/network-isolation.yaml";
+    let a = s.get(path);
+    assert_eq!(a.status, 200, "{a:?}");
+    let d = "fixtures/jinja/rendered-other";
+    assert_eq!(
+        a.body,
+        cli(&[
+            "parameters",
+            "-t",
+            &format!("{d}/overcloud.yaml"),
+            "-e",
+            &format!("{d}/overcloud-resource-registry.yaml"),
+            "-e",
+            &format!("{d}/environments/network-isolation.yaml"),
+            "--format",
+            "json",
+        ])
+    );
+    let params = a.json();
+    assert!(
+        params["parameters"].get("InternalApiNetCidr").is_some(),
+        "{params}"
+    );
+    assert!(
+        params["parameters"].get("StorageNetCidr").is_none(),
+        "{params}"
+    );
+    let v = s
+        .get("/heatcap/v1/validate?root=rendered-other&path=.&recursive=true")
+        .json();
+    let codes: Vec<&str> = v["diagnostics"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(|f| f["code"].as_str())
+        .collect();
+    assert!(codes.contains(&"W0026"), "{v}");
+}
+
 /// A raw tree's Jinja source or roles file changed on disk is seen by
 /// the next request (the tree is rendered again), as a changed file is.
 #[test]

@@ -296,3 +296,49 @@ fn the_composition_is_checked_when_typing_pauses() {
     assert_eq!(c.diagnostics(&root).len(), 1);
     c.stop();
 }
+
+/// Issue 29: in a tree rendered on disk with other data than the script's
+/// defaults, the editor's file is checked as on disk and W0026 is among
+/// the findings of the file it names (the first that differs from
+/// heatcap's render).
+#[test]
+fn a_tree_rendered_on_disk_is_checked_from_its_files_there() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = std::fs::canonicalize(dir.path()).unwrap().join("tree");
+    let from =
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/jinja/rendered-other");
+    for f in [
+        "roles_data.yaml",
+        "network_data_other.yaml",
+        "network-data-samples/default-network-isolation.yaml",
+        "overcloud.j2.yaml",
+        "overcloud.yaml",
+        "environments/network-isolation.j2.yaml",
+        "environments/network-isolation.yaml",
+        "network/port.yaml",
+        "overcloud-resource-registry.yaml",
+    ] {
+        let to = root.join(f);
+        std::fs::create_dir_all(to.parent().unwrap()).unwrap();
+        std::fs::copy(from.join(f), to).unwrap();
+    }
+    let path = root.join("environments/network-isolation.yaml");
+    let uri = super::uri_of(&path);
+    let text = std::fs::read_to_string(&path).unwrap();
+    let c = Client::start(Settings::default(), json!({"capabilities": {}}));
+    c.notify(
+        "textDocument/didOpen",
+        json!({"textDocument": {"uri": uri, "languageId": "yaml", "version": 1, "text": text}}),
+    );
+    let found = c.diagnostics(&uri);
+    let w = found
+        .iter()
+        .find(|d| d["code"] == "W0026")
+        .unwrap_or_else(|| panic!("{found:?}"));
+    assert_eq!(w["range"]["start"]["line"], 2);
+    assert!(w["message"]
+        .as_str()
+        .unwrap()
+        .contains("default-network-isolation.yaml"));
+    c.stop();
+}
