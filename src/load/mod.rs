@@ -8,6 +8,7 @@ pub(crate) mod classify;
 pub(crate) mod plan;
 pub(crate) mod suppress;
 pub(crate) mod tree;
+mod pyyaml;
 mod yaml;
 
 use std::collections::HashMap;
@@ -743,17 +744,56 @@ pub fn parse_text(text: &str, file: &str, opts: &ParseOptions) -> Parsed {
             };
         }
     }
-    match tree::build(
+    let first = tree::build(
         yaml::events(text),
         Dialect::Yaml11,
         limits,
         file,
         &mut diagnostics,
-    ) {
-        Ok(root) => Parsed {
-            root: Some(root),
-            diagnostics,
-        },
+    );
+    let refused = match first {
+        Ok(root) => {
+            return Parsed {
+                root: Some(root),
+                diagnostics,
+            }
+        }
+        Err(fatal) => fatal,
+    };
+    // Heat's and python-heatclient's second stage: any `YAMLError` from
+    // the C loader, and they load again with PyYAML's pure-Python
+    // `SafeLoader` (heatcap's own bounds are not YAML errors).
+    let second = if matches!(refused.code, codes::TOO_DEEP | codes::ALIAS_EXPANSION) {
+        Err(refused.clone())
+    } else {
+        diagnostics.clear();
+        tree::build(
+            pyyaml::events(text),
+            Dialect::Yaml11Fallback,
+            limits,
+            file,
+            &mut diagnostics,
+        )
+    };
+    match second {
+        Ok(root) => {
+            let mut d = Diagnostic::new(
+                codes::FALLBACK_YAML,
+                file,
+                format!(
+                    "libyaml refuses this file ({}); Heat reads it only through its fallback to PyYAML's pure-Python loader, and other YAML tools refuse it",
+                    refused.message
+                ),
+            );
+            if let Some(span) = refused.span {
+                d = d.at(span);
+            }
+            diagnostics.insert(0, d);
+            Parsed {
+                root: Some(root),
+                diagnostics,
+            }
+        }
         Err(fatal) => {
             let fatal = json_error.unwrap_or(fatal);
             let mut d = Diagnostic::new(fatal.code, file, fatal.message);
