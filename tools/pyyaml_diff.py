@@ -1,14 +1,30 @@
 #!/usr/bin/env python3
-"""Compare heatcap's loader with Heat's (PyYAML CSafeLoader + Heat's str and
-timestamp constructors) on the files given: same accept/reject, same values.
+"""Compare heatcap's loader with Heat's on the files given: same
+accept/reject, same values.
+
+Heat's loader (heat/common/template_format.py `simple_parse`,
+environment_format.py `parse`, heatclient/common/template_format.py
+`parse`) is two stages: PyYAML's CSafeLoader (libyaml) with Heat's str and
+timestamp constructors; where that raises `yaml.YAMLError`, PyYAML's plain
+pure-Python `yaml.SafeLoader`, whose timestamps are Python dates that the
+client sends as JSON text (oslo.serialization's `to_primitive`:
+`%Y-%m-%d`, `%Y-%m-%dT%H:%M:%S.%f`).
 
     cargo build --release --example dump
     python3 tools/pyyaml_diff.py $(find DIR -name '*.yaml')
 
-Needs PyYAML with libyaml. A development tool; no test depends on it.
+Record the dialect fixtures' answers (fixtures/yaml-dialect/expected.json:
+Heat's answer as `value` or `error`, and each stage's own answer under
+`csafe` and `safe`; tests/yaml_dialect.rs reads it):
+
+    python3 tools/pyyaml_diff.py --record fixtures/yaml-dialect
+
+Needs PyYAML 6.0 with libyaml. A development tool; no test runs it.
 """
+import datetime
 import json
 import math
+import os
 import subprocess
 import sys
 
@@ -30,12 +46,24 @@ HeatLoader.add_constructor("tag:yaml.org,2002:timestamp", _str)
 
 
 def heat_load(text):
+    """Heat's answer and which stage gave it ("json", "csafe", "safe")."""
     if text.strip().startswith("{"):
         try:
-            return json.loads(text)
+            return json.loads(text), "json"
         except ValueError:
             pass
-    return yaml.load(text, Loader=HeatLoader)
+    try:
+        return yaml.load(text, Loader=HeatLoader), "csafe"
+    except yaml.YAMLError:
+        return yaml.load(text, Loader=yaml.SafeLoader), "safe"
+
+
+def answer(load):
+    """`{"value": ...}` or `{"error": first line}` of one load."""
+    try:
+        return {"value": norm(load())}
+    except Exception as e:  # noqa: BLE001 - any failure is a rejection
+        return {"error": str(e).splitlines()[0] if str(e) else type(e).__name__}
 
 
 def norm(v):
@@ -53,7 +81,27 @@ def norm(v):
         return repr(v)
     if isinstance(v, bytes):
         return v.decode("latin-1")
+    if isinstance(v, datetime.datetime):
+        return v.strftime("%Y-%m-%dT%H:%M:%S.%f")
+    if isinstance(v, datetime.date):
+        return v.strftime("%Y-%m-%d")
     return v
+
+
+def record(directory):
+    out = {}
+    for name in sorted(os.listdir(directory)):
+        if not name.endswith(".yaml"):
+            continue
+        with open(os.path.join(directory, name), encoding="utf-8-sig") as f:
+            text = f.read()
+        heat = answer(lambda: heat_load(text)[0])
+        heat["csafe"] = answer(lambda: yaml.load(text, Loader=HeatLoader))
+        heat["safe"] = answer(lambda: yaml.load(text, Loader=yaml.SafeLoader))
+        out[name] = heat
+    with open(os.path.join(directory, "expected.json"), "w", encoding="utf-8") as f:
+        json.dump(out, f, indent=1, sort_keys=True, ensure_ascii=False)
+        f.write("\n")
 
 
 def main(paths):
@@ -67,7 +115,7 @@ def main(paths):
         with open(p, encoding="utf-8", errors="strict") as f:
             text = f.read()
         try:
-            theirs = ("value", norm(heat_load(text)))
+            theirs = ("value", norm(heat_load(text)[0]))
         except Exception as e:  # noqa: BLE001 - any failure is a rejection
             theirs = ("error", str(e).splitlines()[0])
         rec = ours[p]
@@ -82,4 +130,7 @@ def main(paths):
 
 
 if __name__ == "__main__":
+    if sys.argv[1:2] == ["--record"]:
+        record(sys.argv[2])
+        sys.exit(0)
     sys.exit(main(sys.argv[1:]))

@@ -120,3 +120,35 @@ fn timestamps_as_the_client_sends_them() {
     assert!(!is_implicit_timestamp("2016-10-14 "));
     assert_eq!(timestamp_text("2016-10-14x"), None);
 }
+
+/// The second stage alone against PyYAML's `SafeLoader` alone, on every
+/// dialect snippet (fixtures/yaml-dialect/expected.json, `safe`: recorded
+/// by `tools/pyyaml_diff.py --record`), whatever libyaml makes of them.
+#[test]
+fn second_stage_alone_is_pyyaml_s_safe_loader_on_every_snippet() {
+    use crate::load::tree::{build, Dialect, TreeLimits};
+    let dir = "fixtures/yaml-dialect";
+    let expected: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(format!("{dir}/expected.json")).unwrap())
+            .unwrap();
+    let mut failures = Vec::new();
+    let mut checked = 0;
+    for (name, want) in expected.as_object().unwrap() {
+        let text = std::fs::read_to_string(format!("{dir}/{name}")).unwrap();
+        let text = text.strip_prefix('\u{feff}').unwrap_or(&text);
+        let limits = TreeLimits {
+            max_depth: 256,
+            max_alias_nodes: 100_000,
+        };
+        let built = build(events(text), Dialect::Yaml11Fallback, limits, name, &mut Vec::new());
+        let want = &want["safe"];
+        match (built, want.get("value")) {
+            (Ok(root), Some(v)) if root.value.to_json() == *v => {}
+            (Err(_), None) => {}
+            (got, _) => failures.push(format!("{name}: SafeLoader {want}, heatcap {got:?}")),
+        }
+        checked += 1;
+    }
+    assert!(checked >= 70, "{checked}");
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
