@@ -781,7 +781,7 @@ pub fn parse_text(text: &str, file: &str, opts: &ParseOptions) -> Parsed {
                 codes::FALLBACK_YAML,
                 file,
                 format!(
-                    "libyaml refuses this file ({}); Heat reads it only through its fallback to PyYAML's pure-Python loader, and other YAML tools refuse it",
+                    "libyaml, Heat's first YAML loader, refuses this file ({}); Heat reads it only by retrying with PyYAML's pure-Python SafeLoader, and other YAML tools refuse it",
                     refused.message
                 ),
             );
