@@ -192,7 +192,7 @@ pub(crate) static CODES: &[CodeInfo] = &[
         name: "FallbackYaml",
         summary: "libyaml refuses the file; Heat reads it only by retrying with PyYAML's pure-Python loader",
         what: "libyaml (PyYAML's `CSafeLoader`, which Heat and python-heatclient load with first) refuses the text, and PyYAML's pure-Python `SafeLoader`, which they retry with, reads it. heatcap answers for what the second loader reads; the position is where libyaml stopped.",
-        why: "Heat and its client accept the file, but libyaml-based YAML tools (yamllint, ruamel, Ansible's YAML, most editors) refuse it; and in such a file a date or timestamp becomes a Python date, which the client sends as `YYYY-MM-DD` or `YYYY-MM-DDTHH:MM:SS.ffffff` text.",
+        why: "Heat and its client accept the file, but tools that read YAML with libyaml (PyYAML's `CSafeLoader`, libyaml's bindings in other languages) refuse it; and in such a file a date or timestamp becomes a Python date, which the client sends as `YYYY-MM-DD` or `YYYY-MM-DDTHH:MM:SS.ffffff` text.",
         example: "`HOSTNAME: {get_attr:[Controller, name]}` (no space after the flow key's colon), as in the train and ussuri role templates.",
         source: "heat/common/template_format.py `simple_parse`, environment_format.py `parse`, heatclient/common/template_format.py `parse`",
     },

@@ -781,7 +781,7 @@ pub fn parse_text(text: &str, file: &str, opts: &ParseOptions) -> Parsed {
                 codes::FALLBACK_YAML,
                 file,
                 format!(
-                    "libyaml, Heat's first YAML loader, refuses this file ({}); Heat reads it only by retrying with PyYAML's pure-Python SafeLoader, and other YAML tools refuse it",
+                    "libyaml refuses this file ({}): Heat reads it only by retrying with PyYAML's pure-Python SafeLoader, and tools that read YAML with libyaml refuse it",
                     refused.message
                 ),
             );
