@@ -19,6 +19,12 @@ Heat's answer as `value` or `error`, and each stage's own answer under
 
     python3 tools/pyyaml_diff.py --record fixtures/yaml-dialect
 
+Compare Heat's second stage alone (heatcap's port of PyYAML's pure-Python
+scanner and parser) with `yaml.SafeLoader` alone, on any files, whether
+libyaml reads them or not:
+
+    python3 tools/pyyaml_diff.py --second-stage $(find DIR -name '*.yaml')
+
 Needs PyYAML 6.0 with libyaml. A development tool; no test runs it.
 """
 import datetime
@@ -104,8 +110,10 @@ def record(directory):
         f.write("\n")
 
 
-def main(paths):
-    out = subprocess.run(["target/release/examples/dump", *paths], capture_output=True, text=True, check=True).stdout
+def main(paths, second_stage=False):
+    flag = ["--second-stage"] if second_stage else []
+    dump = os.environ.get("HEATCAP_DUMP", "target/release/examples/dump")
+    out = subprocess.run([dump, *flag, *paths], capture_output=True, text=True, check=True).stdout
     ours = {}
     for line in out.splitlines():
         rec = json.loads(line)
@@ -115,7 +123,10 @@ def main(paths):
         with open(p, encoding="utf-8", errors="strict") as f:
             text = f.read()
         try:
-            theirs = ("value", norm(heat_load(text)[0]))
+            if second_stage:
+                theirs = ("value", norm(yaml.load(text, Loader=yaml.SafeLoader)))
+            else:
+                theirs = ("value", norm(heat_load(text)[0]))
         except Exception as e:  # noqa: BLE001 - any failure is a rejection
             theirs = ("error", str(e).splitlines()[0])
         rec = ours[p]
@@ -133,4 +144,6 @@ if __name__ == "__main__":
     if sys.argv[1:2] == ["--record"]:
         record(sys.argv[2])
         sys.exit(0)
+    if sys.argv[1:2] == ["--second-stage"]:
+        sys.exit(main(sys.argv[2:], second_stage=True))
     sys.exit(main(sys.argv[1:]))

@@ -925,3 +925,21 @@ mod tests;
 pub(crate) fn bench_parse_events(text: &str) -> usize {
     yaml::events(text).flatten().count()
 }
+
+/// The tree the second stage alone makes of `text` (see
+/// [`crate::second_stage_tree`]), as JSON, or its error.
+pub(crate) fn second_stage_tree(text: &str) -> Result<serde_json::Value, String> {
+    let limits = TreeLimits {
+        max_depth: ParseOptions::default().max_depth,
+        max_alias_nodes: ParseOptions::default().max_alias_nodes,
+    };
+    tree::build(
+        pyyaml::events(text),
+        Dialect::Yaml11Fallback,
+        limits,
+        "second-stage.yaml",
+        &mut Vec::new(),
+    )
+    .map(|root| root.value.to_json())
+    .map_err(|f| f.message)
+}
