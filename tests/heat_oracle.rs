@@ -347,11 +347,11 @@ fn raw_train_and_ussuri_are_what_heat_validates() {
     let Some(checkouts) = std::env::var_os("HEATCAP_THT_CHECKOUTS") else {
         return;
     };
-    let mut compared = 0;
+    // A release missing from the checkouts (which the render tests share)
+    // is not compared.
     for tag in ["train-eol", "ussuri-eol"] {
         let tree = Path::new(&checkouts).join(tag);
         if !tree.is_dir() {
-            eprintln!("{}: no such checkout, skipped", tree.display());
             continue;
         }
         assert!(
@@ -377,9 +377,7 @@ fn raw_train_and_ussuri_are_what_heat_validates() {
         ) {
             panic!("{e}");
         }
-        compared += 1;
     }
-    eprintln!("{compared} of 2 releases compared");
 }
 
 /// Issue 29: files libyaml refuses and Heat reads through its fallback

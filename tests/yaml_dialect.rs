@@ -32,7 +32,10 @@ fn loader_agrees_with_pyyaml_on_every_snippet() {
             text.remove(0);
         }
         let parsed = parse_text(&text, name, &ParseOptions::default());
-        let error = parsed.diagnostics.iter().find(|d| d.code.0.starts_with('E'));
+        let error = parsed
+            .diagnostics
+            .iter()
+            .find(|d| d.code.0.starts_with('E'));
         let got = match (&parsed.root, error) {
             (Some(root), None) => serde_json::json!({ "value": root.value.to_json() }),
             _ => serde_json::json!({ "error": error.map(ToString::to_string) }),
@@ -50,7 +53,9 @@ fn loader_agrees_with_pyyaml_on_every_snippet() {
             want["csafe"].get("error").is_some() && want["safe"].get("value").is_some();
         let warned = parsed.diagnostics.iter().any(|d| d.code.0 == "W0009");
         if only_second != warned {
-            failures.push(format!("{name}: fallback warning {warned}, expected {only_second}"));
+            failures.push(format!(
+                "{name}: fallback warning {warned}, expected {only_second}"
+            ));
         }
         // Where both stages refuse in the scanner or parser, the message is
         // the second stage's (PyYAML's first line; heatcap quotes names with
@@ -64,13 +69,19 @@ fn loader_agrees_with_pyyaml_on_every_snippet() {
                     || w.contains("must be"))
                 && !shown.contains(w)
             {
-                failures.push(format!("{name}: PyYAML says `{w}`, heatcap `{}`", e.message));
+                failures.push(format!(
+                    "{name}: PyYAML says `{w}`, heatcap `{}`",
+                    e.message
+                ));
             }
         }
         fallbacks += usize::from(only_second);
         checked += 1;
     }
     assert!(checked >= 70, "only {checked} snippets");
-    assert!(fallbacks >= 9, "only {fallbacks} snippets need the second stage");
+    assert!(
+        fallbacks >= 9,
+        "only {fallbacks} snippets need the second stage"
+    );
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }

@@ -6,9 +6,9 @@
 
 pub(crate) mod classify;
 pub(crate) mod plan;
+mod pyyaml;
 pub(crate) mod suppress;
 pub(crate) mod tree;
-mod pyyaml;
 mod yaml;
 
 use std::collections::HashMap;

@@ -447,7 +447,10 @@ impl Scanner {
         Err(YamlError::new(
             Some("while scanning for the next token"),
             None,
-            format!("found character {} that cannot start any token", py_repr(ch)),
+            format!(
+                "found character {} that cannot start any token",
+                py_repr(ch)
+            ),
             self.mark(),
         ))
     }
@@ -663,7 +666,11 @@ impl Scanner {
             .position(|(l, _)| *l == self.flow_level)
         {
             let key = self.possible_simple_keys.remove(i).1;
-            let at = key.token_number - self.tokens_taken;
+            // Python's `list.insert` appends past the end; so does this.
+            let at = key
+                .token_number
+                .saturating_sub(self.tokens_taken)
+                .min(self.tokens.len());
             self.tokens.insert(
                 at,
                 Token {
@@ -1056,11 +1063,7 @@ impl Scanner {
             line_break = self.scan_line_break();
             (breaks, end) = self.scan_block_scalar_breaks(indent);
             if self.col() == indent && self.ch() != '\0' {
-                if folded
-                    && line_break == "\n"
-                    && leading_non_space
-                    && !" \t".contains(self.ch())
-                {
+                if folded && line_break == "\n" && leading_non_space && !" \t".contains(self.ch()) {
                     if breaks.is_empty() {
                         chunks.push(' ');
                     }
@@ -1752,122 +1755,133 @@ impl Parser {
                 self.state = Some(State::ImplicitDocumentStart);
                 Ok(PyEvent::StreamStart)
             }
-            State::ImplicitDocumentStart => {
-                if self.check(|t| {
-                    matches!(t, Tok::Directive { .. } | Tok::DocumentStart | Tok::StreamEnd)
-                })? {
-                    self.parse_document_start()
-                } else {
-                    self.tag_handles = default_tags();
-                    let token = self.peek()?;
-                    self.states.push(State::DocumentEnd);
-                    self.state = Some(State::BlockNode);
-                    Ok(PyEvent::DocumentStart(token.start, token.start))
-                }
-            }
+            State::ImplicitDocumentStart => self.parse_implicit_document_start(),
             State::DocumentStart => self.parse_document_start(),
-            State::DocumentEnd => {
-                let token = self.peek()?;
-                if matches!(token.kind, Tok::DocumentEnd) {
-                    self.take()?;
-                }
-                self.state = Some(State::DocumentStart);
-                Ok(PyEvent::DocumentEnd)
-            }
-            State::DocumentContent => {
-                if self.check(|t| {
-                    matches!(
-                        t,
-                        Tok::Directive { .. } | Tok::DocumentStart | Tok::DocumentEnd | Tok::StreamEnd
-                    )
-                })? {
-                    let mark = self.peek()?.start;
-                    self.pop_state();
-                    Ok(empty_scalar(mark))
-                } else {
-                    self.parse_node(true, false)
-                }
-            }
+            State::DocumentEnd => self.parse_document_end(),
+            State::DocumentContent => self.parse_document_content(),
             State::BlockNode => self.parse_node(true, false),
             State::BlockSequenceFirstEntry => {
-                let token = self.take()?;
-                self.marks.push(token.start);
+                self.first_mark()?;
                 self.parse_block_sequence_entry()
             }
             State::BlockSequenceEntry => self.parse_block_sequence_entry(),
             State::IndentlessSequenceEntry => self.parse_indentless_sequence_entry(),
             State::BlockMappingFirstKey => {
-                let token = self.take()?;
-                self.marks.push(token.start);
+                self.first_mark()?;
                 self.parse_block_mapping_key()
             }
             State::BlockMappingKey => self.parse_block_mapping_key(),
             State::BlockMappingValue => self.parse_block_mapping_value(),
             State::FlowSequenceFirstEntry => {
-                let token = self.take()?;
-                self.marks.push(token.start);
+                self.first_mark()?;
                 self.parse_flow_sequence_entry(true)
             }
             State::FlowSequenceEntry => self.parse_flow_sequence_entry(false),
-            State::FlowSequenceEntryMappingKey => {
-                let token = self.take()?;
-                if self.check(|t| matches!(t, Tok::Value | Tok::FlowEntry | Tok::FlowSequenceEnd))? {
-                    self.state = Some(State::FlowSequenceEntryMappingValue);
-                    Ok(empty_scalar(token.end))
-                } else {
-                    self.states.push(State::FlowSequenceEntryMappingValue);
-                    self.parse_node(false, false)
-                }
-            }
-            State::FlowSequenceEntryMappingValue => {
-                if self.check(|t| matches!(t, Tok::Value))? {
-                    let token = self.take()?;
-                    if self.check(|t| matches!(t, Tok::FlowEntry | Tok::FlowSequenceEnd))? {
-                        self.state = Some(State::FlowSequenceEntryMappingEnd);
-                        Ok(empty_scalar(token.end))
-                    } else {
-                        self.states.push(State::FlowSequenceEntryMappingEnd);
-                        self.parse_node(false, false)
-                    }
-                } else {
-                    self.state = Some(State::FlowSequenceEntryMappingEnd);
-                    let token = self.peek()?;
-                    Ok(empty_scalar(token.start))
-                }
-            }
+            State::FlowSequenceEntryMappingKey => self.parse_flow_sequence_entry_mapping_key(),
+            State::FlowSequenceEntryMappingValue => self.parse_flow_sequence_entry_mapping_value(),
             State::FlowSequenceEntryMappingEnd => {
                 self.state = Some(State::FlowSequenceEntry);
                 let token = self.peek()?;
                 Ok(PyEvent::CollectionEnd(token.start, token.start))
             }
             State::FlowMappingFirstKey => {
-                let token = self.take()?;
-                self.marks.push(token.start);
+                self.first_mark()?;
                 self.parse_flow_mapping_key(true)
             }
             State::FlowMappingKey => self.parse_flow_mapping_key(false),
-            State::FlowMappingValue => {
-                if self.check(|t| matches!(t, Tok::Value))? {
-                    let token = self.take()?;
-                    if self.check(|t| matches!(t, Tok::FlowEntry | Tok::FlowMappingEnd))? {
-                        self.state = Some(State::FlowMappingKey);
-                        Ok(empty_scalar(token.end))
-                    } else {
-                        self.states.push(State::FlowMappingKey);
-                        self.parse_node(false, false)
-                    }
-                } else {
-                    self.state = Some(State::FlowMappingKey);
-                    let token = self.peek()?;
-                    Ok(empty_scalar(token.start))
-                }
-            }
+            State::FlowMappingValue => self.parse_flow_mapping_value(),
             State::FlowMappingEmptyValue => {
                 self.state = Some(State::FlowMappingKey);
                 let token = self.peek()?;
                 Ok(empty_scalar(token.start))
             }
         }
+    }
+
+    /// The `*_first_*` states: the collection's opening token, whose mark
+    /// error messages name.
+    fn first_mark(&mut self) -> Res<()> {
+        let token = self.take()?;
+        self.marks.push(token.start);
+        Ok(())
+    }
+
+    fn parse_implicit_document_start(&mut self) -> Res<PyEvent> {
+        if self.check(|t| {
+            matches!(
+                t,
+                Tok::Directive { .. } | Tok::DocumentStart | Tok::StreamEnd
+            )
+        })? {
+            return self.parse_document_start();
+        }
+        self.tag_handles = default_tags();
+        let token = self.peek()?;
+        self.states.push(State::DocumentEnd);
+        self.state = Some(State::BlockNode);
+        Ok(PyEvent::DocumentStart(token.start, token.start))
+    }
+
+    fn parse_document_end(&mut self) -> Res<PyEvent> {
+        if self.check(|t| matches!(t, Tok::DocumentEnd))? {
+            self.take()?;
+        }
+        self.state = Some(State::DocumentStart);
+        Ok(PyEvent::DocumentEnd)
+    }
+
+    fn parse_document_content(&mut self) -> Res<PyEvent> {
+        if self.check(|t| {
+            matches!(
+                t,
+                Tok::Directive { .. } | Tok::DocumentStart | Tok::DocumentEnd | Tok::StreamEnd
+            )
+        })? {
+            let mark = self.peek()?.start;
+            self.pop_state();
+            return Ok(empty_scalar(mark));
+        }
+        self.parse_node(true, false)
+    }
+
+    fn parse_flow_sequence_entry_mapping_key(&mut self) -> Res<PyEvent> {
+        let token = self.take()?;
+        if self.check(|t| matches!(t, Tok::Value | Tok::FlowEntry | Tok::FlowSequenceEnd))? {
+            self.state = Some(State::FlowSequenceEntryMappingValue);
+            return Ok(empty_scalar(token.end));
+        }
+        self.states.push(State::FlowSequenceEntryMappingValue);
+        self.parse_node(false, false)
+    }
+
+    fn parse_flow_sequence_entry_mapping_value(&mut self) -> Res<PyEvent> {
+        if self.check(|t| matches!(t, Tok::Value))? {
+            let token = self.take()?;
+            if self.check(|t| matches!(t, Tok::FlowEntry | Tok::FlowSequenceEnd))? {
+                self.state = Some(State::FlowSequenceEntryMappingEnd);
+                return Ok(empty_scalar(token.end));
+            }
+            self.states.push(State::FlowSequenceEntryMappingEnd);
+            return self.parse_node(false, false);
+        }
+        self.state = Some(State::FlowSequenceEntryMappingEnd);
+        let token = self.peek()?;
+        Ok(empty_scalar(token.start))
+    }
+
+    fn parse_flow_mapping_value(&mut self) -> Res<PyEvent> {
+        if self.check(|t| matches!(t, Tok::Value))? {
+            let token = self.take()?;
+            if self.check(|t| matches!(t, Tok::FlowEntry | Tok::FlowMappingEnd))? {
+                self.state = Some(State::FlowMappingKey);
+                return Ok(empty_scalar(token.end));
+            }
+            self.states.push(State::FlowMappingKey);
+            return self.parse_node(false, false);
+        }
+        self.state = Some(State::FlowMappingKey);
+        let token = self.peek()?;
+        Ok(empty_scalar(token.start))
     }
 
     fn parse_document_start(&mut self) -> Res<PyEvent> {
@@ -1958,6 +1972,13 @@ impl Parser {
             };
             return Ok(PyEvent::Alias(name, token.start, token.end));
         }
+        let props = self.node_properties()?;
+        self.node_content(block, indentless_sequence, props)
+    }
+
+    /// A node's anchor and tag (in either order), its tag resolved through
+    /// the document's handles, and the marks they span.
+    fn node_properties(&mut self) -> Res<Props> {
         let mut anchor = None;
         let mut tag: Option<(Option<String>, String)> = None;
         let (mut start, mut end, mut tag_mark) = (None, None, None);
@@ -2007,13 +2028,32 @@ impl Parser {
             Some((None, suffix)) => Some(suffix),
             None => None,
         };
-        let (start, mut end) = match (start, end) {
-            (Some(s), Some(e)) => (s, e),
-            _ => {
-                let m = self.peek()?.start;
-                (m, m)
-            }
+        let (start, end) = if let (Some(s), Some(e)) = (start, end) {
+            (s, e)
+        } else {
+            let m = self.peek()?.start;
+            (m, m)
         };
+        Ok(Props {
+            anchor,
+            tag,
+            start,
+            end,
+        })
+    }
+
+    fn node_content(
+        &mut self,
+        block: bool,
+        indentless_sequence: bool,
+        props: Props,
+    ) -> Res<PyEvent> {
+        let Props {
+            anchor,
+            tag,
+            start,
+            mut end,
+        } = props;
         let implicit = tag.is_none() || tag.as_deref() == Some("!");
         let token = self.peek()?;
         if indentless_sequence && matches!(token.kind, Tok::BlockEntry) {
@@ -2097,10 +2137,7 @@ impl Parser {
                     "while parsing a flow node"
                 }),
                 Some(start),
-                format!(
-                    "expected the node content, but found '{}'",
-                    token.kind.id()
-                ),
+                format!("expected the node content, but found '{}'", token.kind.id()),
                 token.start,
             )),
         }
@@ -2138,9 +2175,9 @@ impl Parser {
     fn parse_indentless_sequence_entry(&mut self) -> Res<PyEvent> {
         if self.check(|t| matches!(t, Tok::BlockEntry))? {
             let token = self.take()?;
-            if self.check(|t| {
-                matches!(t, Tok::BlockEntry | Tok::Key | Tok::Value | Tok::BlockEnd)
-            })? {
+            if self
+                .check(|t| matches!(t, Tok::BlockEntry | Tok::Key | Tok::Value | Tok::BlockEnd))?
+            {
                 self.state = Some(State::IndentlessSequenceEntry);
                 return Ok(empty_scalar(token.end));
             }
@@ -2260,6 +2297,14 @@ impl Parser {
         self.marks.pop();
         Ok(PyEvent::CollectionEnd(token.start, token.end))
     }
+}
+
+/// A node's properties ([`Parser::node_properties`]).
+struct Props {
+    anchor: Option<String>,
+    tag: Option<String>,
+    start: Mark,
+    end: Mark,
 }
 
 /// PyYAML's `process_empty_scalar`.
@@ -2412,7 +2457,9 @@ pub(crate) fn is_implicit_timestamp(text: &str) -> bool {
 fn days_in_month(year: u32, month: u32) -> u32 {
     match month {
         4 | 6 | 9 | 11 => 30,
-        2 if (year % 4 == 0 && year % 100 != 0) || year % 400 == 0 => 29,
+        2 if (year.is_multiple_of(4) && !year.is_multiple_of(100)) || year.is_multiple_of(400) => {
+            29
+        }
         2 => 28,
         _ => 31,
     }

@@ -10,7 +10,10 @@ fn compact(text: &str) -> Result<Vec<String>, String> {
         })? {
             Event::DocumentStart(_) | Event::DocumentEnd => {}
             Event::Scalar {
-                value, implicit, tag, ..
+                value,
+                implicit,
+                tag,
+                ..
             } => out.push(match (implicit, tag) {
                 (true, _) => format!("={value}"),
                 (false, Some(t)) => format!("<{t}>{value}"),
@@ -26,7 +29,9 @@ fn compact(text: &str) -> Result<Vec<String>, String> {
 }
 
 fn ok(text: &str) -> String {
-    compact(text).unwrap_or_else(|e| panic!("{text:?}: {e}")).join(" ")
+    compact(text)
+        .unwrap_or_else(|e| panic!("{text:?}: {e}"))
+        .join(" ")
 }
 
 fn err(text: &str) -> String {
@@ -58,7 +63,10 @@ fn block_documents() {
     assert_eq!(ok("&x a: *x\n"), "+MAP =a *x -");
     assert_eq!(ok("a: !!str 1\n"), "+MAP =a <tag:yaml.org,2002:str>1 -");
     assert_eq!(ok("a: \"x\\ty\\u00e9\"\n"), "+MAP =a 'x\ty\u{e9} -");
-    assert_eq!(ok("a: >-\n  one\n  two\n\n  three\n"), "+MAP =a 'one two\nthree -");
+    assert_eq!(
+        ok("a: >-\n  one\n  two\n\n  three\n"),
+        "+MAP =a 'one two\nthree -"
+    );
     assert_eq!(ok("a: plain\n  continued\n"), "+MAP =a =plain continued -");
 }
 
@@ -140,7 +148,13 @@ fn second_stage_alone_is_pyyaml_s_safe_loader_on_every_snippet() {
             max_depth: 256,
             max_alias_nodes: 100_000,
         };
-        let built = build(events(text), Dialect::Yaml11Fallback, limits, name, &mut Vec::new());
+        let built = build(
+            events(text),
+            Dialect::Yaml11Fallback,
+            limits,
+            name,
+            &mut Vec::new(),
+        );
         let want = &want["safe"];
         match (built, want.get("value")) {
             (Ok(root), Some(v)) if root.value.to_json() == *v => {}
