@@ -1266,18 +1266,8 @@ impl Scanner {
                         }
                     }
                     let code = u32::from_str_radix(&self.prefix(length), 16).unwrap_or(0);
-                    // Python's chr() accepts a lone surrogate and rejects
-                    // past U+10FFFF (a ValueError, not a YAMLError).
-                    let Some(c) = char::from_u32(code) else {
-                        return Err(YamlError::new(
-                            Some("while scanning a double-quoted scalar"),
-                            Some(start),
-                            format!("escape \\{ch} gives no Unicode character (#x{code:x})"),
-                            self.mark(),
-                        ));
-                    };
-                    chunks.push(c);
                     self.forward(length);
+                    chunks.push(self.escaped_char(code, ch, start)?);
                 } else if BREAKS.contains(ch) && ch != '\0' {
                     self.scan_line_break();
                     self.scan_flow_scalar_breaks(start, chunks)?;
@@ -1293,6 +1283,46 @@ impl Scanner {
                 return Ok(());
             }
         }
+    }
+
+    /// The character of a `\x`, `\u` or `\U` escape. Python's `chr()`
+    /// makes a surrogate of `\ud83d`; the client's JSON round trip joins a
+    /// high surrogate and the low one escaped right after it into one
+    /// character (`"\ud83d\ude00"` is U+1F600 by the time Heat reads it),
+    /// so they are joined here. A lone surrogate, which a Rust string cannot
+    /// hold, and a code past U+10FFFF (Python's `ValueError`) are errors.
+    fn escaped_char(&mut self, code: u32, escape: char, start: Mark) -> Res<char> {
+        if (0xD800..0xDC00).contains(&code) && self.ch() == '\\' {
+            let n = match self.peek(1) {
+                'u' => 4,
+                'U' => 8,
+                _ => 0,
+            };
+            let digits: String = (0..n).map(|k| self.peek(2 + k)).collect();
+            if n > 0 && digits.chars().all(|c| c.is_ascii_hexdigit()) {
+                let low = u32::from_str_radix(&digits, 16).unwrap_or(0);
+                if (0xDC00..0xE000).contains(&low) {
+                    self.forward(2 + n);
+                    let joined = 0x10000 + ((code - 0xD800) << 10) + (low - 0xDC00);
+                    if let Some(c) = char::from_u32(joined) {
+                        return Ok(c);
+                    }
+                }
+            }
+        }
+        char::from_u32(code).ok_or_else(|| {
+            let problem = if code > 0x0010_FFFF {
+                "chr() arg not in range(0x110000)".to_owned()
+            } else {
+                format!("escape \\{escape} gives a lone surrogate (#x{code:x}), which heatcap cannot hold")
+            };
+            YamlError::new(
+                Some("while scanning a double-quoted scalar"),
+                Some(start),
+                problem,
+                self.mark(),
+            )
+        })
     }
 
     fn scan_flow_scalar_spaces(

@@ -166,3 +166,12 @@ fn second_stage_alone_is_pyyaml_s_safe_loader_on_every_snippet() {
     assert!(checked >= 70, "{checked}");
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
+
+#[test]
+fn escaped_surrogates_are_joined_as_the_client_s_json_joins_them() {
+    // Recorded: fixtures/yaml-dialect/fb_escape_surrogate_pair.yaml.
+    assert_eq!(ok("a: \"\\ud83d\\ude00\"\n"), "+MAP =a '\u{1F600} -");
+    // A lone surrogate (Heat keeps it) is heatcap's documented limit.
+    assert!(err("a: \"\\ud800\"\n").contains("lone surrogate"));
+    assert!(err("a: \"\\U00110000\"\n").contains("chr() arg not in range(0x110000)"));
+}
