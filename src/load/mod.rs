@@ -702,7 +702,8 @@ fn decode(bytes: Vec<u8>, file: &str) -> Result<String, Box<Diagnostic>> {
 
 /// Parses one text the way Heat's client does: JSON when the first
 /// non-blank character is `{` (falling back to YAML as Heat's server does),
-/// YAML 1.1 otherwise.
+/// YAML 1.1 otherwise, in Heat's two stages: libyaml, and where libyaml
+/// refuses, PyYAML's pure-Python SafeLoader (`src/load/pyyaml.rs`, with W0009).
 pub fn parse_text(text: &str, file: &str, opts: &ParseOptions) -> Parsed {
     let limits = TreeLimits {
         max_depth: opts.max_depth,
