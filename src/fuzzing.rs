@@ -31,7 +31,7 @@ pub fn loader(data: &[u8]) -> usize {
 /// scanner and parser), on any text, whether libyaml reads it or not.
 pub fn second_stage(data: &[u8]) -> usize {
     let text = String::from_utf8_lossy(data);
-    match crate::second_stage_tree(&text) {
+    match crate::load::second_stage_tree(&text) {
         Ok(v) => v.to_string().len().min(64),
         Err(e) => e.len(),
     }
