@@ -159,13 +159,17 @@ impl FileOverlay {
     }
 
     /// Adds everything `other` holds (its files win over this one's at the
-    /// same path).
+    /// same path, but for an editor's buffer: what the user is editing is
+    /// read, not a render of the file).
     pub(crate) fn merge(&mut self, other: &FileOverlay) {
         if other.0.files.is_empty() && other.0.rendered.is_empty() {
             return;
         }
         let inner = Arc::make_mut(&mut self.0);
         for (path, file) in &other.0.files {
+            if inner.files.get(path).is_some_and(|f| f.origin.is_none()) {
+                continue;
+            }
             inner.files.insert(path.clone(), file.clone());
         }
         for (source, outputs) in &other.0.sources {
@@ -392,6 +396,36 @@ pub(crate) fn join_real(real_dir: &Path, target: &Path) -> PathBuf {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A rendering merged in replaces rendered files, never an editor's
+    /// buffer at the same path.
+    #[test]
+    fn a_merged_rendering_keeps_an_editors_buffer() {
+        let tmp = tempfile::tempdir().unwrap();
+        let root = std::fs::canonicalize(tmp.path()).unwrap();
+        let (edited, other) = (root.join("overcloud.yaml"), root.join("post.yaml"));
+        let mut overlay = FileOverlay::new();
+        overlay.insert(&edited, "edited").unwrap();
+        let rendered = |text: &str| VirtualFile {
+            text: text.into(),
+            origin: Some("x.j2.yaml".into()),
+        };
+        let mut part = FileOverlay::new();
+        part.mount(
+            [
+                (edited.clone(), rendered("rendered")),
+                (other.clone(), rendered("rendered")),
+            ],
+            [],
+        );
+        overlay.merge(&part);
+        assert_eq!(&*overlay.get(&edited).unwrap().text, "edited");
+        assert_eq!(&*overlay.get(&other).unwrap().text, "rendered");
+        let mut again = FileOverlay::new();
+        again.mount([(other.clone(), rendered("again"))], []);
+        overlay.merge(&again);
+        assert_eq!(&*overlay.get(&other).unwrap().text, "again");
+    }
 
     /// The run's `Disk` answers as the plain calls do, through links to
     /// files and to directories, and for paths whose last component is not

@@ -80,10 +80,15 @@ fn differences(heat: &J, ours: &J, path: &str, out: &mut Vec<String>) {
 /// Compares one deployment; `name` finds the recording and the listed
 /// differences.
 fn check(name: &str, root: &Path, envs: &[PathBuf], base: &Path) -> Result<(), String> {
+    check_document(name, &common::heat_document(root, envs), base)
+}
+
+/// Compares heatcap's document `ours` with the recording `name`.
+fn check_document(name: &str, ours: &J, base: &Path) -> Result<(), String> {
     let recorded = std::fs::read_to_string(format!("tests/heat/{name}.json")).unwrap();
     let heat: J = serde_json::from_str(&recorded).unwrap();
     let base = std::fs::canonicalize(base).unwrap();
-    let ours = normalize(&common::heat_document(root, envs), &base);
+    let ours = normalize(ours, &base);
     if let Some(J::String(error)) = heat.get("Error") {
         let Some(mine) = ours.get("Error").and_then(J::as_str) else {
             return Err(format!(
@@ -325,6 +330,183 @@ fn raw_checkout_export_is_what_heat_validates() {
     }
     if let Err(e) = check("later/raw-13d0057c-export", &root, &envs, &tree) {
         panic!("{e}");
+    }
+}
+
+/// Issue 29: a TripleO tree rendered in place with other data than
+/// heatcap's default render (fixtures/jinja/rendered-other: its outputs on
+/// disk were written by tripleo-heat-templates 1393d39b's
+/// tools/process-templates.py, copied beside the fixture, with `-p . -r
+/// roles_data.yaml -n network_data_other.yaml`, one network; the script's
+/// default network data has two) is answered for the files on disk.
+/// Recorded: tests/heat/rendered-on-disk.json, from the fixture's
+/// directory:
+///
+///     /work/heat-venv/bin/python tools/heat-oracle/oracle.py -t overcloud.yaml \
+///         -e overcloud-resource-registry.yaml -e environments/network-isolation.yaml \
+///         --max-depth 7
+///
+/// The same tree without its outputs (a raw checkout) is rendered with the
+/// script's default data (two networks), and with `--network-data
+/// network_data_other.yaml` it is again the files on disk.
+#[test]
+fn a_tree_rendered_with_other_data_is_answered_for_its_files_on_disk() {
+    let dir = Path::new("fixtures/jinja/rendered-other");
+    let envs = [
+        dir.join("overcloud-resource-registry.yaml"),
+        dir.join("environments/network-isolation.yaml"),
+    ];
+    let root = dir.join("overcloud.yaml");
+    if let Err(e) = check("rendered-on-disk", &root, &envs, dir) {
+        panic!("{e}");
+    }
+    // The raw tree: the same files without the outputs.
+    let raw = tempfile::tempdir().unwrap();
+    for f in [
+        "roles_data.yaml",
+        "network_data_other.yaml",
+        "network-data-samples/default-network-isolation.yaml",
+        "overcloud.j2.yaml",
+        "environments/network-isolation.j2.yaml",
+        "network/port.yaml",
+        "overcloud-resource-registry.yaml",
+    ] {
+        let to = raw.path().join(f);
+        std::fs::create_dir_all(to.parent().unwrap()).unwrap();
+        std::fs::copy(dir.join(f), to).unwrap();
+    }
+    let raw_envs = [
+        raw.path().join("overcloud-resource-registry.yaml"),
+        raw.path().join("environments/network-isolation.yaml"),
+    ];
+    let raw_root = raw.path().join("overcloud.yaml");
+    let default = common::heat_document(&raw_root, &raw_envs);
+    let names: Vec<&String> = default["Parameters"].as_object().unwrap().keys().collect();
+    assert_eq!(names, ["InternalApiNetCidr", "StorageNetCidr"]);
+    let other = raw.path().join("network_data_other.yaml");
+    let options = [
+        "--format",
+        "heat",
+        "-q",
+        "--max-nested-depth",
+        "7",
+        "--network-data",
+        other.to_str().unwrap(),
+    ];
+    let ours = common::json(&common::deployment_args(
+        "parameters",
+        &raw_root,
+        &raw_envs,
+        &options,
+    ));
+    if let Err(e) = check_document("rendered-on-disk", &ours, raw.path()) {
+        panic!("{e}");
+    }
+}
+
+/// The issue's own case (tests/heat/later/README.md):
+/// `HEATCAP_THT_1393D39B_NETWORK_DATA_DEFAULT` names the 2023 tree
+/// rendered in place with `-n network_data_default.yaml` (not the
+/// script's default, with which tests/choices.rs's `HEATCAP_THT_RENDERED`
+/// trees are rendered) and `HEATCAP_THT_13D0057C_RENDERED` (as in
+/// tests/tripleo_catalogue.rs) the 2018 tree rendered in place with its
+/// default network file. On the 2023 tree, heatcap's
+/// own render (the script's default network data) differs, so it answers
+/// for the files on disk, as Heat does (tests/heat/later/tht-2023-registry.json:
+/// 310 stacks, 3,943 parameters; recorded with the checkout three
+/// directories below `/`, see the README's caveat), says so (W0026), and
+/// its export uploads exactly the files on disk. The 2018 tree's render
+/// agrees with the disk: nothing to warn, and Heat's document is the
+/// recorded one (tht-2018.json, recorded two directories below `/`: the
+/// `GlanceNodeStagingUri` default, the README's caveat, aside).
+#[test]
+#[ignore = "set HEATCAP_THT_1393D39B_NETWORK_DATA_DEFAULT and HEATCAP_THT_13D0057C_RENDERED to checkouts rendered in place"]
+fn trees_rendered_in_place_are_answered_for_the_files_on_disk() {
+    let var = |v: &str| PathBuf::from(std::env::var(v).unwrap_or_else(|_| panic!("{v}")));
+    let tree = std::fs::canonicalize(var("HEATCAP_THT_1393D39B_NETWORK_DATA_DEFAULT")).unwrap();
+    assert!(
+        tree.join("overcloud.yaml").is_file(),
+        "not rendered in place"
+    );
+    let envs = vec![tree.join("overcloud-resource-registry-puppet.yaml")];
+    let root = tree.join("overcloud.yaml");
+    let options = ["--format", "heat", "--max-nested-depth", "7"];
+    let (_, out, err) = common::heatcap(&common::deployment_args(
+        "parameters",
+        &root,
+        &envs,
+        &options,
+    ));
+    assert!(err.contains("W0026"), "no warning: {err}");
+    assert!(
+        err.contains("network-data-samples/default-network-isolation.yaml"),
+        "{err}"
+    );
+    let ours: J = serde_json::from_str(&out).unwrap();
+    if let Err(e) = check_document("later/tht-2023-registry", &ours, &tree) {
+        panic!("{e}");
+    }
+    // Its export: a tree Heat deploys as the original (Heat on it, run by
+    // the oracle, answered the recording; here heatcap reads it back).
+    let out = tempfile::tempdir().unwrap();
+    let exported = out.path().join("tree");
+    let (code, _, err) = common::heatcap(&common::deployment_args(
+        "export",
+        &root,
+        &envs,
+        &[
+            "--out",
+            exported.to_str().unwrap(),
+            "--max-nested-depth",
+            "7",
+        ],
+    ));
+    assert_eq!(code, 0, "{err}");
+    assert!(err.contains("W0026"), "no warning: {err}");
+    let back = common::heat_document(
+        &exported.join("overcloud.yaml"),
+        &[exported.join("overcloud-resource-registry-puppet.yaml")],
+    );
+    except_glance_staging(check_document("later/tht-2023-registry", &back, &exported));
+
+    let tree = std::fs::canonicalize(var("HEATCAP_THT_13D0057C_RENDERED")).unwrap();
+    assert!(
+        tree.join("overcloud.yaml").is_file(),
+        "not rendered in place"
+    );
+    let envs: Vec<PathBuf> = [
+        "overcloud-resource-registry-puppet.yaml",
+        "environments/network-isolation.yaml",
+        "environments/network-environment.yaml",
+        "environments/docker-ha.yaml",
+    ]
+    .iter()
+    .map(|e| tree.join(e))
+    .collect();
+    let root = tree.join("overcloud.yaml");
+    let (_, out, err) = common::heatcap(&common::deployment_args(
+        "parameters",
+        &root,
+        &envs,
+        &options,
+    ));
+    assert!(!err.contains("W0026"), "{err}");
+    let ours: J = serde_json::from_str(&out).unwrap();
+    except_glance_staging(check_document("later/tht-2018", &ours, &tree));
+}
+
+/// Fails on every difference but `GlanceNodeStagingUri`'s default, whose
+/// relative form depends on how deep below `/` the tree is
+/// (tests/heat/later/README.md's caveat).
+fn except_glance_staging(result: Result<(), String>) {
+    if let Err(e) = result {
+        let unexpected: Vec<&str> = e
+            .lines()
+            .skip(1)
+            .take_while(|l| !l.starts_with("listed but"))
+            .filter(|l| !l.contains("GlanceNodeStagingUri/Default"))
+            .collect();
+        assert!(unexpected.is_empty(), "{e}");
     }
 }
 

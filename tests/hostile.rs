@@ -12,6 +12,9 @@ use std::time::Duration;
 use clap::Parser;
 use heatcap::cli::{run, Cli};
 
+mod common;
+use common::{linked_tree, Linked};
+
 /// Runs heatcap in a thread; fails when it does not finish in time.
 fn heatcap(args: Vec<String>) -> (String, String) {
     heatcap_os(args.into_iter().map(OsString::from).collect())
@@ -445,4 +448,95 @@ fn export_force_replaces_a_link_to_a_directory() {
         std::fs::read_to_string(out.join("keep.txt")).unwrap(),
         "mine\n"
     );
+}
+
+/// issue 29: a raw tree's links to files outside it, read by the CLI as
+/// the tree's own script reads them (the CLI has no roots: it reads what
+/// its user's files name, as every other read of the CLI does): a linked
+/// source and the roles and network data are read, an include through a
+/// linked directory too, and the sources in a linked directory are not
+/// rendered (`os.walk` does not enter it). `heatcap serve` refuses each
+/// (tests/serve.rs, `render_reads_stay_inside_the_roots`).
+#[test]
+fn a_raw_trees_links_are_read_by_the_cli_as_the_script_reads_them() {
+    for (linked, read) in [
+        (Linked::Sources, &["SECRET-SOURCE", "SECRET-INCLUDE"][..]),
+        (Linked::Roles, &["SecretRoleCount"][..]),
+        (Linked::Network, &["SecretNetNetName"][..]),
+    ] {
+        let dir = tempfile::tempdir().unwrap();
+        let root = linked_tree(dir.path(), linked);
+        let (out, err) = heatcap(vec![
+            "index".into(),
+            "-r".into(),
+            root.display().to_string(),
+            "--format".into(),
+            "json".into(),
+        ]);
+        assert!(
+            !err.contains("E0001") && !err.contains("E0020"),
+            "{linked:?}: {err}"
+        );
+        for r in read {
+            assert!(out.contains(r), "{linked:?}: no {r} in {out}");
+        }
+        assert!(!out.contains("SECRET-INNER"), "{out}");
+    }
+}
+
+/// A tree beside hostile Jinja sources: loops that multiply (100 x 10,000
+/// x 10,000 iterations, each range under minijinja's limit) and loops that
+/// write 81 million resource lines. The first runs out of the engine's
+/// fuel, the second grows past Heat's 524,288 characters and is stopped
+/// there (E0020 each); the command ends in seconds and the rest of the
+/// tree is rendered and read.
+#[test]
+fn hostile_jinja_is_refused_in_time() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    write(&d.join("roles_data.yaml"), "- name: Controller\n");
+    write(
+        &d.join("network-data-samples/default-network-isolation.yaml"),
+        "- name: InternalApi\n",
+    );
+    write(
+        &d.join("overcloud.j2.yaml"),
+        "heat_template_version: 2016-10-14\nparameters:\n{%- for role in roles %}\n  {{role.name}}Count: {type: number}\n{%- endfor %}\n",
+    );
+    write(
+        &d.join("loops.j2.yaml"),
+        "heat_template_version: 2016-10-14\nresources:\n{%- for a in range(100) %}{% for b in range(10000) %}{% for c in range(10000) %}{% endfor %}{% endfor %}{% endfor %}\n  r: {type: OS::Heat::None}\n",
+    );
+    write(
+        &d.join("lines.j2.yaml"),
+        "heat_template_version: 2016-10-14\nresources:\n{%- for a in range(9000) %}{% for b in range(9000) %}\n  r{{a}}_{{b}}: {type: OS::Heat::None}\n{%- endfor %}{% endfor %}\n",
+    );
+    let started = std::time::Instant::now();
+    let (out, err) = heatcap(vec![
+        "index".into(),
+        "-r".into(),
+        d.display().to_string(),
+        "--format".into(),
+        "json".into(),
+    ]);
+    let took = started.elapsed();
+    assert!(took < Duration::from_secs(10), "{took:?}");
+    let shown = d.display();
+    assert!(
+        err.contains(&format!("{shown}/loops.j2.yaml:3:1: E0020 error: the render does more work than heatcap allows for one file")),
+        "{err}"
+    );
+    assert!(
+        err.contains(&format!("{shown}/lines.j2.yaml: E0020 error: the rendered file grows past 524288 characters, Heat's limit for a template (max_template_size): rendering stopped there")),
+        "{err}"
+    );
+    let doc: serde_json::Value = serde_json::from_str(&out).unwrap();
+    let overcloud = doc["files"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|f| f["path"] == format!("{shown}/overcloud.yaml"))
+        .unwrap();
+    assert_eq!(overcloud["status"], "ok");
+    assert_eq!(overcloud["parameters"][0]["name"], "ControllerCount");
 }

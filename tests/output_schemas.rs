@@ -102,17 +102,17 @@ fn schema_of(command: &Command) -> Option<(String, bool)> {
     let (base, format) = match command {
         Command::CapabilitiesFind(a) => (
             "capabilities-find",
-            a.output.format.unwrap_or(Format::Plain),
+            a.query.output.format.unwrap_or(Format::Plain),
         ),
         Command::TemplateCapabilities(a) if a.by_type => (
             "template-capabilities-by-type",
-            a.output.format.unwrap_or(Format::Json),
+            a.query.output.format.unwrap_or(Format::Json),
         ),
         Command::TemplateCapabilities(a) => (
             "template-capabilities",
-            a.output.format.unwrap_or(Format::Json),
+            a.query.output.format.unwrap_or(Format::Json),
         ),
-        Command::Index(a) => ("index", a.output.format.unwrap_or(Format::Json)),
+        Command::Index(a) => ("index", a.query.output.format.unwrap_or(Format::Json)),
         Command::Resolve(a) => ("resolve", a.output.format.unwrap_or(Format::Table)),
         Command::Options(a) => ("options", a.output.format.unwrap_or(Format::Table)),
         Command::Catalogue(a) => ("catalogue", a.output.format.unwrap_or(Format::Table)),

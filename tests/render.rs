@@ -193,6 +193,65 @@ fn roles_and_network_data_can_be_given() {
     assert!(!stdout.contains("controller-role.yaml"), "{stdout}");
 }
 
+/// Issue 29: `render` on a tree rendered in place with other data
+/// (fixtures/jinja/rendered-other: its outputs on disk are what
+/// 1393d39b's script wrote with `-n network_data_other.yaml`) writes
+/// heatcap's render and says where the files on disk differ (W0026, at the
+/// first differing line, naming the data it rendered with); with the data
+/// the disk was rendered with it writes exactly the files on disk and says
+/// nothing; with other data given it names the files it sets aside
+/// (W0027).
+#[test]
+fn render_on_a_tree_rendered_in_place_says_where_the_disk_differs() {
+    let tree = "fixtures/jinja/rendered-other";
+    let out = tempfile::tempdir().unwrap();
+    let default = out.path().join("default");
+    let (code, _, stderr) = heatcap(&["render", "--out", default.to_str().unwrap(), tree]);
+    assert_eq!(code, 0, "{stderr}");
+    assert!(
+        stderr.contains(
+            "fixtures/jinja/rendered-other/environments/network-isolation.yaml:3:1: W0026 warning: this rendered file differs from heatcap's render of its Jinja source with roles data `fixtures/jinja/rendered-other/roles_data.yaml` and network data `fixtures/jinja/rendered-other/network-data-samples/default-network-isolation.yaml` (2 of the 2 outputs differ, 0 are not on disk): heatcap writes its own render"
+        ),
+        "{stderr}"
+    );
+    let written = std::fs::read_to_string(default.join("overcloud.yaml")).unwrap();
+    assert!(written.contains("StorageNetCidr"), "{written}");
+
+    let same = out.path().join("same");
+    let (code, _, stderr) = heatcap(&[
+        "render",
+        "--out",
+        same.to_str().unwrap(),
+        "--network-data",
+        "fixtures/jinja/rendered-other/network_data_other.yaml",
+        tree,
+    ]);
+    assert_eq!(code, 0, "{stderr}");
+    assert!(!stderr.contains("W002"), "{stderr}");
+    for f in ["overcloud.yaml", "environments/network-isolation.yaml"] {
+        assert_eq!(
+            std::fs::read(same.join(f)).unwrap(),
+            std::fs::read(Path::new(tree).join(f)).unwrap(),
+            "{f} is not what Python wrote"
+        );
+    }
+
+    let aside = out.path().join("aside");
+    let (code, _, stderr) = heatcap(&[
+        "render",
+        "--out",
+        aside.to_str().unwrap(),
+        "--network-data",
+        "fixtures/jinja/rendered-other/network-data-samples/default-network-isolation.yaml",
+        tree,
+    ]);
+    assert_eq!(code, 0, "{stderr}");
+    assert!(
+        stderr.contains("fixtures/jinja/rendered-other: W0027 warning: heatcap writes its render with --network-data `fixtures/jinja/rendered-other/network-data-samples/default-network-isolation.yaml` instead of 2 rendered files on disk, which differ from it (set aside): `fixtures/jinja/rendered-other/environments/network-isolation.yaml`, `fixtures/jinja/rendered-other/overcloud.yaml`"),
+        "{stderr}"
+    );
+}
+
 /// The parameters of a `show_nested` document, its nested stacks' included.
 fn count(s: &serde_json::Value) -> usize {
     s["Parameters"].as_object().map_or(0, serde_json::Map::len)

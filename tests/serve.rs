@@ -16,6 +16,7 @@ use serde_json::Value as J;
 
 mod common;
 use common::stdout as cli;
+use common::{linked_tree, Linked};
 
 /// A running `heatcap serve` on a free port; killed when dropped.
 struct Server {
@@ -1071,6 +1072,137 @@ fn confined_to_the_roots() {
     assert!(!a.body.contains("Secret"), "{}", a.body);
 }
 
+/// issue 29: in a served raw tree, the renderer reads as every other
+/// read does, confined to the roots: a Jinja source that is a link to a
+/// file outside, an include through a linked directory, linked roles
+/// data and linked network data are refused (E0001, "outside the
+/// directories heatcap serves") and nothing of them is in any answer
+/// (the CLI reads them as the tree's script does: tests/hostile.rs).
+#[test]
+fn render_reads_stay_inside_the_roots() {
+    for (linked, refused) in [
+        (
+            Linked::Sources,
+            &["leak.j2.yaml", "linked/inc.yaml", "linked/plain.yaml"][..],
+        ),
+        (Linked::Roles, &["roles_data.yaml"][..]),
+        (
+            Linked::Network,
+            &["network-data-samples/default-network-isolation.yaml"][..],
+        ),
+    ] {
+        let dir = tempfile::tempdir().unwrap();
+        let root = linked_tree(dir.path(), linked);
+        let s = Server::start(&["--root", root.to_str().unwrap()]);
+        let mut said = String::new();
+        for path in [
+            "/heatcap/v1/index?recursive=true",
+            "/heatcap/v1/index?recursive=true&path=linked",
+            "/heatcap/v1/parameters?template=overcloud.yaml",
+            "/heatcap/v1/parameters?template=leak.yaml",
+            "/heatcap/v1/validate?path=.&recursive=true",
+            "/heatcap/v1/catalogue",
+            "/heatcap/v1/capabilities/summary?path=.",
+        ] {
+            let a = s.get(path);
+            assert!(
+                !a.body.to_lowercase().contains("secret"),
+                "{linked:?} {path}: {}",
+                a.body
+            );
+            said.push_str(&a.body);
+        }
+        let index = s.get("/heatcap/v1/index?recursive=true").json();
+        let found = diagnostics_of(&index);
+        for file in refused {
+            let shown = format!("{}/{file}", root.display());
+            assert!(
+                found.iter().any(|d| d["code"] == "E0001"
+                    && d["file"] == shown.as_str()
+                    && d["message"] == "outside the directories heatcap serves: not read"),
+                "{linked:?}: {file} not refused in {found:#?}"
+            );
+        }
+        // The rest of a tree whose data could be read is rendered.
+        if matches!(linked, Linked::Sources) {
+            assert_eq!(
+                indexed(&index, &root.join("overcloud.yaml"))["parameters"][0]["name"],
+                "ControllerCount"
+            );
+        }
+    }
+}
+
+/// Every diagnostic in an answer, at any depth.
+fn diagnostics_of(answer: &J) -> Vec<&J> {
+    match answer {
+        J::Object(m) if m.contains_key("code") && m.contains_key("severity") => vec![answer],
+        J::Object(m) => m.values().flat_map(diagnostics_of).collect(),
+        J::Array(a) => a.iter().flat_map(diagnostics_of).collect(),
+        _ => Vec::new(),
+    }
+}
+
+/// The entry of `path` in an index answer.
+fn indexed<'a>(index: &'a J, path: &Path) -> &'a J {
+    index["files"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|f| f["path"] == path.display().to_string().as_str())
+        .unwrap_or_else(|| panic!("{} not in {index}", path.display()))
+}
+
+/// Hostile Jinja in a served raw tree: the request is answered in
+/// seconds, each source refused (E0020), the rest of the tree rendered.
+#[test]
+fn hostile_jinja_is_answered_in_time() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = linked_tree(dir.path(), Linked::Roles);
+    std::fs::remove_file(root.join("roles_data.yaml")).unwrap();
+    std::fs::write(root.join("roles_data.yaml"), "- name: Controller\n").unwrap();
+    std::fs::write(
+        root.join("loops.j2.yaml"),
+        "{% for a in range(100) %}{% for b in range(10000) %}{% for c in range(10000) %}{% endfor %}{% endfor %}{% endfor %}",
+    )
+    .unwrap();
+    std::fs::write(
+        root.join("lines.j2.yaml"),
+        "{% for a in range(9000) %}{% for b in range(9000) %}\n  r{{a}}_{{b}}: {type: OS::Heat::None}{% endfor %}{% endfor %}",
+    )
+    .unwrap();
+    let s = Server::start(&["--root", root.to_str().unwrap()]);
+    let started = Instant::now();
+    let a = s.get("/heatcap/v1/index?recursive=true");
+    let took = started.elapsed();
+    assert_eq!(a.status, 200, "{a:?}");
+    assert!(took < Duration::from_secs(10), "{took:?}");
+    let index = a.json();
+    let found = diagnostics_of(&index);
+    for (file, said) in [
+        (
+            "loops.j2.yaml",
+            "the render does more work than heatcap allows",
+        ),
+        (
+            "lines.j2.yaml",
+            "the rendered file grows past 524288 characters",
+        ),
+    ] {
+        let shown = format!("{}/{file}", root.display());
+        assert!(
+            found.iter().any(|d| d["code"] == "E0020"
+                && d["file"] == shown.as_str()
+                && d["message"].as_str().unwrap().starts_with(said)),
+            "{file}: {found:#?}"
+        );
+    }
+    assert_eq!(
+        indexed(&index, &root.join("overcloud.yaml"))["parameters"][0]["name"],
+        "ControllerCount"
+    );
+}
+
 /// Heat's 1 MiB body limit, answered as Heat answers it (400
 /// RequestLimitExceeded, never 413), with or without a declared length.
 #[test]
@@ -1335,6 +1467,52 @@ fn a_raw_checkout_answers_what_the_cli_answers() {
             .contains("network/ports/internal_api.yaml"),
         "{resolved}"
     );
+}
+
+/// Issue 29: a tree rendered in place with other data than the script's
+/// defaults (fixtures/jinja/rendered-other) is served as the commands
+/// answer on it: for the files on disk (one network, not the default
+/// data's two), W0026 among validate's findings.
+#[test]
+fn a_tree_rendered_on_disk_is_served_from_its_files_there() {
+    let s = Server::start(&["--root", "fixtures/jinja/rendered-other"]);
+    let path = "/heatcap/v1/parameters?template=overcloud.yaml&environment=overcloud-resource-registry.yaml&environment=environments/network-isolation.yaml";
+    let a = s.get(path);
+    assert_eq!(a.status, 200, "{a:?}");
+    let d = "fixtures/jinja/rendered-other";
+    assert_eq!(
+        a.body,
+        cli(&[
+            "parameters",
+            "-t",
+            &format!("{d}/overcloud.yaml"),
+            "-e",
+            &format!("{d}/overcloud-resource-registry.yaml"),
+            "-e",
+            &format!("{d}/environments/network-isolation.yaml"),
+            "--format",
+            "json",
+        ])
+    );
+    let params = a.json();
+    assert!(
+        params["parameters"].get("InternalApiNetCidr").is_some(),
+        "{params}"
+    );
+    assert!(
+        params["parameters"].get("StorageNetCidr").is_none(),
+        "{params}"
+    );
+    let v = s
+        .get("/heatcap/v1/validate?root=rendered-other&path=.&recursive=true")
+        .json();
+    let codes: Vec<&str> = v["diagnostics"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(|f| f["code"].as_str())
+        .collect();
+    assert!(codes.contains(&"W0026"), "{v}");
 }
 
 /// A raw tree's Jinja source or roles file changed on disk is seen by

@@ -61,26 +61,17 @@ fn fixture_drift_is_what_the_script_lists() {
     );
 }
 
-/// A map naming files that exist only once the tree is rendered, under
-/// every naming rule of tools/process-templates.py (a role's, a NIC
-/// config's, a network's, a port's, a plain source's): source-only is
-/// exactly what TripleO's own script writes on this tree
-/// (tests/tripleo/names-outputs.json, recorded by running it); a role or
-/// network the data lacks, a disabled network, an excluded output and a
-/// name without source are missing.
-#[test]
-fn source_only_follows_every_naming_rule_of_the_script() {
-    let (r, _, _) = heatcap(&[
-        "catalogue",
-        "fixtures/tripleo-names",
-        "--format",
-        "json",
-        "-q",
-    ]);
-    let of_kind = |k: &str| -> Vec<String> {
-        let mut v: Vec<String> = r["drift"]
-            .as_array()
-            .unwrap()
+/// The drift `catalogue` reports for `tree`, by kind (files sorted), and
+/// the sources it names.
+fn by_kind(tree: &str) -> (impl Fn(&str) -> Vec<String>, Vec<String>) {
+    let (r, _, _) = heatcap(&["catalogue", tree, "--format", "json", "-q"]);
+    let drift = r["drift"].as_array().unwrap().clone();
+    let sources = drift
+        .iter()
+        .filter_map(|d| d["source"].as_str().map(str::to_owned))
+        .collect();
+    let of_kind = move |k: &str| -> Vec<String> {
+        let mut v: Vec<String> = drift
             .iter()
             .filter(|d| d["kind"] == k)
             .map(|d| d["file"].as_str().unwrap().to_owned())
@@ -88,6 +79,58 @@ fn source_only_follows_every_naming_rule_of_the_script() {
         v.sort();
         v
     };
+    (of_kind, sources)
+}
+
+/// Issue 29: a map naming files that exist only once the tree is rendered,
+/// under every naming rule of tools/process-templates.py (a role's, a NIC
+/// config's, a network's, a port's, a plain source's), in a raw tree
+/// heatcap renders: they are read as heatcap renders them, as every
+/// command reads the tree, so none is source-only (the rendered
+/// environment is no drift at all; the role, NIC, network and port
+/// templates are not environments); a role or network the data lacks, a
+/// disabled network, an excluded output and a name without source are
+/// missing.
+#[test]
+fn rendered_names_are_read_as_heatcap_renders_them() {
+    let (of_kind, _) = by_kind("fixtures/tripleo-names");
+    assert_eq!(of_kind("source-only"), Vec::<String>::new());
+    let written: Vec<String> =
+        serde_json::from_value(recorded("names-outputs.json")["written"].clone()).unwrap();
+    let not_environment = of_kind("not-environment");
+    for name in &written {
+        assert!(
+            name == "environments/plain.yaml" || not_environment.contains(name),
+            "{name}: {not_environment:?}"
+        );
+    }
+    assert_eq!(
+        of_kind("missing"),
+        [
+            "environments/absent.yaml",
+            "network/storage.yaml",
+            "puppet/compute-role.yaml",
+            "puppet/controller-excluded.yaml"
+        ]
+    );
+}
+
+/// Where no rendered file exists (here every source fails to render, so
+/// heatcap has no output and the disk none), source-only follows every
+/// naming rule of the script: exactly what TripleO's own script writes on
+/// this tree (tests/tripleo/names-outputs.json, recorded by running it).
+#[test]
+fn source_only_follows_every_naming_rule_of_the_script() {
+    let tmp = tempfile::tempdir().unwrap();
+    let tree = tmp.path().join("tree");
+    copy_tree(std::path::Path::new("fixtures/tripleo-names"), &tree);
+    for source in walk_files(&tree) {
+        if source.to_string_lossy().ends_with(".j2.yaml") {
+            let text = std::fs::read_to_string(&source).unwrap();
+            std::fs::write(&source, format!("{text}\n{{% endfor %}}\n")).unwrap();
+        }
+    }
+    let (of_kind, sources) = by_kind(tree.to_str().unwrap());
     let written: Vec<String> =
         serde_json::from_value(recorded("names-outputs.json")["written"].clone()).unwrap();
     assert_eq!(of_kind("source-only"), written);
@@ -100,20 +143,40 @@ fn source_only_follows_every_naming_rule_of_the_script() {
             "puppet/controller-excluded.yaml"
         ]
     );
-    let sources: Vec<&str> = r["drift"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .filter_map(|d| d["source"].as_str())
-        .collect();
     assert!(
-        sources.contains(&"network/ports/deployed_vip_port.network.j2.yaml"),
+        sources.contains(&"network/ports/deployed_vip_port.network.j2.yaml".to_owned()),
         "{sources:?}"
     );
     assert!(
-        sources.contains(&"network/config/bond/role.role.j2.yaml"),
+        sources.contains(&"network/config/bond/role.role.j2.yaml".to_owned()),
         "{sources:?}"
     );
+}
+
+fn walk_files(dir: &std::path::Path) -> Vec<std::path::PathBuf> {
+    let mut out = Vec::new();
+    for e in std::fs::read_dir(dir).unwrap() {
+        let p = e.unwrap().path();
+        if p.is_dir() {
+            out.extend(walk_files(&p));
+        } else {
+            out.push(p);
+        }
+    }
+    out
+}
+
+fn copy_tree(from: &std::path::Path, to: &std::path::Path) {
+    std::fs::create_dir_all(to).unwrap();
+    for e in std::fs::read_dir(from).unwrap() {
+        let p = e.unwrap().path();
+        let target = to.join(p.file_name().unwrap());
+        if p.is_dir() {
+            copy_tree(&p, &target);
+        } else {
+            std::fs::copy(&p, &target).unwrap();
+        }
+    }
 }
 
 /// The 2016 map (tripleo-heat-templates d9409b48) names 16 environments,
@@ -174,12 +237,16 @@ fn the_2018_recordings_hold_the_drift_the_study_found() {
     );
 }
 
-/// `catalogue` on the 2018 checkouts reports exactly the recorded drift.
+/// `catalogue` on the 2018 checkouts reports exactly the recorded drift
+/// of the rendered tree: on the raw checkout too, since heatcap reads the
+/// tree as it renders it (issue 29: the 12 source-only entries of the raw
+/// recording, the script's reading of the files on disk alone, are there
+/// once rendered, and every command reads them).
 #[test]
 #[ignore = "set HEATCAP_THT_13D0057C and HEATCAP_THT_13D0057C_RENDERED to the checkouts"]
 fn the_2018_tree_drift_is_the_recorded_list() {
     for (var, file) in [
-        ("HEATCAP_THT_13D0057C", "drift-13d0057c.json"),
+        ("HEATCAP_THT_13D0057C", "drift-13d0057c-rendered.json"),
         (
             "HEATCAP_THT_13D0057C_RENDERED",
             "drift-13d0057c-rendered.json",

@@ -381,11 +381,84 @@ pub struct WalkArgs {
     /// Also enter directories whose name starts with a dot.
     #[arg(long)]
     pub hidden: bool,
+    #[command(flatten)]
+    pub read: ReadArgs,
+}
+
+/// How files are read: the largest one, and the data a TripleO tree's
+/// Jinja sources are rendered with.
+#[derive(Debug, Clone, Args)]
+pub struct ReadArgs {
     /// Largest file read, in characters (Heat's max_template_size).
     #[arg(long, value_name = "CHARS", default_value_t = crate::load::DEFAULT_MAX_SIZE)]
     pub max_size: usize,
     #[command(flatten)]
     pub render: RenderArgs,
+}
+
+/// What the index queries (capabilities-find, template-capabilities,
+/// index) share after their own flags: which templates count, how files
+/// are found, the configuration file, how results are printed.
+#[derive(Debug, Clone, Args)]
+pub struct QueryArgs {
+    /// Count only templates that declare a type in
+    /// `capabilities.resource_type` (the specification's strict answer);
+    /// by default a template an environment maps a type to is a candidate
+    /// too, as if it declared it.
+    #[arg(long)]
+    pub declared_only: bool,
+    #[command(flatten)]
+    pub walk: WalkArgs,
+    #[command(flatten)]
+    pub config: ConfigArgs,
+    #[command(flatten)]
+    pub output: OutputArgs,
+}
+
+/// The composition `export` and `parameters` evaluate: a root template,
+/// environments, a plan.
+#[derive(Debug, Clone, Args)]
+pub struct CompositionArgs {
+    /// The root template (required unless --plan names one).
+    #[arg(
+        short = 't',
+        long = "template",
+        value_name = "TEMPLATE",
+        required_unless_present = "plan"
+    )]
+    pub template: Option<PathBuf>,
+    /// An environment file, merged in the order given (repeatable).
+    #[arg(short = 'e', long = "environment", value_name = "ENV")]
+    pub environments: Vec<PathBuf>,
+    /// A TripleO plan environment (`plan-environment.yaml`): its
+    /// environments (files in order, inline `data` ones, its
+    /// `parameter_defaults`, its `resource_registry`, as tripleo-common
+    /// built them) come before the `-e` ones, and its `template` is the
+    /// root template unless `-t` is given.
+    #[arg(long, value_name = "PLAN")]
+    pub plan: Option<PathBuf>,
+}
+
+impl CompositionArgs {
+    /// The root template: `-t`, or the plan's (the command line fills it
+    /// in from `--plan` before the command runs, or refuses the run).
+    pub fn template(&self) -> &std::path::Path {
+        self.template.as_deref().unwrap_or(std::path::Path::new(""))
+    }
+}
+
+/// How `export` and `parameters` evaluate a composition and report on it:
+/// the render data, stderr's verbosity, Heat's nesting limit.
+#[derive(Debug, Clone, Args)]
+pub struct EvaluationArgs {
+    #[command(flatten)]
+    pub render: RenderArgs,
+    #[command(flatten)]
+    pub output: QuietArgs,
+    /// Heat's max_nested_stack_depth: nested stacks deeper than this are
+    /// refused (Heat's default; TripleO's undercloud used 7).
+    #[arg(long, value_name = "N", default_value_t = 5)]
+    pub max_nested_depth: usize,
 }
 
 /// The data a TripleO tree's Jinja sources are rendered with (a tree with
@@ -442,18 +515,8 @@ pub struct FindArgs {
     /// Files and directories to search (`-`: standard input).
     #[arg(value_name = "PATH", required = true)]
     pub paths: Vec<PathBuf>,
-    /// Count only templates that declare a type in
-    /// `capabilities.resource_type` (the specification's strict answer);
-    /// by default a template an environment maps a type to is a candidate
-    /// too, as if it declared it.
-    #[arg(long)]
-    pub declared_only: bool,
     #[command(flatten)]
-    pub walk: WalkArgs,
-    #[command(flatten)]
-    pub config: ConfigArgs,
-    #[command(flatten)]
-    pub output: OutputArgs,
+    pub query: QueryArgs,
 }
 
 #[derive(Debug, Args)]
@@ -473,18 +536,8 @@ pub struct SummaryArgs {
     /// Map each resource type to the templates whose resource_type names it.
     #[arg(long)]
     pub by_type: bool,
-    /// Count only templates that declare a type in
-    /// `capabilities.resource_type` (the specification's strict answer);
-    /// by default a template an environment maps a type to is a candidate
-    /// too, as if it declared it.
-    #[arg(long)]
-    pub declared_only: bool,
     #[command(flatten)]
-    pub walk: WalkArgs,
-    #[command(flatten)]
-    pub config: ConfigArgs,
-    #[command(flatten)]
-    pub output: OutputArgs,
+    pub query: QueryArgs,
 }
 
 #[derive(Debug, Args)]
@@ -492,18 +545,8 @@ pub struct IndexArgs {
     /// Files and directories to index (`-`: standard input).
     #[arg(value_name = "PATH", required = true)]
     pub paths: Vec<PathBuf>,
-    /// Count only templates that declare a type in
-    /// `capabilities.resource_type` (the specification's strict answer);
-    /// by default a template an environment maps a type to is a candidate
-    /// too, as if it declared it.
-    #[arg(long)]
-    pub declared_only: bool,
     #[command(flatten)]
-    pub walk: WalkArgs,
-    #[command(flatten)]
-    pub config: ConfigArgs,
-    #[command(flatten)]
-    pub output: OutputArgs,
+    pub query: QueryArgs,
 }
 
 #[derive(Debug, Args)]
@@ -538,11 +581,8 @@ pub struct ResolveArgs {
     /// With --type: the resource name (per-resource entries apply).
     #[arg(long, value_name = "NAME", requires = "type_name")]
     pub resource: Option<String>,
-    /// Largest file read, in characters (Heat's max_template_size).
-    #[arg(long, value_name = "CHARS", default_value_t = crate::load::DEFAULT_MAX_SIZE)]
-    pub max_size: usize,
     #[command(flatten)]
-    pub render: RenderArgs,
+    pub read: ReadArgs,
     #[command(flatten)]
     pub output: OutputArgs,
     /// Heat's max_nested_stack_depth: nested stacks deeper than this are
@@ -579,35 +619,16 @@ pub struct OptionsArgs {
     /// too, as if it declared it.
     #[arg(long)]
     pub declared_only: bool,
-    /// Largest file read, in characters (Heat's max_template_size).
-    #[arg(long, value_name = "CHARS", default_value_t = crate::load::DEFAULT_MAX_SIZE)]
-    pub max_size: usize,
     #[command(flatten)]
-    pub render: RenderArgs,
+    pub read: ReadArgs,
     #[command(flatten)]
     pub output: OutputArgs,
 }
 
 #[derive(Debug, Args)]
 pub struct ExportArgs {
-    /// The root template (required unless --plan names one).
-    #[arg(
-        short = 't',
-        long = "template",
-        value_name = "TEMPLATE",
-        required_unless_present = "plan"
-    )]
-    pub template: Option<PathBuf>,
-    /// An environment file, merged in the order given (repeatable).
-    #[arg(short = 'e', long = "environment", value_name = "ENV")]
-    pub environments: Vec<PathBuf>,
-    /// A TripleO plan environment (`plan-environment.yaml`): its
-    /// environments (files in order, inline `data` ones, its
-    /// `parameter_defaults`, its `resource_registry`, as tripleo-common
-    /// built them) come before the `-e` ones, and its `template` is the
-    /// root template unless `-t` is given.
-    #[arg(long, value_name = "PLAN")]
-    pub plan: Option<PathBuf>,
+    #[command(flatten)]
+    pub composition: CompositionArgs,
     /// The directory to write the tree into (created; must be empty unless --force).
     #[arg(long, value_name = "DIR")]
     pub out: Option<PathBuf>,
@@ -624,13 +645,7 @@ pub struct ExportArgs {
     #[arg(long, value_parser = format_parser(EXPORT_FORMATS), default_value = "plain")]
     pub format: Format,
     #[command(flatten)]
-    pub render: RenderArgs,
-    #[command(flatten)]
-    pub output: QuietArgs,
-    /// Heat's max_nested_stack_depth: nested stacks deeper than this are
-    /// refused (Heat's default; TripleO's undercloud used 7).
-    #[arg(long, value_name = "N", default_value_t = 5)]
-    pub max_nested_depth: usize,
+    pub evaluation: EvaluationArgs,
 }
 
 #[derive(Debug, Args)]
@@ -652,14 +667,6 @@ pub struct RenderCmdArgs {
     pub output: QuietArgs,
 }
 
-impl ExportArgs {
-    /// The root template: `-t`, or the plan's (the command line fills it
-    /// in from `--plan` before the command runs, or refuses the run).
-    pub fn template(&self) -> &std::path::Path {
-        self.template.as_deref().unwrap_or(std::path::Path::new(""))
-    }
-}
-
 /// Diagnostics verbosity only (for commands with their own formats).
 #[derive(Debug, Clone, Args)]
 pub struct QuietArgs {
@@ -673,24 +680,8 @@ pub struct QuietArgs {
 
 #[derive(Debug, Args)]
 pub struct ParametersArgs {
-    /// The root template (required unless --plan names one).
-    #[arg(
-        short = 't',
-        long = "template",
-        value_name = "TEMPLATE",
-        required_unless_present = "plan"
-    )]
-    pub template: Option<PathBuf>,
-    /// An environment file, merged in the order given (repeatable).
-    #[arg(short = 'e', long = "environment", value_name = "ENV")]
-    pub environments: Vec<PathBuf>,
-    /// A TripleO plan environment (`plan-environment.yaml`): its
-    /// environments (files in order, inline `data` ones, its
-    /// `parameter_defaults`, its `resource_registry`, as tripleo-common
-    /// built them) come before the `-e` ones, and its `template` is the
-    /// root template unless `-t` is given.
-    #[arg(long, value_name = "PLAN")]
-    pub plan: Option<PathBuf>,
+    #[command(flatten)]
+    pub composition: CompositionArgs,
     /// Use this template for this type, as a UI selection would (repeatable).
     #[arg(long, value_name = "TYPE=PATH")]
     pub choose: Vec<String>,
@@ -701,21 +692,7 @@ pub struct ParametersArgs {
     #[arg(long, value_parser = format_parser(PARAMETERS_FORMATS))]
     pub format: Option<Format>,
     #[command(flatten)]
-    pub render: RenderArgs,
-    #[command(flatten)]
-    pub output: QuietArgs,
-    /// Heat's max_nested_stack_depth: nested stacks deeper than this are
-    /// refused (Heat's default; TripleO's undercloud used 7).
-    #[arg(long, value_name = "N", default_value_t = 5)]
-    pub max_nested_depth: usize,
-}
-
-impl ParametersArgs {
-    /// The root template: `-t`, or the plan's (the command line fills it
-    /// in from `--plan` before the command runs, or refuses the run).
-    pub fn template(&self) -> &std::path::Path {
-        self.template.as_deref().unwrap_or(std::path::Path::new(""))
-    }
+    pub evaluation: EvaluationArgs,
 }
 
 /// The lowest severity that fails the run.

@@ -5,7 +5,7 @@ use std::path::PathBuf;
 
 use globset::GlobSet;
 
-use super::args::{OutputArgs, WalkArgs};
+use super::args::{OutputArgs, ReadArgs, WalkArgs};
 use super::config_file::ConfigFile;
 use crate::diag::Severity;
 use crate::error::Error;
@@ -118,7 +118,7 @@ pub fn remap_with_file(
 }
 
 /// Load options from the flags.
-pub fn load_options(args: &WalkArgs) -> Result<LoadOptions, Error> {
+pub fn load_options(args: &ReadArgs) -> Result<LoadOptions, Error> {
     let mut load = sized_load_options(args.max_size)?;
     load.render = render_options(&args.render);
     Ok(load)

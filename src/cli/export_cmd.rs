@@ -24,21 +24,21 @@ pub(super) fn export(
         ));
     }
     config::no_stdin(
-        std::iter::once(&a.template().to_path_buf()).chain(&a.environments),
+        std::iter::once(&a.composition.template().to_path_buf()).chain(&a.composition.environments),
         "export",
     )?;
     let output = config::Output {
         format: Format::Plain,
-        min_severity: config::verbosity(a.output.quiet, a.output.verbose),
+        min_severity: config::verbosity(a.evaluation.output.quiet, a.evaluation.output.verbose),
     };
-    let root = display(a.template());
-    let progress = ui.progress(a.output.quiet, "exporting");
+    let root = display(a.composition.template());
+    let progress = ui.progress(a.evaluation.output.quiet, "exporting");
     let ws = Workspace::builder()
-        .environments(&a.environments)
+        .environments(&a.composition.environments)
         .roots(&[&root])
-        .max_nested_depth(a.max_nested_depth)
+        .max_nested_depth(a.evaluation.max_nested_depth)
         .remap(remap.clone())
-        .render_options(config::render_options(&a.render))
+        .render_options(config::render_options(&a.evaluation.render))
         .open();
     let plan = ws.export(&root, a.allow_outside);
     if plan.refused() {

@@ -19,14 +19,14 @@ pub(super) fn find(
     err: &mut dyn Write,
 ) -> Result<Exit, Error> {
     let conditions = config::conditions(&a.conditions)?;
-    let output = config::output(&a.output, Format::Plain);
-    let file = config_file::load(&a.config, a.output.verbose, err)?;
-    let load = config::with_stdin(config::load_options(&a.walk)?, &a.paths)?;
-    let progress = ui.progress(a.output.quiet, "searching");
+    let output = config::output(&a.query.output, Format::Plain);
+    let file = config_file::load(&a.query.config, a.query.output.verbose, err)?;
+    let load = config::with_stdin(config::load_options(&a.query.walk.read)?, &a.paths)?;
+    let progress = ui.progress(a.query.output.quiet, "searching");
     let ws = Workspace::builder()
-        .declared_only_for(a.declared_only, &conditions)
+        .declared_only_for(a.query.declared_only, &conditions)
         .load_options(load)
-        .walk(config::walk_options(&a.walk, a.paths, file.as_ref())?)
+        .walk(config::walk_options(&a.query.walk, a.paths, file.as_ref())?)
         // A file without the word cannot have the section: skip parsing it.
         .prefilter("capabilities")
         .remap(config::remap_with_file(remap, file.as_ref())?)
@@ -51,17 +51,17 @@ pub(super) fn summary(
     out: &mut dyn Write,
     err: &mut dyn Write,
 ) -> Result<Exit, Error> {
-    let output = config::output(&a.output, Format::Json);
-    let file = config_file::load(&a.config, a.output.verbose, err)?;
+    let output = config::output(&a.query.output, Format::Json);
+    let file = config_file::load(&a.query.config, a.query.output.verbose, err)?;
     let load = config::with_stdin(
-        config::load_options(&a.walk)?,
+        config::load_options(&a.query.walk.read)?,
         a.files.iter().chain(&a.environments),
     )?;
-    let progress = ui.progress(a.output.quiet, "reading");
+    let progress = ui.progress(a.query.output.quiet, "reading");
     let ws = Workspace::builder()
-        .declared_only(a.declared_only)
+        .declared_only(a.query.declared_only)
         .load_options(load)
-        .walk(config::walk_options(&a.walk, a.files, file.as_ref())?)
+        .walk(config::walk_options(&a.query.walk, a.files, file.as_ref())?)
         .environments(&a.environments)
         .registry_templates()
         .remap(config::remap_with_file(remap, file.as_ref())?)
@@ -86,14 +86,14 @@ pub(super) fn index(
     out: &mut dyn Write,
     err: &mut dyn Write,
 ) -> Result<Exit, Error> {
-    let output = config::output(&a.output, Format::Json);
-    let file = config_file::load(&a.config, a.output.verbose, err)?;
-    let load = config::with_stdin(config::load_options(&a.walk)?, &a.paths)?;
-    let progress = ui.progress(a.output.quiet, "indexing");
+    let output = config::output(&a.query.output, Format::Json);
+    let file = config_file::load(&a.query.config, a.query.output.verbose, err)?;
+    let load = config::with_stdin(config::load_options(&a.query.walk.read)?, &a.paths)?;
+    let progress = ui.progress(a.query.output.quiet, "indexing");
     let ws = Workspace::builder()
-        .declared_only(a.declared_only)
+        .declared_only(a.query.declared_only)
         .load_options(load)
-        .walk(config::walk_options(&a.walk, a.paths, file.as_ref())?)
+        .walk(config::walk_options(&a.query.walk, a.paths, file.as_ref())?)
         .remap(config::remap_with_file(remap, file.as_ref())?)
         .open();
     let index = ws.index();

@@ -24,6 +24,7 @@ mod validate_cmd;
 use std::io::Write;
 
 pub use args::{Cli, Command};
+use args::{ExportArgs, ParametersArgs};
 pub use terminal::Terminal;
 
 use crate::diag::{Diagnostic, Severity};
@@ -113,17 +114,20 @@ fn expand_plan(
             None,
             config::verbosity(a.output.quiet, a.output.verbose),
         ),
-        Command::Parameters(a) => (
-            a.plan.clone(),
-            &mut a.environments,
-            Some(&mut a.template),
-            config::verbosity(a.output.quiet, a.output.verbose),
-        ),
-        Command::Export(a) => (
-            a.plan.clone(),
-            &mut a.environments,
-            Some(&mut a.template),
-            config::verbosity(a.output.quiet, a.output.verbose),
+        Command::Parameters(ParametersArgs {
+            composition: c,
+            evaluation: e,
+            ..
+        })
+        | Command::Export(ExportArgs {
+            composition: c,
+            evaluation: e,
+            ..
+        }) => (
+            c.plan.clone(),
+            &mut c.environments,
+            Some(&mut c.template),
+            config::verbosity(e.output.quiet, e.output.verbose),
         ),
         Command::Validate(a) => (
             a.plan.clone(),
@@ -187,13 +191,10 @@ fn remap_paths(command: &mut Command, remap: &Remap) {
             all(&mut a.environments);
             all(&mut a.directories);
         }
-        Command::Export(a) => {
-            all(&mut a.environments);
-            a.template = a.template.as_deref().map(|t| remap.apply_path(t));
-        }
-        Command::Parameters(a) => {
-            all(&mut a.environments);
-            a.template = a.template.as_deref().map(|t| remap.apply_path(t));
+        Command::Export(ExportArgs { composition: c, .. })
+        | Command::Parameters(ParametersArgs { composition: c, .. }) => {
+            all(&mut c.environments);
+            c.template = c.template.as_deref().map(|t| remap.apply_path(t));
         }
         Command::Render(a) => a.tree = remap.apply_path(&a.tree),
         Command::Validate(a) => {

@@ -28,12 +28,12 @@ fn choices(raw: &[String]) -> Result<IndexMap<String, String>, Error> {
 
 fn workspace(a: &ParametersArgs, choices: IndexMap<String, String>, remap: &Remap) -> Workspace {
     Workspace::builder()
-        .environments(&a.environments)
-        .roots(&[display(a.template())])
+        .environments(&a.composition.environments)
+        .roots(&[display(a.composition.template())])
         .choices(choices)
-        .max_nested_depth(a.max_nested_depth)
+        .max_nested_depth(a.evaluation.max_nested_depth)
         .remap(remap.clone())
-        .render_options(config::render_options(&a.render))
+        .render_options(config::render_options(&a.evaluation.render))
         .open()
 }
 
@@ -47,24 +47,24 @@ pub(super) fn parameters(
 ) -> Result<Exit, Error> {
     let chosen = choices(&a.choose)?;
     config::no_stdin(
-        std::iter::once(&a.template().to_path_buf()).chain(&a.environments),
+        std::iter::once(&a.composition.template().to_path_buf()).chain(&a.composition.environments),
         "parameters",
     )?;
     let output = config::Output {
         format: Format::Table,
-        min_severity: config::verbosity(a.output.quiet, a.output.verbose),
+        min_severity: config::verbosity(a.evaluation.output.quiet, a.evaluation.output.verbose),
     };
     if let Some(spec) = &a.diff {
         return parameters_diff(a, &chosen, spec, remap, ui, out, err);
     }
-    let root = display(a.template());
-    let progress = ui.progress(a.output.quiet, "evaluating");
+    let root = display(a.composition.template());
+    let progress = ui.progress(a.evaluation.output.quiet, "evaluating");
     let (described, heat) = workspace(a, chosen, remap).parameters(&root);
     drop(progress);
     match a.format.unwrap_or(Format::Table) {
         Format::Heat => json::write_line(out, &heat)?,
         Format::HeatResourceTree => {
-            let own = a.plan.as_deref().map(|p| {
+            let own = a.composition.plan.as_deref().map(|p| {
                 crate::workspace::plan_parameter_defaults(p, &crate::load::LoadOptions::default())
             });
             json::write_line(out, &heat_resource_tree(&heat, own.as_ref()))?;
@@ -87,7 +87,7 @@ fn parameters_diff(
 ) -> Result<Exit, Error> {
     let output = config::Output {
         format: Format::Table,
-        min_severity: config::verbosity(a.output.quiet, a.output.verbose),
+        min_severity: config::verbosity(a.evaluation.output.quiet, a.evaluation.output.verbose),
     };
     let usage = || Error::Usage(format!("--diff takes TYPE=PATH_A,PATH_B, got `{spec}`"));
     let (t, pair) = spec.split_once('=').ok_or_else(usage)?;
@@ -96,13 +96,14 @@ fn parameters_diff(
         return Err(usage());
     }
     let base = Workspace::builder()
-        .environments(&a.environments)
+        .environments(&a.composition.environments)
         .choices(chosen.clone())
-        .max_nested_depth(a.max_nested_depth)
+        .max_nested_depth(a.evaluation.max_nested_depth)
         .remap(remap.clone())
-        .render_options(config::render_options(&a.render));
-    let progress = ui.progress(a.output.quiet, "evaluating");
-    let (d, diagnostics) = Workspace::choice_diff(&base, &display(a.template()), t, from, to);
+        .render_options(config::render_options(&a.evaluation.render));
+    let progress = ui.progress(a.evaluation.output.quiet, "evaluating");
+    let (d, diagnostics) =
+        Workspace::choice_diff(&base, &display(a.composition.template()), t, from, to);
     drop(progress);
     let f = match a.format.unwrap_or(Format::Table) {
         Format::Heat | Format::HeatResourceTree => Format::Json,

@@ -21,10 +21,7 @@ pub(super) fn resolve(
     let output = config::output(&a.output, Format::Table);
     let root = a.template.as_deref().map(display);
     let load = config::with_stdin(
-        config::sized_load_options(a.max_size).map(|mut l| {
-            l.render = config::render_options(&a.render);
-            l
-        })?,
+        config::load_options(&a.read)?,
         a.template.iter().chain(&a.environments),
     )?;
     let progress = ui.progress(a.output.quiet, "resolving");
@@ -66,13 +63,7 @@ pub(super) fn options(
 ) -> Result<Exit, Error> {
     let output = config::output(&a.output, Format::Table);
     config::no_stdin(&a.directories, "options --templates")?;
-    let load = config::with_stdin(
-        config::sized_load_options(a.max_size).map(|mut l| {
-            l.render = config::render_options(&a.render);
-            l
-        })?,
-        &a.environments,
-    )?;
+    let load = config::with_stdin(config::load_options(&a.read)?, &a.environments)?;
     let progress = ui.progress(a.output.quiet, "reading");
     let ws = Workspace::builder()
         .declared_only(a.declared_only)

@@ -40,7 +40,7 @@ pub(super) fn validate(
     let load = config::with_stdin(
         crate::load::LoadOptions {
             remap: config::remap_with_file(remap, file)?,
-            ..config::load_options(&a.walk)?
+            ..config::load_options(&a.walk.read)?
         },
         a.paths.iter().chain(&a.environments),
     )?;
@@ -59,7 +59,7 @@ pub(super) fn validate(
         inline_suppressions: !a.no_inline_suppress,
     });
     let sources = if a.format == Format::Full {
-        validated.source_texts(a.walk.max_size)
+        validated.source_texts(a.walk.read.max_size)
     } else {
         report::Sources::new()
     };

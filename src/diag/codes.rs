@@ -38,6 +38,12 @@ pub(crate) const NOT_FOUND: Code = Code("E0014");
 pub(crate) const JINJA_SOURCE: Code = Code("E0015");
 /// A Jinja source, or the data it is rendered with, could not be rendered.
 pub(crate) const RENDER_ERROR: Code = Code("E0020");
+/// A TripleO tree's rendered files on disk differ from heatcap's render of
+/// its Jinja sources.
+pub(crate) const RENDERED_ON_DISK_DIFFERS: Code = Code("W0026");
+/// With `--roles-data`/`--network-data`, the rendered files on disk that
+/// heatcap's render replaces.
+pub(crate) const RENDERED_ON_DISK_SET_ASIDE: Code = Code("W0027");
 /// A path that is not a regular file (a FIFO, a device, a socket).
 pub(crate) const NOT_REGULAR: Code = Code("E0017");
 /// A directory given without `-r`.
@@ -290,10 +296,28 @@ pub(crate) static CODES: &[CodeInfo] = &[
         code: RENDER_ERROR,
         name: "RenderError",
         summary: "a Jinja source, or the roles or network data it is rendered with, cannot be rendered",
-        what: "heatcap renders a TripleO tree's `*.j2.yaml` sources as the tree's `tools/process-templates.py` does. A roles or network data file that is not a list of named mappings, a Jinja syntax error, an undefined value used where Jinja2 fails (an attribute of it, arithmetic), a missing include or a failing method call stops that output; the message names the output, the position is in the source.",
-        why: "The script stops at the first such error and writes a half-rendered tree; heatcap renders every other output, so the rest of the tree is still read, and `heatcap render` writes nothing.",
+        what: "heatcap renders a TripleO tree's `*.j2.yaml` sources as the tree's `tools/process-templates.py` does. A roles or network data file that is not a list of named mappings, a Jinja syntax error, an undefined value used where Jinja2 fails (an attribute of it, arithmetic), a missing include or a failing method call stops that output; so does a render past its bounds: an output that grows past `--max-size` characters (Heat's `max_template_size`, 524,288), stopped as soon as it does, and a render that uses up the engine's work allowed for one file (500,000 units of minijinja's fuel; a real TripleO file takes at most about 50,000). The message names the output, the position is in the source.",
+        why: "The script stops at the first such error and writes a half-rendered tree; heatcap renders every other output, so the rest of the tree is still read, and `heatcap render` writes nothing. Heat refuses a template larger than its limit, and the bounds keep a hostile source (loops that multiply, loops that write millions of lines) to a fraction of a second and a few MB in every command, `serve` and `lsp`.",
         example: "`{{ role.name | nosuchfilter }}` in `puppet/role.role.j2.yaml`.",
         source: "TripleO's tools/process-templates.py; Jinja2's Environment defaults",
+    },
+    CodeInfo {
+        code: RENDERED_ON_DISK_DIFFERS,
+        name: "RenderedOnDiskDiffers",
+        summary: "a TripleO tree's rendered files on disk differ from heatcap's render of its Jinja sources",
+        what: "The tree holds both `*.j2.yaml` sources and rendered outputs (it was rendered in place by tools/process-templates.py), and heatcap's render of the sources, with the roles and network data named (the script's defaults unless given), is not the files on disk: an output differs (the position is its first differing line) or is not on disk. heatcap then answers for the files on disk, as Heat is given them; `heatcap render` writes its own render.",
+        why: "The tree was rendered with other data (another network file, other roles) or its sources were changed since: `openstack stack create` deploys the files on disk, and an answer for another render would be about a different deployment. Give `--roles-data`/`--network-data` to answer for a render with the data you mean.",
+        example: "A 2023 tree rendered with `-n network_data_default.yaml`, read without `--network-data`: heatcap's render uses the script's default `network-data-samples/default-network-isolation.yaml`.",
+        source: "TripleO's tools/process-templates.py (`-r`, `-n`)",
+    },
+    CodeInfo {
+        code: RENDERED_ON_DISK_SET_ASIDE,
+        name: "RenderedOnDiskSetAside",
+        summary: "with --roles-data or --network-data, the rendered files on disk heatcap's render replaces",
+        what: "`--roles-data` or `--network-data` was given on a tree whose rendered outputs are on disk: heatcap answers for its render with that data, and lists the files on disk that differ from it and that it therefore does not read.",
+        why: "The answer is not about the files on disk, which `openstack stack create` would deploy unless the tree is rendered again with that data.",
+        example: "`heatcap parameters --network-data network_data_default.yaml -t overcloud.yaml` on a tree rendered with another network file.",
+        source: "TripleO's tools/process-templates.py (`-r`, `-n`)",
     },
     CodeInfo {
         code: CAPABILITIES_NOT_MAPPING,
@@ -533,7 +557,7 @@ pub(crate) static CODES: &[CodeInfo] = &[
         code: CATALOGUE_DRIFT,
         name: "CatalogueDrift",
         summary: "a catalogue entry (or a `requires` item) names a file that is missing, exists only as its Jinja source (`.j2.yaml`), or is not an environment",
-        what: "Each `file` of the capabilities map, and each environment a `requires` names, is a file of the tree relative to the map: one that exists nowhere, one whose Jinja source (`x.j2.yaml`) is there but not the rendered `x.yaml`, or one that is not a Heat environment, is reported at the name, with the kind of drift (`missing`, `source-only`, `not-environment`).",
+        what: "Each `file` of the capabilities map, and each environment a `requires` names, is a file of the tree relative to the map: one that exists nowhere, one whose Jinja source (`x.j2.yaml`) is there but no rendered `x.yaml`, neither on disk nor in heatcap's render of the tree (which every command reads), or one that is not a Heat environment, is reported at the name, with the kind of drift (`missing`, `source-only`, `not-environment`).",
         why: "The map was kept by hand and drifted from the tree: enabling such an entry makes the deployment fail when the client fetches the file (a source-only one exists only after the tree is rendered by tools/process-templates.py).",
         example: "`- file: environments/aide.yaml` in the 2018 map, a file the tree never had.",
         source: "tripleo-heat-templates 13d0057c capabilities-map.yaml; the study tripleo-plans.md §4",

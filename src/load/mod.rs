@@ -96,6 +96,15 @@ pub struct RenderOptions {
     pub network_data: Option<std::path::PathBuf>,
 }
 
+impl RenderOptions {
+    /// Whether either file was given (`--roles-data`, `--network-data`):
+    /// heatcap then answers for its render with them, even where a tree's
+    /// rendered files on disk differ.
+    pub(crate) fn explicit(&self) -> bool {
+        self.roles_data.is_some() || self.network_data.is_some()
+    }
+}
+
 /// What identifies a file's content without reading it: its length,
 /// modification time and inode.
 pub(crate) type Stamp = (u64, Option<std::time::SystemTime>, u64);
@@ -381,7 +390,28 @@ fn jinja_source(mut loaded: Loaded, source: &Source, overlay: &crate::vfs::FileO
     loaded.status = Status::Skipped;
     loaded.reason = Some("a Jinja source, rendered before Heat sees it");
     let rendered = overlay.outputs_of(&source.path);
+    // A tree rendered on disk with other data is read from disk
+    // (`crate::workspace` mounts only the outputs the disk agrees with).
+    let on_disk = rendered
+        .as_ref()
+        .is_some_and(|outs| outs.iter().any(|o| overlay.get(o).is_none()));
     loaded.diagnostics.push(match (rendered, source.explicit) {
+        (Some(outputs), true) if on_disk => Diagnostic::new(
+            codes::JINJA_SOURCE,
+            file,
+            format!(
+                "a Jinja source, which Heat cannot read; the tree is rendered on disk: give the rendered file instead ({})",
+                rendered_names(source, &outputs)
+            ),
+        ),
+        (Some(outputs), false) if on_disk => {
+            loaded.reason = Some("a Jinja source, rendered on disk: its outputs there are read instead");
+            Diagnostic::new(
+                codes::JINJA_SKIPPED,
+                file,
+                format!("jinja template source rendered on disk into {}: the files on disk are read", rendered_names(source, &outputs)),
+            )
+        }
         (Some(outputs), true) => Diagnostic::new(
             codes::JINJA_SOURCE,
             file,

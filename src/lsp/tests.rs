@@ -177,6 +177,48 @@ fn findings_follow_the_buffer_and_bad_input_is_answered() {
     c.stop();
 }
 
+/// A buffer in a raw TripleO tree beside hostile Jinja sources (loops
+/// that multiply, loops that write 81 million lines): the tree is
+/// rendered within the same bounds as for every command, so the buffer's
+/// findings come in seconds.
+#[test]
+fn hostile_jinja_beside_a_buffer_is_bounded() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = std::fs::canonicalize(dir.path()).unwrap();
+    for (name, text) in [
+        ("roles_data.yaml", "- name: Controller\n"),
+        (
+            "network-data-samples/default-network-isolation.yaml",
+            "- name: InternalApi\n",
+        ),
+        (
+            "loops.j2.yaml",
+            "{% for a in range(100) %}{% for b in range(10000) %}{% for c in range(10000) %}{% endfor %}{% endfor %}{% endfor %}",
+        ),
+        (
+            "lines.j2.yaml",
+            "{% for a in range(9000) %}{% for b in range(9000) %}\n  r{{a}}_{{b}}: {type: OS::Heat::None}{% endfor %}{% endfor %}",
+        ),
+        ("t.yaml", BROKEN),
+    ] {
+        let path = root.join(name);
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        std::fs::write(path, text).unwrap();
+    }
+    let uri = super::uri_of(&root.join("t.yaml"));
+    let c = Client::start(Settings::default(), json!({"capabilities": {}}));
+    let started = std::time::Instant::now();
+    c.notify(
+        "textDocument/didOpen",
+        json!({"textDocument": {"uri": uri, "languageId": "yaml", "version": 1, "text": BROKEN}}),
+    );
+    let found = c.diagnostics(&uri);
+    let took = started.elapsed();
+    assert!(took < Duration::from_secs(10), "{took:?}");
+    assert!(found.iter().any(|d| d["code"] == "E3008"), "{found:?}");
+    c.stop();
+}
+
 #[test]
 fn utf8_is_used_when_offered() {
     let dir = tempfile::tempdir().unwrap();
@@ -294,5 +336,51 @@ fn the_composition_is_checked_when_typing_pauses() {
         json!({"textDocument": {"uri": app}}),
     );
     assert_eq!(c.diagnostics(&root).len(), 1);
+    c.stop();
+}
+
+/// Issue 29: in a tree rendered on disk with other data than the script's
+/// defaults, the editor's file is checked as on disk and W0026 is among
+/// the findings of the file it names (the first that differs from
+/// heatcap's render).
+#[test]
+fn a_tree_rendered_on_disk_is_checked_from_its_files_there() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = std::fs::canonicalize(dir.path()).unwrap().join("tree");
+    let from =
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures/jinja/rendered-other");
+    for f in [
+        "roles_data.yaml",
+        "network_data_other.yaml",
+        "network-data-samples/default-network-isolation.yaml",
+        "overcloud.j2.yaml",
+        "overcloud.yaml",
+        "environments/network-isolation.j2.yaml",
+        "environments/network-isolation.yaml",
+        "network/port.yaml",
+        "overcloud-resource-registry.yaml",
+    ] {
+        let to = root.join(f);
+        std::fs::create_dir_all(to.parent().unwrap()).unwrap();
+        std::fs::copy(from.join(f), to).unwrap();
+    }
+    let path = root.join("environments/network-isolation.yaml");
+    let uri = super::uri_of(&path);
+    let text = std::fs::read_to_string(&path).unwrap();
+    let c = Client::start(Settings::default(), json!({"capabilities": {}}));
+    c.notify(
+        "textDocument/didOpen",
+        json!({"textDocument": {"uri": uri, "languageId": "yaml", "version": 1, "text": text}}),
+    );
+    let found = c.diagnostics(&uri);
+    let w = found
+        .iter()
+        .find(|d| d["code"] == "W0026")
+        .unwrap_or_else(|| panic!("{found:?}"));
+    assert_eq!(w["range"]["start"]["line"], 2);
+    assert!(w["message"]
+        .as_str()
+        .unwrap()
+        .contains("default-network-isolation.yaml"));
     c.stop();
 }

@@ -19,7 +19,7 @@ mod rewrite;
 pub(crate) mod script;
 
 use std::collections::HashMap;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
 
 use indexmap::IndexMap;
@@ -45,6 +45,9 @@ pub(crate) struct RenderedFile {
     pub source: String,
     /// The text.
     pub text: String,
+    /// The engine's work it took, in minijinja's fuel.
+    #[cfg_attr(not(test), allow(dead_code))]
+    pub fuel: u64,
 }
 
 /// A tree's rendering.
@@ -61,9 +64,92 @@ pub(crate) struct RenderedTree {
     pub rules: ScriptRules,
 }
 
-/// The script's rules for the tree at `root`.
-pub(crate) fn rules_of(root: &Path) -> ScriptRules {
-    std::fs::read_to_string(root.join("tools/process-templates.py"))
+/// The engine's work allowed for one output, in minijinja's fuel (one
+/// unit per instruction executed, and per 64 bytes of data made: output,
+/// captured blocks, strings and lists built). Measured (`render::tests`,
+/// and each tree rendered with every role of its `roles/`): the most one
+/// file of a real tripleo-heat-templates tree takes is 23,024 with its own
+/// roles data (`overcloud.yaml` at 894bd5b8c) and 48,999 with all 56 roles
+/// (`overcloud-resource-registry-puppet.yaml`), so 500,000 leaves a
+/// margin of 10 to 20; a hostile source then costs a fraction of a
+/// second and at most about 32 MB of data (500,000 x 64 bytes).
+pub(crate) const FUEL: u64 = 500_000;
+
+/// What a render may read, and how much one output may cost.
+#[derive(Debug, Clone)]
+pub(crate) struct Bounds {
+    /// The directories reads are confined to (`LoadOptions::confine`,
+    /// `heatcap serve`'s roots): a source, an include, the roles,
+    /// network or excludes data or the script whose real path is
+    /// elsewhere is not read.
+    pub confine: Option<Arc<[PathBuf]>>,
+    /// The most characters one output may hold: Heat's
+    /// `max_template_size` (`--max-size`). The render stops as soon as
+    /// its output grows past it.
+    pub max_chars: usize,
+    /// The engine's work allowed for one output ([`FUEL`]).
+    pub fuel: u64,
+}
+
+impl Default for Bounds {
+    fn default() -> Bounds {
+        Bounds {
+            confine: None,
+            max_chars: crate::load::DEFAULT_MAX_SIZE,
+            fuel: FUEL,
+        }
+    }
+}
+
+impl Bounds {
+    /// The bounds of a workspace's reads.
+    pub(crate) fn of(load: &crate::load::LoadOptions) -> Bounds {
+        Bounds {
+            confine: load.confine.clone(),
+            max_chars: load.max_size,
+            fuel: FUEL,
+        }
+    }
+
+    /// The bytes of the regular file at `path` (shown as `shown_as`),
+    /// refused as every other read is when it is outside the confinement
+    /// (E0001) or not a regular file (E0017).
+    fn read(&self, path: &Path, shown_as: &str) -> Result<Vec<u8>, Box<Diagnostic>> {
+        if let Some(problem) = outside(path, self.confine.as_deref()) {
+            return Err(Box::new(Diagnostic::new(
+                codes::READ_ERROR,
+                shown_as,
+                problem,
+            )));
+        }
+        let cannot = |e: &std::io::Error| {
+            Box::new(render_error(
+                shown_as,
+                format!("cannot read: {}", crate::walk::path_io_message(path, e)),
+            ))
+        };
+        let meta = std::fs::metadata(path).map_err(|e| cannot(&e))?;
+        if !meta.is_file() {
+            return Err(Box::new(crate::walk::not_regular(shown_as.to_owned())));
+        }
+        std::fs::read(path).map_err(|e| cannot(&e))
+    }
+}
+
+/// Why `path` may not be read under `confine`, as the loader says it.
+fn outside(path: &Path, confine: Option<&[PathBuf]>) -> Option<String> {
+    confine?;
+    crate::load::outside(path, confine, &crate::vfs::FileOverlay::default())
+}
+
+/// The script's rules for the tree at `root` (the latest ones when it
+/// has no script, or when the script is outside `confine`).
+pub(crate) fn rules_of(root: &Path, confine: Option<&[PathBuf]>) -> ScriptRules {
+    let script = root.join("tools/process-templates.py");
+    if outside(&script, confine).is_some() {
+        return ScriptRules::latest();
+    }
+    std::fs::read_to_string(script)
         .map_or_else(|_| ScriptRules::latest(), |s| ScriptRules::from_script(&s))
 }
 
@@ -73,7 +159,7 @@ pub(crate) fn rules_of(root: &Path) -> ScriptRules {
 /// Jinja source at its top (`overcloud.j2.yaml` and its kin) or one
 /// directory down. Cheap: a few `stat`s and at most one listing per
 /// directory, no walk.
-pub(crate) fn is_renderable(dir: &Path, opts: &RenderOptions) -> bool {
+pub(crate) fn is_renderable(dir: &Path, opts: &RenderOptions, confine: Option<&[PathBuf]>) -> bool {
     let script = dir.join("tools/process-templates.py");
     let default_roles = dir.join("roles_data.yaml");
     if !default_roles.is_file() && !script.is_file() {
@@ -81,7 +167,7 @@ pub(crate) fn is_renderable(dir: &Path, opts: &RenderOptions) -> bool {
     }
     let roles = match &opts.roles_data {
         Some(p) => p.is_file(),
-        None => default_roles.is_file() || dir.join(rules_of(dir).roles_data).is_file(),
+        None => default_roles.is_file() || dir.join(rules_of(dir, confine).roles_data).is_file(),
     };
     roles && has_top_level_source(dir)
 }
@@ -117,13 +203,12 @@ fn render_error(file: &str, message: impl Into<String>) -> Diagnostic {
 
 /// Reads a data file (roles, networks, excludes) as PyYAML's `safe_load`
 /// does: `Ok(None)` for an empty document.
-fn load_data(path: &Path, shown_as: &str) -> Result<Option<Node>, Vec<Diagnostic>> {
-    let bytes = std::fs::read(path).map_err(|e| {
-        vec![render_error(
-            shown_as,
-            format!("cannot read: {}", crate::walk::io_message(&e)),
-        )]
-    })?;
+fn load_data(
+    path: &Path,
+    shown_as: &str,
+    bounds: &Bounds,
+) -> Result<Option<Node>, Vec<Diagnostic>> {
+    let bytes = bounds.read(path, shown_as).map_err(|d| vec![*d])?;
     let text =
         String::from_utf8(bytes).map_err(|_| vec![render_error(shown_as, "not UTF-8 text")])?;
     let parsed = parse_text(&text, shown_as, &ParseOptions::default());
@@ -208,38 +293,56 @@ struct Prepared {
 
 /// Renders the tree at `root` (shown as `root_display`) as its script
 /// would with `-p . -r ROLES -n NETWORKS`.
-pub(crate) fn render_tree(root: &Path, root_display: &str, opts: &RenderOptions) -> RenderedTree {
-    let rules = rules_of(root);
+/// Reads go through `bounds`' confinement, and each output is stopped
+/// when it grows past `bounds.max_chars` or uses up `bounds.fuel`.
+pub(crate) fn render_tree(
+    root: &Path,
+    root_display: &str,
+    opts: &RenderOptions,
+    bounds: &Bounds,
+) -> RenderedTree {
+    let confine = bounds.confine.as_deref();
+    let rules = rules_of(root, confine);
     let mut tree = RenderedTree {
         outputs: Vec::new(),
         sources: Vec::new(),
         diagnostics: Vec::new(),
         rules: rules.clone(),
     };
+    let script = root.join("tools/process-templates.py");
+    if std::fs::symlink_metadata(&script).is_ok() {
+        if let Some(problem) = outside(&script, confine) {
+            tree.diagnostics.push(Diagnostic::new(
+                codes::READ_ERROR,
+                shown(root_display, "tools/process-templates.py"),
+                format!("{problem} (the latest script's rules are used)"),
+            ));
+        }
+    }
     let files = tree_files(root, rules.skip_hidden);
     tree.sources = files
         .iter()
         .filter(|f| f.ends_with(".j2.yaml"))
         .cloned()
         .collect();
-    let prepared = match prepare(root, root_display, opts, &rules) {
+    let prepared = match prepare(root, root_display, opts, &rules, bounds) {
         Ok(p) => p,
         Err(d) => {
-            tree.diagnostics = d;
+            tree.diagnostics.extend(d);
             return tree;
         }
     };
-    let excludes = match excludes(root, root_display, &rules) {
+    let excludes = match excludes(root, root_display, &rules, bounds) {
         Ok(e) => e,
         Err(d) => {
-            tree.diagnostics = d;
+            tree.diagnostics.extend(d);
             return tree;
         }
     };
     let mut texts: Vec<Result<String, Box<Diagnostic>>> = Vec::new();
     let mut jobs = Vec::new();
     for (si, rel) in tree.sources.iter().enumerate() {
-        let text = read_source(root, &shown(root_display, rel), rel);
+        let text = read_source(root, &shown(root_display, rel), rel, bounds);
         let names = Names {
             rules: &rules,
             prepared: &prepared,
@@ -258,15 +361,17 @@ pub(crate) fn render_tree(root: &Path, root_display: &str, opts: &RenderOptions)
         root_display,
         rules: &rules,
         prepared: &prepared,
+        bounds,
     };
     let results: Vec<Result<RenderedFile, Box<Diagnostic>>> = jobs
         .par_iter()
         .map(|job| {
             let template = sources[job.source].clone()?;
-            ctx.render(job, &template).map(|text| RenderedFile {
+            ctx.render(job, &template).map(|(text, fuel)| RenderedFile {
                 path: job.output.clone(),
                 source: tree.sources[job.source].clone(),
                 text,
+                fuel,
             })
         })
         .collect();
@@ -281,7 +386,9 @@ pub(crate) fn render_tree(root: &Path, root_display: &str, opts: &RenderOptions)
                 let d = *d;
                 // One report per source and message: a source that fails
                 // for every role fails the same way each time.
-                if failed_sources.insert((d.file.clone(), d.span, d.message.clone())) {
+                // (A refused include is named by each source including it.)
+                let by = d.related.first().map(|r| (r.file.clone(), r.span));
+                if failed_sources.insert((d.file.clone(), d.span, d.message.clone(), by)) {
                     tree.diagnostics.push(d);
                 }
             }
@@ -293,13 +400,13 @@ pub(crate) fn render_tree(root: &Path, root_display: &str, opts: &RenderOptions)
 }
 
 /// A source's text (UTF-8, as Python's text mode reads it).
-fn read_source(root: &Path, shown_as: &str, rel: &str) -> Result<String, Box<Diagnostic>> {
-    let bytes = std::fs::read(root.join(rel)).map_err(|e| {
-        render_error(
-            shown_as,
-            format!("cannot read: {}", crate::walk::io_message(&e)),
-        )
-    })?;
+fn read_source(
+    root: &Path,
+    shown_as: &str,
+    rel: &str,
+    bounds: &Bounds,
+) -> Result<String, Box<Diagnostic>> {
+    let bytes = bounds.read(&root.join(rel), shown_as)?;
     String::from_utf8(bytes).map_err(|_| Box::new(render_error(shown_as, "not UTF-8 text")))
 }
 
@@ -381,11 +488,20 @@ impl Names<'_> {
 /// the source it renders it from (paths below the tree): every source's
 /// outputs named as [`render_tree`] names them, with the tree's roles and
 /// network data, excluded outputs left out. `None` when the data cannot be
-/// read (no roles file): [`sources_named`] then guesses from the names.
-pub(crate) fn output_names(root: &Path, opts: &RenderOptions) -> Option<Vec<(String, String)>> {
-    let rules = rules_of(root);
-    let prepared = prepare(root, "", opts, &rules).ok()?;
-    let excludes = excludes(root, "", &rules).unwrap_or_default();
+/// read (no roles file, or one outside `confine`): [`sources_named`] then
+/// guesses from the names.
+pub(crate) fn output_names(
+    root: &Path,
+    opts: &RenderOptions,
+    confine: Option<&[PathBuf]>,
+) -> Option<Vec<(String, String)>> {
+    let rules = rules_of(root, confine);
+    let bounds = Bounds {
+        confine: confine.map(Into::into),
+        ..Bounds::default()
+    };
+    let prepared = prepare(root, "", opts, &rules, &bounds).ok()?;
+    let excludes = excludes(root, "", &rules, &bounds).unwrap_or_default();
     let names = Names {
         rules: &rules,
         prepared: &prepared,
@@ -512,6 +628,7 @@ fn prepare(
     root_display: &str,
     opts: &RenderOptions,
     rules: &ScriptRules,
+    bounds: &Bounds,
 ) -> Result<Prepared, Vec<Diagnostic>> {
     let (roles_path, roles_shown) = match &opts.roles_data {
         Some(p) => (p.clone(), crate::walk::display(p)),
@@ -521,7 +638,7 @@ fn prepare(
         ),
     };
     // Both files are checked before either error is reported.
-    let role_list = load_data(&roles_path, &roles_shown).and_then(|node| match &node {
+    let role_list = load_data(&roles_path, &roles_shown, bounds).and_then(|node| match &node {
         Some(n) => list_of_maps(n, &roles_shown, "role"),
         None => Err(vec![render_error(
             &roles_shown,
@@ -535,7 +652,7 @@ fn prepare(
                 Some(p) => (p.clone(), crate::walk::display(p)),
                 None => (root.join(default), shown(root_display, default)),
             };
-            load_data(&path, &net_shown).and_then(|node| match node {
+            load_data(&path, &net_shown, bounds).and_then(|node| match node {
                 Some(n) => list_of_maps(&n, &net_shown, "network").map(Some),
                 None if rules.empty_network_data => Ok(Some(Vec::new())),
                 None => Err(vec![render_error(
@@ -588,6 +705,7 @@ fn excludes(
     root: &Path,
     root_display: &str,
     rules: &ScriptRules,
+    bounds: &Bounds,
 ) -> Result<Vec<String>, Vec<Diagnostic>> {
     let path = root.join("j2_excludes.yaml");
     let shown_as = shown(root_display, "j2_excludes.yaml");
@@ -601,7 +719,7 @@ fn excludes(
             Ok(Vec::new())
         };
     }
-    let Some(node) = load_data(&path, &shown_as)? else {
+    let Some(node) = load_data(&path, &shown_as, bounds)? else {
         return Err(vec![render_error(
             &shown_as,
             "empty: it must be a mapping with a `name` list",
@@ -672,6 +790,7 @@ struct Ctx<'a> {
     root_display: &'a str,
     rules: &'a ScriptRules,
     prepared: &'a Prepared,
+    bounds: &'a Bounds,
 }
 
 /// Jinja2's `split_template_path`: `..` is never found.
@@ -695,9 +814,14 @@ struct Includes {
     root_display: String,
     out_dir: String,
     main_name: String,
+    /// The directories reads are confined to.
+    confine: Option<Arc<[PathBuf]>>,
     /// Every template read for this render, by the name it was loaded as
     /// (for the position of an error in it).
     loaded: Arc<Mutex<HashMap<String, Arc<Template>>>>,
+    /// An include refused as every read outside the confinement is: the
+    /// render's diagnostic.
+    refused: Arc<Mutex<Option<Diagnostic>>>,
 }
 
 impl Includes {
@@ -720,6 +844,21 @@ impl Includes {
             if !path.is_file() {
                 continue;
             }
+            if let Some(problem) = outside(&path, self.confine.as_deref()) {
+                *self
+                    .refused
+                    .lock()
+                    .unwrap_or_else(std::sync::PoisonError::into_inner) = Some(Diagnostic::new(
+                    codes::READ_ERROR,
+                    shown(&self.root_display, &rel),
+                    problem.clone(),
+                ));
+                // Not "not found": `ignore missing` would skip it silently.
+                return Err(minijinja::Error::new(
+                    minijinja::ErrorKind::InvalidOperation,
+                    format!("{rel}: {problem}"),
+                ));
+            }
             let bytes = std::fs::read(&path).map_err(|e| {
                 minijinja::Error::new(minijinja::ErrorKind::TemplateNotFound, e.to_string())
             })?;
@@ -741,9 +880,129 @@ impl Includes {
     }
 }
 
+/// Python's methods of strings, lists and dicts (minijinja-contrib's
+/// `pycompat`), with `str.format` charged for the padding and precision
+/// it is asked for before it makes them: pycompat charges fuel for the
+/// string it returns once it exists, so `'{:>2000000000}'.format(1)`
+/// would hold 2 GB first.
+fn python_method(
+    state: &mut minijinja::State<'_, '_>,
+    value: &Value,
+    method: &str,
+    args: &[Value],
+) -> Result<Value, minijinja::Error> {
+    if method == "format" {
+        if let Some(text) = value.as_str() {
+            state.consume_fuel(format_widths(text) / 64)?;
+        }
+    }
+    minijinja_contrib::pycompat::unknown_method_callback(state, value, method, args)
+}
+
+/// minijinja's `join`, charged first for the text it will make (at
+/// least each string item's length, and two characters a member of any
+/// other item): with an empty joiner minijinja makes the whole result
+/// before charging for it, so `(['x' * 1000000] * 100000) | join` would
+/// hold 100 GB first.
+fn join(
+    state: &mut minijinja::State<'_, '_>,
+    value: &Value,
+    joiner: Option<minijinja::value::StringInput<'_>>,
+    attribute: Option<&str>,
+    kwargs: minijinja::value::Kwargs,
+) -> Result<Value, minijinja::Error> {
+    let by = match attribute {
+        Some(a) => Some(a),
+        None => kwargs.peek::<Option<&str>>("attribute").ok().flatten(),
+    };
+    if let Ok(items) = value.try_iter() {
+        let mut bytes = 0usize;
+        for item in items {
+            let item = match by {
+                Some(a) => a
+                    .split('.')
+                    .try_fold(item, |v, key| v.get_attr(key).ok())
+                    .unwrap_or_default(),
+                None => item,
+            };
+            let size = match item.as_str() {
+                Some(text) => text.len(),
+                None => item.len().unwrap_or(1).saturating_mul(2),
+            };
+            bytes = bytes.saturating_add(size);
+        }
+        state.consume_fuel(u64::try_from(bytes / 64).unwrap_or(u64::MAX))?;
+    }
+    minijinja::filters::join(state, value, joiner, attribute, kwargs)
+}
+
+/// An upper bound of the characters `str.format`'s replacement fields
+/// pad or extend to: the sum of every number in their format specs
+/// (`{:>20}`, `{:08.3f}`: 20, 11).
+fn format_widths(text: &str) -> u64 {
+    let (mut total, mut number) = (0u64, 0u64);
+    let (mut in_field, mut in_spec) = (false, false);
+    let mut chars = text.chars().peekable();
+    while let Some(c) = chars.next() {
+        match c {
+            '{' if !in_field => {
+                if chars.peek() == Some(&'{') {
+                    chars.next();
+                } else {
+                    in_field = true;
+                }
+            }
+            '}' if in_field => {
+                total = total.saturating_add(number);
+                (number, in_field, in_spec) = (0, false, false);
+            }
+            ':' if in_field && !in_spec => in_spec = true,
+            '0'..='9' if in_spec => {
+                number = number
+                    .saturating_mul(10)
+                    .saturating_add(u64::from(c.to_digit(10).unwrap_or(0)));
+            }
+            _ if in_spec => {
+                total = total.saturating_add(number);
+                number = 0;
+            }
+            _ => {}
+        }
+    }
+    total
+}
+
+/// A render's output, refused as soon as it holds more than `max`
+/// characters (Heat's `len(template) > max_template_size`).
+struct Bounded {
+    text: Vec<u8>,
+    chars: usize,
+    max: usize,
+    over: bool,
+}
+
+impl std::io::Write for Bounded {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        // minijinja writes whole strings: a character is a byte that does
+        // not continue one.
+        self.chars += buf.iter().filter(|&&b| (b & 0xC0) != 0x80).count();
+        if self.chars > self.max {
+            self.over = true;
+            return Err(std::io::Error::other("the rendered file is too large"));
+        }
+        self.text.extend_from_slice(buf);
+        Ok(buf.len())
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
+}
+
 impl Ctx<'_> {
-    /// One output, rendered as Jinja2's default `Environment` renders it.
-    fn render(&self, job: &Job, main: &Arc<Template>) -> Result<String, Box<Diagnostic>> {
+    /// One output, rendered as Jinja2's default `Environment` renders it,
+    /// within the bounds: its text and the fuel it took.
+    fn render(&self, job: &Job, main: &Arc<Template>) -> Result<(String, u64), Box<Diagnostic>> {
         let includes = Includes {
             root: self.root.to_path_buf(),
             root_display: self.root_display.to_owned(),
@@ -753,36 +1012,79 @@ impl Ctx<'_> {
                 .map_or("", |(d, _)| d)
                 .to_owned(),
             main_name: main.shown.clone(),
+            confine: self.bounds.confine.clone(),
             loaded: Arc::default(),
+            refused: Arc::default(),
         };
         let loaded = includes.loaded.clone();
+        let refused = includes.refused.clone();
         let main_name = main.shown.clone();
         let mut env = Environment::new();
         env.set_auto_escape_callback(|_| AutoEscape::None);
         env.set_undefined_behavior(UndefinedBehavior::Lenient);
-        env.set_unknown_method_callback(minijinja_contrib::pycompat::unknown_method_callback);
+        env.set_unknown_method_callback(python_method);
+        env.add_filter("join", join);
         env.add_function(rewrite::MUTABLE_FN, pyobj::mutable);
+        env.set_fuel(Some(self.bounds.fuel));
         env.set_loader(move |name| includes.load(name));
+        let mut out = Bounded {
+            text: Vec::new(),
+            chars: 0,
+            max: self.bounds.max_chars,
+            over: false,
+        };
         let result = env
             .add_template_owned(main_name.clone(), main.rewritten.text.clone())
-            .and_then(|()| env.get_template(&main_name)?.render(self.context(job)));
-        result.map_err(|err| {
-            let loaded = loaded
-                .lock()
-                .unwrap_or_else(std::sync::PoisonError::into_inner);
-            Box::new(self.diagnostic(&err, job, main, &loaded))
-        })
+            .and_then(|()| {
+                let captured = env
+                    .get_template(&main_name)?
+                    .render_captured_to(self.context(job), &mut out)?;
+                Ok(captured.state().fuel_levels().map_or(0, |(used, _)| used))
+            });
+        match result {
+            Ok(fuel) => Ok((
+                String::from_utf8(out.text)
+                    .unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned()),
+                fuel,
+            )),
+            Err(err) => {
+                let refused = refused
+                    .lock()
+                    .unwrap_or_else(std::sync::PoisonError::into_inner)
+                    .take();
+                let loaded = loaded
+                    .lock()
+                    .unwrap_or_else(std::sync::PoisonError::into_inner);
+                Err(Box::new(match refused {
+                    Some(d) => Self::refused_include(d, &err, main, &loaded),
+                    None => self.diagnostic(&err, job, main, &loaded, out.over),
+                }))
+            }
+        }
     }
 
-    /// A render error as a diagnostic at its place in the source (or the
-    /// include) it happened in.
-    fn diagnostic(
-        &self,
+    /// An include outside the confinement: the read's own diagnostic, with
+    /// the place of the include.
+    fn refused_include(
+        d: Diagnostic,
         err: &minijinja::Error,
-        job: &Job,
         main: &Arc<Template>,
         loaded: &HashMap<String, Arc<Template>>,
     ) -> Diagnostic {
+        let (failing, span) = Self::place(err, main, loaded);
+        d.with_related(crate::diag::Related {
+            file: failing.shown.clone(),
+            span,
+            message: "included here".into(),
+        })
+    }
+
+    /// The template an error happened in and its place there.
+    fn place(
+        err: &minijinja::Error,
+        main: &Arc<Template>,
+        loaded: &HashMap<String, Arc<Template>>,
+    ) -> (Arc<Template>, Option<Span>) {
         let failing = err
             .name()
             .and_then(|n| loaded.get(n))
@@ -794,9 +1096,34 @@ impl Ctx<'_> {
                 .line()
                 .map(|l| Span::point(u32::try_from(l).unwrap_or(u32::MAX), 1)),
         };
+        (failing, span)
+    }
+
+    /// A render error as a diagnostic at its place in the source (or the
+    /// include) it happened in.
+    fn diagnostic(
+        &self,
+        err: &minijinja::Error,
+        job: &Job,
+        main: &Arc<Template>,
+        loaded: &HashMap<String, Arc<Template>>,
+        too_large: bool,
+    ) -> Diagnostic {
+        let (failing, span) = Self::place(err, main, loaded);
         let mut message = err.kind().to_string();
         if let Some(detail) = err.detail() {
             message = format!("{message}: {detail}");
+        }
+        if too_large {
+            message = format!(
+                "the rendered file grows past {} characters, Heat's limit for a template (max_template_size): rendering stopped there",
+                self.bounds.max_chars
+            );
+        } else if err.kind() == minijinja::ErrorKind::OutOfFuel {
+            message = format!(
+                "the render does more work than heatcap allows for one file ({} fuel: one unit per Jinja instruction or per 64 bytes made; a file of a real TripleO tree takes under 50000): rendering stopped here",
+                self.bounds.fuel
+            );
         }
         let output = shown(self.root_display, &job.output);
         let mut d = render_error(

@@ -28,6 +28,14 @@ pub(crate) struct PyList(Mutex<Vec<Value>>);
 #[derive(Default)]
 pub(crate) struct PyDict(Mutex<IndexMap<Value, Value>>);
 
+/// Charges the render's fuel for a method's work on `items` items (one
+/// unit for the call, and half a unit a slot, minijinja's own price of a
+/// list slot): without it, `l.extend(l)` in a loop doubles a list per
+/// instruction, past any memory.
+fn charge(state: &State<'_, '_>, items: usize) -> Result<(), Error> {
+    state.consume_fuel(1 + u64::try_from(items / 2).unwrap_or(u64::MAX))
+}
+
 fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
     // A panic while holding the lock cannot leave the items half-changed
     // (every change is one call on the collection): keep going.
@@ -94,10 +102,21 @@ impl Object for PyList {
 
     fn call_method(
         self: &Arc<Self>,
-        _state: &mut State<'_, '_>,
+        state: &mut State<'_, '_>,
         method: &str,
         args: &[Value],
     ) -> Result<Value, Error> {
+        // `append` and `pop` touch an item or two, `extend` as many as it
+        // adds (below); the others at most every item.
+        let len = lock(&self.0).len();
+        charge(
+            state,
+            if matches!(method, "append" | "pop" | "extend") {
+                0
+            } else {
+                len
+            },
+        )?;
         match method {
             "append" => {
                 let (x,): (Value,) = from_args(args)?;
@@ -106,7 +125,14 @@ impl Object for PyList {
             }
             "extend" => {
                 let (xs,): (Value,) = from_args(args)?;
+                // Charged before the items are copied when their number
+                // is known.
+                let known = xs.len();
+                charge(state, known.unwrap_or(0))?;
                 let new: Vec<Value> = xs.try_iter()?.map(mutable).collect();
+                if known.is_none() {
+                    charge(state, new.len())?;
+                }
                 lock(&self.0).extend(new);
                 Ok(Value::from(()))
             }
@@ -192,10 +218,13 @@ impl Object for PyDict {
 
     fn call_method(
         self: &Arc<Self>,
-        _state: &mut State<'_, '_>,
+        state: &mut State<'_, '_>,
         method: &str,
         args: &[Value],
     ) -> Result<Value, Error> {
+        // `copy` copies every entry; the others touch one (`update`: below).
+        let len = lock(&self.0).len();
+        charge(state, if method == "copy" { len } else { 0 })?;
         match method {
             "update" => {
                 let (other,): (Option<Value>,) = from_args(args)?;
@@ -227,6 +256,7 @@ impl Object for PyDict {
                     }
                     pairs
                 };
+                charge(state, pairs.len())?;
                 let mut items = lock(&self.0);
                 for (k, v) in pairs {
                     items.insert(k, mutable(v));

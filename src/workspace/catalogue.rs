@@ -147,6 +147,16 @@ pub(crate) fn catalogue(
     } else {
         dir.clone()
     };
+    // A raw TripleO tree is read as every command reads it: rendered in
+    // memory (a tree rendered on disk, from its files there), so a file
+    // is source-only only where no rendered file exists.
+    let mut rendered = opts.clone();
+    let render_diagnostics = if opts.renders() {
+        super::rendered::mount_trees([root.as_path()], &mut rendered)
+    } else {
+        Vec::new()
+    };
+    let opts = &rendered;
     // The tree's environments, by name relative to the map.
     let walked = walk::walk(
         &WalkOptions::new(vec![root.clone()]).recursive(),
@@ -193,7 +203,8 @@ pub(crate) fn catalogue(
         }
     }));
     let mut r = report(&cat, &state, &tree_environments, &enabled);
-    let mut diagnostics = walked.diagnostics;
+    let mut diagnostics = render_diagnostics;
+    diagnostics.extend(walked.diagnostics);
     if let Some(p) = plan {
         diagnostics.extend(p.diagnostics.iter().cloned());
     }
@@ -214,7 +225,8 @@ struct Sourced {
 
 impl Sourced {
     fn of(root: &Path, opts: &LoadOptions) -> Sourced {
-        let rules = crate::render::rules_of(root);
+        let confine = opts.confine.as_deref();
+        let rules = crate::render::rules_of(root, confine);
         let sources: Vec<String> = crate::render::tree_files(root, rules.skip_hidden)
             .into_iter()
             .filter(|f| f.ends_with(".j2.yaml"))
@@ -222,7 +234,8 @@ impl Sourced {
         let outputs = if sources.is_empty() {
             Some(HashMap::new())
         } else {
-            crate::render::output_names(root, &opts.render).map(|o| o.into_iter().collect())
+            crate::render::output_names(root, &opts.render, confine)
+                .map(|o| o.into_iter().collect())
         };
         Sourced {
             outputs,
@@ -246,11 +259,13 @@ impl Sourced {
     }
 }
 
-/// What `root` holds under `name`: the walk's reading when it walked the
+/// What `root` holds under `name` (on disk or rendered by heatcap, as
+/// `opts`' overlay holds it): the walk's reading when it walked the
 /// file, else the file read now; else the Jinja source
 /// tools/process-templates.py renders it from (`x.j2.yaml` for `x.yaml`,
 /// a role template for `ROLE-x.yaml` or a NIC config, a network template
-/// for a network's or port's file), else nothing.
+/// for a network's or port's file) when heatcap could not render it,
+/// else nothing.
 fn file_state(
     root: &Path,
     name: &str,
@@ -259,7 +274,7 @@ fn file_state(
     opts: &LoadOptions,
 ) -> FileState {
     let path = root.join(name);
-    if path.is_file() {
+    if opts.overlay.is_file(&path) {
         let kind = match known.get(name) {
             Some(k) => *k,
             None => load::load_one(&Source::new(path.clone(), display(&path), false), opts).kind,

@@ -87,3 +87,72 @@ pub(crate) fn heat_document(
     let options = ["--format", "heat", "-q", "--max-nested-depth", "7"];
     json(&deployment_args("parameters", root, envs, &options))
 }
+
+/// Which file of a raw TripleO tree [`linked_tree`] makes a link to a
+/// file outside it.
+#[derive(Clone, Copy, Debug)]
+pub(crate) enum Linked {
+    /// A Jinja source (`leak.j2.yaml`), and a linked directory of
+    /// sources (`linked/`) that a source includes from.
+    Sources,
+    /// The roles data (`roles_data.yaml`).
+    Roles,
+    /// The network data the script reads by default.
+    Network,
+}
+
+/// A raw TripleO tree `base/root` (one role, one network; its
+/// `overcloud.j2.yaml` declares a parameter for each) in which `linked`
+/// leads to `base/outside`, whose files hold `SECRET` and `Secret` in
+/// everything they would render. Returns the root.
+pub(crate) fn linked_tree(base: &std::path::Path, linked: Linked) -> std::path::PathBuf {
+    use std::os::unix::fs::symlink;
+    let (root, outside) = (base.join("root"), base.join("outside"));
+    let write = |p: std::path::PathBuf, text: &str| {
+        std::fs::create_dir_all(p.parent().unwrap()).unwrap();
+        std::fs::write(p, text).unwrap();
+    };
+    let hot = "heat_template_version: 2016-10-14\n";
+    write(
+        outside.join("secret.j2.yaml"),
+        &format!("{hot}description: SECRET-SOURCE\n"),
+    );
+    write(outside.join("sources/inc.yaml"), "SECRET-INCLUDE");
+    write(
+        outside.join("sources/inner.j2.yaml"),
+        &format!("{hot}description: SECRET-INNER\n"),
+    );
+    write(
+        outside.join("sources/plain.yaml"),
+        &format!("{hot}description: SECRET-PLAIN\n"),
+    );
+    write(outside.join("roles.yaml"), "- name: SecretRole\n");
+    write(outside.join("networks.yaml"), "- name: SecretNet\n");
+    write(
+        root.join("overcloud.j2.yaml"),
+        &format!("{hot}parameters:\n{{%- for role in roles %}}\n  {{{{role.name}}}}Count: {{type: number}}\n{{%- endfor %}}\n{{%- for n in networks %}}\n  {{{{n.name}}}}NetName: {{type: string}}\n{{%- endfor %}}\n"),
+    );
+    let roles = root.join("roles_data.yaml");
+    let network = root.join("network-data-samples/default-network-isolation.yaml");
+    write(roles.clone(), "- name: Controller\n");
+    write(network.clone(), "- name: InternalApi\n");
+    match linked {
+        Linked::Sources => {
+            write(
+                root.join("include.j2.yaml"),
+                &format!("{hot}description: {{% include 'linked/inc.yaml' %}}\n"),
+            );
+            symlink(outside.join("secret.j2.yaml"), root.join("leak.j2.yaml")).unwrap();
+            symlink(outside.join("sources"), root.join("linked")).unwrap();
+        }
+        Linked::Roles => {
+            std::fs::remove_file(&roles).unwrap();
+            symlink(outside.join("roles.yaml"), roles).unwrap();
+        }
+        Linked::Network => {
+            std::fs::remove_file(&network).unwrap();
+            symlink(outside.join("networks.yaml"), network).unwrap();
+        }
+    }
+    root
+}

@@ -289,6 +289,59 @@ test('the workflow on a raw TripleO checkout (fixtures/jinja/latest, rendered by
   }
 });
 
+test('step 2 on a raw TripleO checkout: an environment the service renders is usable, not "source-only" (issue 29)', async () => {
+  // fixtures/jinja/latest with a capabilities map naming a rendered
+  // environment (only its Jinja source is on disk) and a file the tree
+  // never had.
+  const tht = join(mkdtempSync(join(tmpdir(), 'heatcap-drift-')), 'tht');
+  cpSync(join(repo, 'fixtures/jinja/latest'), tht, { recursive: true });
+  writeFileSync(
+    join(tht, 'capabilities-map.yaml'),
+    [
+      'topics:',
+      '  - title: Networks',
+      '    environment_groups:',
+      '      - title: Isolation',
+      '        environments:',
+      '          - file: environments/network-isolation.yaml',
+      '            title: Network isolation',
+      '            description: Rendered from its Jinja source',
+      '      - title: Gone',
+      '        environments:',
+      '          - file: environments/absent.yaml',
+      '            title: Absent',
+      '            description: A file the tree never had',
+      '',
+    ].join('\n'),
+  );
+  const { child, base: at } = await serveAlso(['--root', tht]);
+  const about = async (name) => {
+    const box = page.getByRole('checkbox', { name });
+    const id = await box.getAttribute('aria-describedby');
+    return page.locator(`[id="${id}"]`).textContent();
+  };
+  try {
+    await onOwnPage(async () => {
+      await page.goto(`${at}/`);
+      await composed();
+      const root = page.getByRole('combobox', { name: 'Root template or TripleO plan' });
+      await root.selectOption({ label: await page.getByRole('option', { name: /^overcloud\.yaml/ }).textContent() });
+      await composed();
+      const isolation = 'Network isolation (environments/network-isolation.yaml)';
+      assert.equal((await about(isolation)).trim(), 'Rendered from its Jinja source.');
+      assert.match(await about('Absent (environments/absent.yaml)'), /Not usable: missing in the tree\./);
+      assert.doesNotMatch(await page.locator('body').textContent(), /source-only/);
+      await page.getByRole('checkbox', { name: isolation }).check();
+      await composed();
+      assert.match(await status(), /parameters in the composition/);
+      await axe('2 (raw, catalogue)');
+    });
+  } finally {
+    child.kill();
+    rmSync(dirname(tht), { recursive: true, force: true });
+  }
+});
+
 test('the workflow on the 2016 corpus deployment', async () => {
   // Step 1: the root template.
   await page.goto(`${base}/`);
