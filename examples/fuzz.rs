@@ -3,7 +3,7 @@
 //! one file (`rules`: Heat's plugin schemas and custom constraints too):
 //!
 //! ```text
-//! cargo run --release --example fuzz -- [--execs N] [--seed S] [--target loader|pipeline|rules|all] [SEED_DIR...]
+//! cargo run --release --example fuzz -- [--execs N] [--seed S] [--target loader|yaml2|pipeline|rules|all] [SEED_DIR...]
 //! ```
 //!
 //! Seeds are every `.yaml`/`.json`/`.env` file under the given directories
@@ -228,12 +228,14 @@ fn main() {
                 "loader" => 0,
                 "pipeline" => 1,
                 "rules" => 2,
-                _ => rng.below(3),
+                "yaml2" => 3,
+                _ => rng.below(4),
             };
             let result = std::panic::catch_unwind(|| match which {
                 0 => heatcap::fuzzing::loader(&input),
                 1 => heatcap::fuzzing::environment_pipeline(&input),
-                _ => heatcap::fuzzing::rules(&input),
+                2 => heatcap::fuzzing::rules(&input),
+                _ => heatcap::fuzzing::second_stage(&input),
             });
             if let Ok(size) = result {
                 let signal = (which, size.min(64));

@@ -27,6 +27,16 @@ pub fn loader(data: &[u8]) -> usize {
     t.resources.len() + e.entries.len() + out.len() + directives
 }
 
+/// Heat's second YAML stage alone (the port of PyYAML's pure-Python
+/// scanner and parser), on any text, whether libyaml reads it or not.
+pub fn second_stage(data: &[u8]) -> usize {
+    let text = String::from_utf8_lossy(data);
+    match crate::load::second_stage_tree(&text) {
+        Ok(v) => v.to_string().len().min(64),
+        Err(e) => e.len(),
+    }
+}
+
 /// One template in memory, for the composition walk.
 struct One(Option<Template>);
 

@@ -154,3 +154,12 @@ pub fn bench_heat_schema_parse() -> usize {
 pub fn bench_parse_events(text: &str) -> usize {
     load::bench_parse_events(text)
 }
+
+/// The tree Heat's second YAML stage alone (PyYAML's pure-Python
+/// `SafeLoader`) makes of `text`, whatever libyaml makes of it, for
+/// comparing the port with PyYAML (`examples/dump --second-stage`) and for
+/// the fuzz harness. Not part of the API.
+#[doc(hidden)]
+pub fn second_stage_tree(text: &str) -> Result<serde_json::Value, String> {
+    load::second_stage_tree(text)
+}

@@ -509,3 +509,111 @@ fn except_glance_staging(result: Result<(), String>) {
         assert!(unexpected.is_empty(), "{e}");
     }
 }
+
+/// Issue 29: the train and ussuri releases, raw (heatcap renders their
+/// `*.j2.yaml` in memory), for the deployment of tests/heat/later/README.md
+/// (base registry, docker, docker-ha, network isolation, network
+/// environment): heatcap's `parameters --format heat` is Heat's
+/// show_nested document of the tag rendered in place by its own
+/// `tools/process-templates.py`. Five role templates rendered from
+/// `puppet/role.role.j2.yaml` hold `{get_attr:[Controller, name]}`, which
+/// libyaml refuses and Heat reads through its fallback loader (W0009).
+/// Recorded: tests/heat/later/tht-train-eol.json (356 stacks, 4,945
+/// parameters) and tht-ussuri-eol.json (356, 4,863). Set
+/// HEATCAP_THT_CHECKOUTS to a directory holding the raw `git archive`
+/// checkouts as `train-eol` and `ussuri-eol`, three directories below `/`
+/// (`/work/trees`) as recorded: `GlanceNodeStagingUri`'s
+/// `file:///var/lib/glance/staging` is made relative to the checkout.
+#[test]
+fn raw_train_and_ussuri_are_what_heat_validates() {
+    let Some(checkouts) = std::env::var_os("HEATCAP_THT_CHECKOUTS") else {
+        return;
+    };
+    // A release missing from the checkouts (which the render tests share)
+    // is not compared.
+    for tag in ["train-eol", "ussuri-eol"] {
+        let tree = Path::new(&checkouts).join(tag);
+        if !tree.is_dir() {
+            continue;
+        }
+        assert!(
+            tree.join("overcloud.j2.yaml").is_file() && !tree.join("overcloud.yaml").exists(),
+            "{} is not a raw checkout",
+            tree.display()
+        );
+        let envs: Vec<PathBuf> = [
+            "overcloud-resource-registry-puppet.yaml",
+            "environments/docker.yaml",
+            "environments/docker-ha.yaml",
+            "environments/network-isolation.yaml",
+            "environments/network-environment.yaml",
+        ]
+        .iter()
+        .map(|e| tree.join(e))
+        .collect();
+        if let Err(e) = check(
+            &format!("later/tht-{tag}"),
+            &tree.join("overcloud.yaml"),
+            &envs,
+            &tree,
+        ) {
+            panic!("{e}");
+        }
+    }
+}
+
+/// Issue 29: files libyaml refuses and Heat reads through its fallback
+/// loader (PyYAML's pure-Python SafeLoader): a template and an environment
+/// (fixtures/yaml-fallback/), whose timestamps Heat sees as the client
+/// sends Python dates (`2001-12-14T21:59:43.100000`, `2016-10-14`).
+/// Recorded: tests/heat/yaml-fallback.json, from the fixture directory:
+/// `oracle.py -t template.yaml -e env.yaml`.
+#[test]
+fn fallback_read_files_are_what_heat_validates() {
+    let dir = Path::new("fixtures/yaml-fallback");
+    if let Err(e) = check(
+        "yaml-fallback",
+        &dir.join("template.yaml"),
+        &[dir.join("env.yaml")],
+        dir,
+    ) {
+        panic!("{e}");
+    }
+}
+
+/// Where the fallback refuses too, heatcap's E0004 says what Heat says
+/// (PyYAML's problem and context; Python's ValueError for an impossible
+/// date). Recorded: tests/heat/yaml-fallback-errors.json, `oracle.py -t
+/// FILE` for each file of fixtures/yaml-fallback/.
+#[test]
+fn fallback_refusals_are_heat_s() {
+    let recorded: J = serde_json::from_str(
+        &std::fs::read_to_string("tests/heat/yaml-fallback-errors.json").unwrap(),
+    )
+    .unwrap();
+    for (file, heat) in recorded.as_object().unwrap() {
+        let heat = heat.as_str().unwrap();
+        let path = format!("fixtures/yaml-fallback/{file}");
+        let (code, stdout, _) = common::heatcap(&["validate", "--format", "json", path.as_str()]);
+        assert_eq!(code, 1, "{file}");
+        let doc: J = serde_json::from_str(&stdout).unwrap();
+        let messages: Vec<&str> = doc["diagnostics"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|d| d["code"] == "E0004")
+            .map(|d| d["message"].as_str().unwrap())
+            .collect();
+        assert_eq!(messages.len(), 1, "{file}: {stdout}");
+        let message = messages[0];
+        // `problem (context that starts at ...)`: both parts are Heat's.
+        let (problem, context) = match message.split_once(" (") {
+            Some((p, c)) => (p, c.split(" that starts").next().unwrap()),
+            None => (message, ""),
+        };
+        assert!(
+            heat.contains(problem) && heat.contains(context),
+            "{file}: Heat `{heat}`, heatcap `{message}`"
+        );
+    }
+}

@@ -22,6 +22,8 @@ pub(crate) const TOO_DEEP: Code = Code("E0006");
 pub(crate) const ALIAS_EXPANSION: Code = Code("E0007");
 /// More than one YAML document in one file.
 pub(crate) const MULTI_DOCUMENT: Code = Code("E0008");
+/// libyaml refuses the file; Heat reads it only through its fallback loader.
+pub(crate) const FALLBACK_YAML: Code = Code("W0009");
 /// A mapping repeats a key; Heat keeps the last value.
 pub(crate) const DUPLICATE_KEY: Code = Code("W0010");
 /// A file named explicitly is not a template or an environment.
@@ -193,6 +195,15 @@ pub(crate) static CODES: &[CodeInfo] = &[
         why: "Heat's loader answers \"expected a single document in the stream\".",
         example: "two templates in one file separated by `---`.",
         source: "heat-semantics §1.1",
+    },
+    CodeInfo {
+        code: FALLBACK_YAML,
+        name: "FallbackYaml",
+        summary: "libyaml refuses the file; Heat reads it only by retrying with PyYAML's pure-Python loader",
+        what: "libyaml (PyYAML's `CSafeLoader`, which Heat and python-heatclient load with first) refuses the text, and PyYAML's pure-Python `SafeLoader`, which they retry with, reads it. heatcap answers for what the second loader reads; the position is where libyaml stopped.",
+        why: "Heat and its client accept the file, but tools that read YAML with libyaml (PyYAML's `CSafeLoader`, libyaml's bindings in other languages) refuse it; and in such a file a date or timestamp becomes a Python date, which the client sends as `YYYY-MM-DD` or `YYYY-MM-DDTHH:MM:SS.ffffff` text.",
+        example: "`HOSTNAME: {get_attr:[Controller, name]}` (no space after the flow key's colon), as in the train and ussuri role templates.",
+        source: "heat/common/template_format.py `simple_parse`, environment_format.py `parse`, heatclient/common/template_format.py `parse`",
     },
     CodeInfo {
         code: DUPLICATE_KEY,

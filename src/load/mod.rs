@@ -6,6 +6,7 @@
 
 pub(crate) mod classify;
 pub(crate) mod plan;
+mod pyyaml;
 pub(crate) mod suppress;
 pub(crate) mod tree;
 mod yaml;
@@ -731,7 +732,8 @@ fn decode(bytes: Vec<u8>, file: &str) -> Result<String, Box<Diagnostic>> {
 
 /// Parses one text the way Heat's client does: JSON when the first
 /// non-blank character is `{` (falling back to YAML as Heat's server does),
-/// YAML 1.1 otherwise.
+/// YAML 1.1 otherwise, in Heat's two stages: libyaml, and where libyaml
+/// refuses, PyYAML's pure-Python SafeLoader (`src/load/pyyaml.rs`, with W0009).
 pub fn parse_text(text: &str, file: &str, opts: &ParseOptions) -> Parsed {
     let limits = TreeLimits {
         max_depth: opts.max_depth,
@@ -773,17 +775,56 @@ pub fn parse_text(text: &str, file: &str, opts: &ParseOptions) -> Parsed {
             };
         }
     }
-    match tree::build(
+    let first = tree::build(
         yaml::events(text),
         Dialect::Yaml11,
         limits,
         file,
         &mut diagnostics,
-    ) {
-        Ok(root) => Parsed {
-            root: Some(root),
-            diagnostics,
-        },
+    );
+    let refused = match first {
+        Ok(root) => {
+            return Parsed {
+                root: Some(root),
+                diagnostics,
+            }
+        }
+        Err(fatal) => fatal,
+    };
+    // Heat's and python-heatclient's second stage: any `YAMLError` from
+    // the C loader, and they load again with PyYAML's pure-Python
+    // `SafeLoader` (heatcap's own bounds are not YAML errors).
+    let second = if matches!(refused.code, codes::TOO_DEEP | codes::ALIAS_EXPANSION) {
+        Err(refused.clone())
+    } else {
+        diagnostics.clear();
+        tree::build(
+            pyyaml::events(text),
+            Dialect::Yaml11Fallback,
+            limits,
+            file,
+            &mut diagnostics,
+        )
+    };
+    match second {
+        Ok(root) => {
+            let mut d = Diagnostic::new(
+                codes::FALLBACK_YAML,
+                file,
+                format!(
+                    "libyaml refuses this file ({}): Heat reads it only by retrying with PyYAML's pure-Python SafeLoader, and tools that read YAML with libyaml refuse it",
+                    refused.message
+                ),
+            );
+            if let Some(span) = refused.span {
+                d = d.at(span);
+            }
+            diagnostics.insert(0, d);
+            Parsed {
+                root: Some(root),
+                diagnostics,
+            }
+        }
         Err(fatal) => {
             let fatal = json_error.unwrap_or(fatal);
             let mut d = Diagnostic::new(fatal.code, file, fatal.message);
@@ -914,4 +955,22 @@ mod tests;
 #[doc(hidden)]
 pub(crate) fn bench_parse_events(text: &str) -> usize {
     yaml::events(text).flatten().count()
+}
+
+/// The tree the second stage alone makes of `text` (see
+/// [`crate::second_stage_tree`]), as JSON, or its error.
+pub(crate) fn second_stage_tree(text: &str) -> Result<serde_json::Value, String> {
+    let limits = TreeLimits {
+        max_depth: ParseOptions::default().max_depth,
+        max_alias_nodes: ParseOptions::default().max_alias_nodes,
+    };
+    tree::build(
+        pyyaml::events(text),
+        Dialect::Yaml11Fallback,
+        limits,
+        "second-stage.yaml",
+        &mut Vec::new(),
+    )
+    .map(|root| root.value.to_json())
+    .map_err(|f| f.message)
 }

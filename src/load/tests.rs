@@ -229,6 +229,85 @@ fn block_nesting_beyond_the_limit_is_refused() {
     assert_eq!(fatal(&text).code, codes::TOO_DEEP);
 }
 
+/// Heat's second stage (heat/common/template_format.py `simple_parse`):
+/// where libyaml refuses, PyYAML's pure-Python SafeLoader reads, with W0009
+/// at libyaml's position; recorded: fixtures/yaml-dialect (`fb_*`).
+#[test]
+fn what_only_the_fallback_reads_is_read_with_a_warning() {
+    let p = parse("a: 1\nHOSTNAME: {get_attr:[Controller, name]}\n");
+    assert_eq!(
+        p.root.unwrap().value.to_json().to_string(),
+        r#"{"a":1,"HOSTNAME":{"get_attr":["Controller","name"]}}"#
+    );
+    assert_eq!(p.diagnostics.len(), 1, "{:?}", p.diagnostics);
+    let w = &p.diagnostics[0];
+    assert_eq!(w.code, codes::FALLBACK_YAML);
+    assert_eq!(
+        w.span.unwrap().start,
+        Pos {
+            line: 2,
+            column: 20
+        }
+    );
+    assert!(w.message.contains("found unexpected ':'"), "{}", w.message);
+    // The plain SafeConstructor's dates, as the client sends them
+    // (tests/heat/yaml-fallback.json); libyaml's reading keeps the text.
+    assert_eq!(
+        json("a: {b:[1]}\nd: 2016-10-14\nt: 2001-12-14 21:59:43.10 -5\n"),
+        r#"{"a":{"b":[1]},"d":"2016-10-14","t":"2001-12-14T21:59:43.100000"}"#
+    );
+    assert_eq!(
+        json("t: 2001-12-14 21:59:43.10 -5\n"),
+        r#"{"t":"2001-12-14 21:59:43.10 -5"}"#
+    );
+    // A duplicate key found by the second stage is still reported.
+    let p = parse("a: {b:[1]}\nc: 1\nc: 2\n");
+    let codes: Vec<_> = p.diagnostics.iter().map(|d| d.code).collect();
+    assert_eq!(codes, [codes::FALLBACK_YAML, codes::DUPLICATE_KEY]);
+}
+
+#[test]
+fn where_both_loaders_refuse_the_error_is_pyyaml_s() {
+    // libyaml: "did not find expected ',' or '}'"; Heat shows PyYAML's.
+    let d = fatal("a: {b: 1\n");
+    assert_eq!(
+        d.message,
+        "expected ',' or '}', but got '<stream end>' (while parsing a flow mapping that starts at line 1, column 4)"
+    );
+    assert_eq!(d.span.unwrap().start, Pos { line: 2, column: 1 });
+    // An impossible date is Python's ValueError (tests/heat/yaml-fallback-errors.json).
+    let d = fatal("a: {b:[1]}\nd: 2016-13-01\n");
+    assert_eq!(d.message, "month must be in 1..12");
+    assert_eq!(d.span.unwrap().start, Pos { line: 2, column: 4 });
+    // heatcap's own bounds hold in the second stage too.
+    let mut deep = String::from("x: {a:[1]}\n");
+    for i in 0..300 {
+        deep.push_str(&" ".repeat(i));
+        deep.push_str("k:\n");
+    }
+    assert_eq!(fatal(&deep).code, codes::TOO_DEEP);
+}
+
+#[test]
+fn the_fallback_reads_a_large_file_quickly() {
+    let mut text = String::from("heat_template_version: 2016-10-14\nresources:\n");
+    for i in 0..8000 {
+        let _ = writeln!(
+            text,
+            "  r{i}: {{type: OS::Heat::None, properties: {{a:[{i}, x]}}}}"
+        );
+    }
+    assert!(text.len() > 400_000);
+    let start = std::time::Instant::now();
+    let p = parse(&text);
+    assert!(p.root.is_some());
+    assert!(
+        start.elapsed() < std::time::Duration::from_secs(5),
+        "{:?}",
+        start.elapsed()
+    );
+}
+
 mod files {
     use super::*;
     use crate::walk::Source;

@@ -73,6 +73,11 @@ impl Fatal {
 pub(crate) enum Dialect {
     /// PyYAML's YAML 1.1 resolver (templates and environments).
     Yaml11,
+    /// The same resolver with the plain `SafeLoader`'s constructors, as
+    /// Heat's fallback loader reads a file libyaml refuses: a timestamp is
+    /// a Python date, which the client sends as JSON text
+    /// ([`super::pyyaml::timestamp_text`]).
+    Yaml11Fallback,
     /// JSON (`true`, `false`, `null`, JSON numbers, Python's `NaN`/`Infinity`).
     Json,
 }
@@ -467,11 +472,20 @@ impl Builder<'_> {
         span: Span,
     ) -> Result<Value, Fatal> {
         match tag {
-            None | Some("!") if implicit => Ok(match self.dialect {
-                Dialect::Yaml11 => resolve_plain(text),
-                Dialect::Json => resolve_json(text),
-            }),
+            None | Some("!") if implicit => match self.dialect {
+                Dialect::Yaml11 => Ok(resolve_plain(text)),
+                Dialect::Yaml11Fallback => match resolve_plain(text) {
+                    Value::Str(s) if super::pyyaml::is_implicit_timestamp(&s) => {
+                        python_timestamp(&s, span)
+                    }
+                    other => Ok(other),
+                },
+                Dialect::Json => Ok(resolve_json(text)),
+            },
             None | Some("!") => Ok(Value::Str(text.into())),
+            Some("tag:yaml.org,2002:timestamp") if self.dialect == Dialect::Yaml11Fallback => {
+                python_timestamp(&text, span)
+            }
             Some(t) => construct_tagged(t, text, span),
         }
     }
@@ -591,6 +605,22 @@ fn resolve_json(text: String) -> Value {
             }
             Err(_) => Value::Str(text.into()),
         },
+    }
+}
+
+/// A timestamp as the plain `SafeConstructor` builds it and the client
+/// sends it; its `ValueError` (an impossible date) or, for an explicit
+/// `!!timestamp` that is no timestamp, its `AttributeError`, as a fatal
+/// error (neither is a `YAMLError`, so nothing retries).
+fn python_timestamp(text: &str, span: Span) -> Result<Value, Fatal> {
+    match super::pyyaml::timestamp_text(text) {
+        Some(Ok(s)) => Ok(Value::Str(s.into())),
+        Some(Err(e)) => Err(Fatal::new(codes::YAML_SYNTAX, e, Some(span))),
+        None => Err(Fatal::new(
+            codes::YAML_SYNTAX,
+            "'NoneType' object has no attribute 'groupdict'",
+            Some(span),
+        )),
     }
 }
 
