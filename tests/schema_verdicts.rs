@@ -311,3 +311,40 @@ fn unreadable_references_are_errors_as_the_client_fails_on_them() {
         }
     }
 }
+
+/// What Heat's validate of a template alone refuses because a parameter
+/// read at validate has no value (fixtures/missing-value, Heat's verdicts
+/// in tests/heat/missing-value-verdicts.json, recorded with
+/// `tools/heat-oracle/verdicts.py fixtures/missing-value`; issue 29): the
+/// conditions resources, outputs and `if` use, `deletion_policy`,
+/// `external_id`, the properties plugins read at validate, a nested
+/// template's reads its resource does not pass. heatcap's
+/// E2008 is there exactly where Heat refuses, in Heat's words, and
+/// nowhere else; a template Heat accepts gets no error at all.
+#[test]
+fn a_value_missing_at_validate_is_refused_as_heat_refuses_it() {
+    let all = verdicts("tests/heat/missing-value-verdicts.json");
+    let mut problems = Vec::new();
+    let mut refused = 0;
+    for (name, verdict) in &all {
+        let found = errors(&Path::new("fixtures/missing-value").join(name));
+        let ours: Vec<&Diagnostic> = found.iter().filter(|d| d.code.0 == "E2008").collect();
+        match verdict["validate"].as_str() {
+            Some(message) => {
+                refused += 1;
+                let words = message.split_once(": ").map_or(message, |(_, w)| w);
+                assert!(words.contains("was not provided"), "{name}: {message}");
+                if !ours.iter().any(|d| d.message.contains(words)) {
+                    problems.push(format!("{name}: Heat says `{words}`, heatcap {found:?}"));
+                }
+            }
+            None if !found.is_empty() => {
+                problems.push(format!("{name}: Heat accepts it, heatcap says {found:?}"));
+            }
+            None => {}
+        }
+    }
+    assert!(problems.is_empty(), "{}", problems.join("\n"));
+    assert!(refused >= 15, "only {refused} refused");
+    assert_eq!(all.len(), 50);
+}

@@ -4,7 +4,9 @@ Each command builds heatcap's own command line, runs the binary (which
 prints JSON), and returns the answer as rows; cliff renders them in the
 format asked (``-f json|yaml|table|value|csv``, ``-c COLUMN``). The rows
 keep heatcap's order, and the JSON and YAML formats carry heatcap's values
-unchanged.
+unchanged; the text formats (``value``, ``csv``) print a structured cell
+as JSON text (hidden parameter values masked, as in the table) and any
+other as the table shows it, never a Python repr.
 
 The spec's commands take ``-c KEY=VALUE`` and ``-f FILE``, where cliff
 takes ``-c COLUMN`` and ``-f FORMAT``. The two never meet: a capability
@@ -35,7 +37,30 @@ def _text(value):
     return value if isinstance(value, str) else json.dumps(value)
 
 
-class _Values(columns.FormattableColumn):
+# The formats that lay out structured cells themselves; every other one
+# (`value`, `csv`) prints `str()` of a cell, which for a list or a mapping
+# is a Python repr. python-heatclient gives those formats JSON text
+# (heatclient.osc.v1.stack: JsonColumn for `shell`, `value`, `html`).
+_STRUCTURED_FORMATS = frozenset({"table", "json", "yaml"})
+
+
+class _Column(columns.FormattableColumn):
+    """A column of this plugin: its text formats print :meth:`plain`."""
+
+    def plain(self):
+        """The cell in a text format (`-f value`, `-f csv`): JSON text where
+        the value is structured, otherwise the table's text."""
+        value = self.machine_readable()
+        if isinstance(value, (list, dict)):
+            return json.dumps(value, ensure_ascii=False)
+        return self.human_readable()
+
+
+def _plain_row(row):
+    return tuple(cell.plain() if isinstance(cell, _Column) else cell for cell in row)
+
+
+class _Values(_Column):
     """A list, in heatcap's order (osc-lib's ListColumn would sort it)."""
 
     def human_readable(self):
@@ -45,7 +70,7 @@ class _Values(columns.FormattableColumn):
         return list(self._value)
 
 
-class _Capabilities(columns.FormattableColumn):
+class _Capabilities(_Column):
     """A `capabilities` mapping, in the template's order, as `key=value` lines."""
 
     def human_readable(self):
@@ -59,7 +84,7 @@ class _Capabilities(columns.FormattableColumn):
         return dict(self._value)
 
 
-class _Inferred(columns.FormattableColumn):
+class _Inferred(_Column):
     """Where a match's types were inferred from (heatcap's `inferred`: type →
     the environment entries that map it), as `TYPE: ENV:LINE` lines; `-`
     when every type was declared."""
@@ -165,6 +190,11 @@ class _HeatcapLister(command.Lister):
             raise exceptions.CommandError(str(err)) from err
         return answer
 
+    def produce_output(self, parsed_args, column_names, data):
+        if parsed_args.formatter not in _STRUCTURED_FORMATS:
+            data = (_plain_row(row) for row in data)
+        return super().produce_output(parsed_args, column_names, data)
+
     def run(self, parsed_args):
         # heatcap's exit 1 (nothing matched; a file could not be read)
         # comes with a complete answer: print it, then exit 1 as heatcap does.
@@ -260,7 +290,7 @@ class CapabilitiesSummary(_HeatcapLister):
         return heading, [(key, _Values(values)) for key, values in answer.items()]
 
 
-class _Selector(columns.FormattableColumn):
+class _Selector(_Column):
     """`selected_by`: the `requires` that picks a candidate on its own, as heatcap's table shows it."""
 
     def human_readable(self):
@@ -388,7 +418,7 @@ class CapabilitiesResolve(_HeatcapLister):
 _SOURCES = {"property": "parent property"}
 
 
-class _ParameterValues(columns.FormattableColumn):
+class _ParameterValues(_Column):
     """A parameter's values, as heatcap's table shows them: `value (source)`, hidden ones masked."""
 
     def __init__(self, value, hidden=False):
@@ -406,6 +436,13 @@ class _ParameterValues(columns.FormattableColumn):
 
     def machine_readable(self):
         return list(self._value)
+
+    def plain(self):
+        # A text format is read like the table: hidden values masked.
+        if not self.hidden:
+            return super().plain()
+        masked = [{**v, "value": "******"} for v in self._value]
+        return json.dumps(masked, ensure_ascii=False)
 
 
 class CapabilitiesParameters(_HeatcapLister):

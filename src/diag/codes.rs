@@ -100,6 +100,9 @@ pub(crate) const UNSELECTABLE: Code = Code("W7010");
 pub(crate) const INVALID_PARAMETER_VALUE: Code = Code("E7014");
 /// A literal a resource passes to a template's parameter that it refuses.
 pub(crate) const INVALID_PROVIDER_PROPERTY: Code = Code("E7015");
+/// E2008 where the composition (`-e`) passes the parameter: Heat refuses
+/// the file only when it is validated alone.
+pub(crate) const VALUE_MISSING_WHEN_ALONE: Code = Code("I7016");
 /// A `capabilities-map.yaml` that is not the catalogue's shape.
 pub(crate) const CATALOGUE_INVALID: Code = Code("E9001");
 /// A catalogue entry whose file is missing, only a Jinja source, or no environment.
@@ -532,6 +535,15 @@ pub(crate) static CODES: &[CodeInfo] = &[
         why: "Heat accepts the template at `template validate` and refuses the stack at `stack create`, before it creates anything: \"Property error: resources.child.properties.size: 30 is out of range (min: 1, max: 10)\".",
         example: "`type: nested/child.yaml` with `size: 30` where the child's `size` has `range: {min: 1, max: 10}`.",
         source: "heat/engine/resources/template_resource.py (properties schema from the template's parameters), heat/engine/properties.py; recorded: tests/heat/provider-value-verdicts.json",
+    },
+    CodeInfo {
+        code: VALUE_MISSING_WHEN_ALONE,
+        name: "ValueMissingWhenAlone",
+        summary: "Heat's validate of the template alone refuses it for a parameter the composition passes",
+        what: "With `-e`, an E2008 finding (a `get_param` Heat evaluates at validate names a parameter with no default) whose parameter an environment or a parent template passes: the composition validates, but `openstack orchestration template validate -t FILE` on the file alone fails.",
+        why: "Heat refuses the file validated on its own (\"The Parameter (NAME) was not provided.\"), which a CI job validating templates one by one meets; deployed through the composition it works.",
+        example: "A nested template whose condition reads `allowed_cidrs` (no default), which its parent passes as a property.",
+        source: "Heat 27.0.1 heat/engine/parameters.py (Parameter.value: UserParameterMissing); recorded: tests/heat/missing-value-verdicts.json",
     },
     CodeInfo {
         code: CATALOGUE_INVALID,

@@ -59,6 +59,12 @@ pub(crate) const ENVIRONMENT_SECTIONS: [&str; 7] = [
 /// version key is a broken template, not an environment.
 const TEMPLATE_ONLY: [&str; 5] = ["resources", "outputs", "Resources", "Outputs", "conditions"];
 
+/// True when the mapping has a section only a template has (`resources`,
+/// `outputs`, `conditions` and their CFN spellings).
+pub(crate) fn has_template_section(map: &crate::node::Mapping) -> bool {
+    map.str_entries().any(|(k, _)| TEMPLATE_ONLY.contains(&k))
+}
+
 /// Classifies a loaded document, with the reason when it is `Other`.
 pub(crate) fn classify(root: &Node) -> (FileKind, Option<&'static str>) {
     let map = match &root.value {
@@ -87,7 +93,7 @@ pub(crate) fn classify(root: &Node) -> (FileKind, Option<&'static str>) {
         return (FileKind::CfnTemplate, None);
     }
     let keys: Vec<&str> = map.str_entries().map(|(k, _)| k).collect();
-    if keys.iter().any(|k| TEMPLATE_ONLY.contains(k)) {
+    if has_template_section(map) {
         return (
             FileKind::Other,
             Some("it has template sections but no template version key"),

@@ -304,8 +304,14 @@ pub(crate) fn check_package(
         .map(|i| {
             let record = &records[i];
             let mut found = record.diagnostics.clone();
+            // A template of the package without a version key is read as
+            // a HOT template anyway, so that Heat's refusal of it (E1001)
+            // and its other findings count against R-92635 (issue 29).
+            let versionless = package
+                .as_ref()
+                .and_then(|p| onap::versionless_template(&p.files[i]));
             let mut rules = check_file(
-                record,
+                versionless.as_ref().unwrap_or(record),
                 selection,
                 &crate::walk::Remap::default(),
                 &mapped,

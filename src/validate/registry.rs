@@ -22,6 +22,7 @@ pub(crate) static RULES: &[&dyn Rule] = &[
     &hot::constraint_type::ConstraintInvalidForType,
     &hot::default_constraints::DefaultViolatesConstraint,
     &hot::parameter_groups::InvalidParameterGroups,
+    &hot::missing_value::ValueMissingAtValidate,
     &hot::resource_without_type::ResourceWithoutType,
     &hot::unknown_resource_key::InvalidResourceKeyword,
     &hot::missing_dependency::DependsOnMissingResource,

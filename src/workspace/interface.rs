@@ -348,3 +348,76 @@ pub(super) fn path_type_properties(
     }
     out
 }
+
+/// E2008 across files: a resource whose type is a template path and that
+/// does not pass a parameter the template reads at validate with no
+/// default. Heat validates the nested template with the parameters the
+/// resource passes (any value, even a `get_param` of a parameter without
+/// one), so validated alone the parent is refused too
+/// (tests/heat/missing-value-verdicts.json, `nested-*.yaml`).
+pub(super) fn nested_values_missing(
+    all: &[Contribution],
+    opts: &crate::load::LoadOptions,
+) -> Vec<crate::diag::Diagnostic> {
+    use crate::validate::hot::missing_value;
+    let mut targets: Vec<(PathBuf, String)> = Vec::new();
+    let mut seen: HashSet<PathBuf> = HashSet::new();
+    let mut uses: Vec<(&Contribution, &PathUse, PathBuf)> = Vec::new();
+    for c in all {
+        let mut locator = Locator::new(&c.from, &opts.remap, &opts.overlay);
+        for u in &c.path_uses {
+            let Some((read, shown)) = locator.locate(&u.type_name) else {
+                continue;
+            };
+            if seen.insert(read.clone()) {
+                targets.push((read.clone(), shown));
+            }
+            uses.push((c, u, read));
+        }
+    }
+    if uses.is_empty() {
+        return Vec::new();
+    }
+    let sources: Vec<crate::walk::Source> = targets
+        .into_iter()
+        .map(|(read, shown)| crate::walk::Source::new(read, shown, true))
+        .collect();
+    // Each target's parameters read at validate without a default.
+    let reads: HashMap<PathBuf, (String, Vec<String>)> =
+        crate::load::load_all(&sources, opts, |l| {
+            let record = FileRecord::from_loaded(l, true);
+            let format = record.template().map(|t| t.format);
+            let mut names: Vec<String> = Vec::new();
+            if let (Some(format), Some(root)) =
+                (format, record.tree.as_ref().and_then(|t| t.as_map()))
+            {
+                for (name, _, _) in missing_value::reads_at_validate(root, format) {
+                    if !names.iter().any(|n| n == name) {
+                        names.push(name.to_owned());
+                    }
+                }
+            }
+            (record.path.clone(), names)
+        })
+        .into_iter()
+        .zip(&sources)
+        .filter(|((_, names), _)| !names.is_empty())
+        .map(|((shown, names), s)| (s.path.clone(), (shown, names)))
+        .collect();
+    let mut out = Vec::new();
+    for (c, u, read) in uses {
+        let Some((shown, names)) = reads.get(&read) else {
+            continue;
+        };
+        for name in names.iter().filter(|n| !u.properties.contains(n)) {
+            out.push(missing_value::not_passed(
+                &c.from,
+                &u.resource,
+                u.span,
+                shown,
+                name,
+            ));
+        }
+    }
+    out
+}

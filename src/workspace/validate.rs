@@ -313,6 +313,11 @@ pub fn validate(opts: &ValidateOptions) -> Validated {
         count_against_compliance(&mut found, opts.profile);
         out.findings.extend(found);
     }
+    if selection.includes(VALUE_MISSING_AT_VALIDATE) {
+        let mut found = super::interface::nested_values_missing(&contributions, load);
+        count_against_compliance(&mut found, opts.profile);
+        out.findings.extend(found);
+    }
     drop_passed_parameters(&mut out.findings, contributions, opts, &disk);
     if !opts.environments.is_empty() {
         let composed = compose_check::composition(
@@ -341,7 +346,13 @@ fn drop_passed_parameters(
     opts: &ValidateOptions,
     disk: &crate::vfs::Disk,
 ) {
-    if !findings.iter().any(|d| d.code == UNUSED_PARAMETER) {
+    // With `-e`, E2008 of a parameter the composition passes becomes a
+    // note (I7016): Heat refuses the file only when validated alone.
+    let composed = !opts.environments.is_empty();
+    let wanted = |d: &Diagnostic| {
+        d.code == UNUSED_PARAMETER || (composed && d.code == VALUE_MISSING_AT_VALIDATE)
+    };
+    if !findings.iter().any(wanted) {
         return;
     }
     let load = &opts.load;
@@ -350,14 +361,24 @@ fn drop_passed_parameters(
         .iter()
         .map(|p| walk::Source::new(p.clone(), walk::display(p), true))
         .collect();
-    contributions.extend(load::load_all(&sources, load, |l| {
-        Contribution::of(&FileRecord::from_loaded(l, false))
-    }));
+    // `parameter_defaults` reach every stack of the composition.
+    let mut defaults: HashSet<String> = HashSet::new();
+    for (c, names) in load::load_all(&sources, load, |l| {
+        let record = FileRecord::from_loaded(l, false);
+        let names: Vec<String> = record
+            .environment()
+            .map(|e| e.parameter_defaults.keys().cloned().collect())
+            .unwrap_or_default();
+        (Contribution::of(&record), names)
+    }) {
+        contributions.push(c);
+        defaults.extend(names);
+    }
     let interface = Interface::new(&contributions, &load.remap, disk);
     let ids = identities(
         findings
             .iter()
-            .filter(|d| d.code == UNUSED_PARAMETER)
+            .filter(|d| wanted(d))
             .map(|d| d.file.as_str()),
         disk,
     );
@@ -368,7 +389,29 @@ fn drop_passed_parameters(
                 .get(1)
                 .is_some_and(|name| interface.passes(&ids[&d.file], name))
     });
+    if !composed {
+        return;
+    }
+    for d in findings.iter_mut() {
+        if d.code != VALUE_MISSING_AT_VALIDATE {
+            continue;
+        }
+        let Some(name) = crate::validate::hot::missing_value::parameter_of(d) else {
+            continue;
+        };
+        if defaults.contains(name) || interface.passes(&ids[&d.file], name) {
+            d.message = format!(
+                "the composition passes `{name}`: Heat refuses this file only when it is validated alone (`openstack orchestration template validate -t FILE`): {}",
+                d.message
+            );
+            d.code = codes::VALUE_MISSING_WHEN_ALONE;
+            d.severity = d.code.severity();
+        }
+    }
 }
+
+/// E2008 (`validate::hot::missing_value`).
+const VALUE_MISSING_AT_VALIDATE: Code = Code("E2008");
 
 /// Under the ONAP profile, every error found across the package's files
 /// (a template-path type's properties, the composition) counts against

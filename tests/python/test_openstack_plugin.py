@@ -292,3 +292,72 @@ def test_parameters_masks_hidden_values_in_tables(env):
     shown = [r for r in rows if not r["Hidden"] and r["Values"]]
     line = next(x for x in table.stdout.splitlines() if x.startswith(f"| {shown[0]['Parameter']} "))
     assert "******" not in line
+
+
+# Every command of the plugin, for the format tests below: its command line
+# and the directory it runs in.
+EVERY_COMMAND = {
+    "find": ([*FIND, "-r", "-c", "deployment=puppet", "."], OVERCLOUD),
+    "summary": ([*SUMMARY, "-f", "puppet/controller.yaml", "-f", "docker/controller.yaml"], SPEC),
+    "summary --by-type": ([*SUMMARY, "--by-type", "-e", "environment.yaml"], SPEC),
+    "options": ([*OPTIONS, *OVERCLOUD_ENVS, "-r", "."], OVERCLOUD),
+    "resolve": ([*RESOLVE, *OVERCLOUD_ENVS], OVERCLOUD),
+    "parameters": ([*PARAMETERS, "-t", "overcloud.yaml", *OVERCLOUD_ENVS], OVERCLOUD),
+}
+# Cells whose null the table shows as `-`. A plain null (no resource, no
+# error) is cliff's own: `None` in the table and `-f value`, an empty field
+# in `-f csv`, as in the OpenStack client's own commands.
+DASH_WHEN_NULL = {"Inferred from", "Select with"}
+
+
+def plain_cell(column, value, hidden, fmt):
+    """What `-f value` and `-f csv` must print for the `-f json` cell `value`:
+    JSON text where it is structured (a hidden parameter's values masked, as
+    the table masks them), otherwise the table's text."""
+    if isinstance(value, (list, dict)):
+        if column == "Values" and hidden:
+            value = [{**v, "value": "******"} for v in value]
+        return json.dumps(value, ensure_ascii=False)
+    if value is None:
+        if column in DASH_WHEN_NULL:
+            return "-"
+        return "" if fmt == "csv" else "None"
+    return str(value)
+
+
+@pytest.mark.parametrize("command", sorted(EVERY_COMMAND))
+def test_every_format_carries_plain_values(env, command):
+    # issue 29 item 4: `-f value` and `-f csv` printed Python reprs
+    # (`[{'stack': 'root', ...}]`) of structured columns.
+    import csv
+    import io
+
+    import yaml
+
+    argv, cwd = EVERY_COMMAND[command]
+    status, rows = plugin_json(argv, env, cwd)
+    assert rows
+    outputs = {}
+    for fmt in ("table", "value", "csv", "yaml", "json"):
+        proc = run([*argv, "-f", fmt], env, cwd)
+        assert proc.returncode == status, (fmt, proc.stderr)
+        for repr_mark in ("{'", "['", "': ", "', '"):
+            assert repr_mark not in proc.stdout, (fmt, repr_mark)
+        outputs[fmt] = proc.stdout
+    # YAML carries what JSON carries.
+    assert yaml.safe_load(outputs["yaml"]) == rows
+    # csv: a heading, then each row's cells as plain text.
+    table = list(csv.reader(io.StringIO(outputs["csv"])))
+    columns = table[0]
+    assert columns == list(rows[0])
+    def expected(fmt):
+        return [[plain_cell(c, r[c], bool(r.get("Hidden")), fmt) for c in columns] for r in rows]
+
+    assert table[1:] == expected("csv")
+    # value: the same cells, separated by spaces, one row a line.
+    assert outputs["value"].splitlines() == [" ".join(cells) for cells in expected("value")]
+    # The table shows every scalar cell as the text formats do.
+    for cells in expected("value"):
+        for cell in cells:
+            if not cell.startswith(("[", "{")) and "\n" not in cell:
+                assert cell in outputs["table"]

@@ -36,6 +36,17 @@ impl Rule for InvalidTemplateVersion {
             .iter()
             .filter_map(|(k, allowed)| cx.root.get(k).map(|v| (*k, *allowed, v)))
             .collect();
+        if present.is_empty() {
+            // Only a file read as a template without a version key (the
+            // ONAP profile's versionless templates) gets here; Heat's client
+            // refuses it before the engine sees it.
+            out.push(cx.finding(
+                &META,
+                &[],
+                "the template version is invalid: Template format version not found.",
+            ));
+            return;
+        }
         let strings: Vec<_> = present
             .iter()
             .filter(|(_, _, v)| matches!(v.value, Value::Str(_)))

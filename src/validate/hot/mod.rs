@@ -16,6 +16,7 @@ pub(crate) mod invalid_version;
 pub(crate) mod missing_dependency;
 pub(crate) mod missing_reference;
 pub(crate) mod missing_required_property;
+pub(crate) mod missing_value;
 pub(crate) mod null_conditions;
 pub(crate) mod output_value;
 pub(crate) mod parameter_groups;

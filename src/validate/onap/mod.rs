@@ -173,9 +173,14 @@ pub(crate) fn replaced_codes(
     selection: &crate::validate::Selection,
 ) -> Vec<Code> {
     let rules = crate::validate::registry::ONAP_RULES;
-    let hot = cx
-        .root
-        .is_some_and(|r| r.contains_key("heat_template_version"));
+    // HOT templates, and the versionless ones read as such.
+    let hot = cx.root.is_some_and(|r| {
+        r.contains_key("heat_template_version")
+            || (crate::load::classify::has_template_section(r)
+                && !crate::load::classify::CFN_VERSION_KEYS
+                    .iter()
+                    .any(|k| r.contains_key(k)))
+    });
     let applies = cx.kind == ModuleKind::Environment || cx.kind.is_template();
     let mut out: Vec<Code> = Vec::new();
     for code in rules.iter().flat_map(|r| r.replaces().iter().copied()) {
@@ -326,6 +331,36 @@ impl<'a> Package<'a> {
             package: self,
         }
     }
+}
+
+/// A YAML template of the package that has template sections but no
+/// version key (so it loaded as neither a template nor an environment),
+/// read as a HOT template: ONAP's scripts check such a file like any other
+/// (`test_03_all_referenced_resources_exists`, `test_05_all_get_param_have_defined_parameter`)
+/// and Heat refuses it ("Template format version not found."), which
+/// E1001 reports. `None` for every other file.
+pub(crate) fn versionless_template(file: &PackageFile<'_>) -> Option<FileRecord> {
+    let record = file.record;
+    if !file.kind.is_template()
+        || record.kind != Some(crate::load::classify::FileKind::Other)
+        || !matches!(record.content, crate::model::Content::None)
+    {
+        return None;
+    }
+    let root = record.tree.as_ref()?.as_map()?;
+    if !crate::load::classify::has_template_section(root) {
+        return None;
+    }
+    let mut copy = record.clone();
+    // Problems in its `capabilities` are the template's findings once it
+    // has a version; the refusal comes first.
+    copy.content = crate::model::Content::Template(crate::model::Template::from_node(
+        &record.path,
+        crate::model::Format::Hot,
+        root,
+        &mut Vec::new(),
+    ));
+    Some(copy)
 }
 
 /// Only ASCII letters, digits and `_` (ONAP's names), and not empty.
