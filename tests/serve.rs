@@ -1469,6 +1469,82 @@ fn a_raw_checkout_answers_what_the_cli_answers() {
     );
 }
 
+/// Issue 29: a raw tree where one Jinja source fails to render
+/// (fixtures/jinja/partial: `broken.j2.yaml` includes a file the tree
+/// lacks) is served as the commands answer on it: every other output is
+/// mounted and composed (tests/cmd/parameters-render-partial-json.stdout),
+/// the failing source is E0020 at its place, and a composition that needs
+/// its output says the file is missing (E7001).
+#[test]
+fn a_source_that_fails_to_render_loses_only_its_outputs() {
+    let s = Server::start(&["--root", "fixtures/jinja/partial"]);
+    let d = "fixtures/jinja/partial";
+    let path = "/heatcap/v1/parameters?template=overcloud.yaml&environment=overcloud-resource-registry.yaml";
+    let a = s.get(path);
+    assert_eq!(a.status, 200, "{a:?}");
+    assert_eq!(
+        a.body,
+        cli(&[
+            "parameters",
+            "-t",
+            &format!("{d}/overcloud.yaml"),
+            "-e",
+            &format!("{d}/overcloud-resource-registry.yaml"),
+            "--format",
+            "json",
+        ])
+    );
+    let params = a.json();
+    for name in [
+        "ControllerCount",
+        "ComputeCount",
+        "ControllerImage",
+        "ComputeImage",
+    ] {
+        assert!(params["parameters"].get(name).is_some(), "{name}: {params}");
+    }
+    let failed = |answer: &J| {
+        diagnostics_of(answer).iter().any(|d| {
+            d["code"] == "E0020"
+                && d["file"]
+                    .as_str()
+                    .unwrap()
+                    .ends_with("partial/broken.j2.yaml")
+                && d["span"]["start"]["line"] == 3
+                && d["span"]["start"]["column"] == 4
+        })
+    };
+    assert!(failed(&params), "{params}");
+
+    let needs = s
+        .get("/heatcap/v1/parameters?template=needs-broken.yaml&environment=broken-registry.yaml")
+        .json();
+    assert!(failed(&needs), "{needs}");
+    assert!(
+        diagnostics_of(&needs).iter().any(|d| d["code"] == "E7001"
+            && d["file"].as_str().unwrap().ends_with("needs-broken.yaml")
+            && d["message"]
+                .as_str()
+                .unwrap()
+                .contains("partial/broken.yaml`: no such file")),
+        "{needs}"
+    );
+    assert_eq!(needs["parameters"], serde_json::json!({}), "{needs}");
+
+    let index = s.get("/heatcap/v1/index?recursive=true").json();
+    assert!(failed(&index), "{index}");
+    let root = Path::new(d);
+    assert_eq!(
+        indexed(&index, &root.join("overcloud.yaml"))["parameters"][0]["name"],
+        "ControllerCount",
+        "{index}"
+    );
+    assert_eq!(
+        indexed(&index, &root.join("puppet/compute-role.yaml"))["status"],
+        "ok"
+    );
+}
+
 /// Issue 29: a tree rendered in place with other data than the script's
 /// defaults (fixtures/jinja/rendered-other) is served as the commands
 /// answer on it: for the files on disk (one network, not the default

@@ -706,8 +706,12 @@ impl Workspace {
     /// missing, so the commands report its own problem instead.
     /// A file whose top level is not a mapping (E6014) counts: it loaded,
     /// but Heat refuses it before it merges anything.
+    ///
+    /// A Jinja source that failed to render (E0020) does not count: only
+    /// its outputs are missing, and an environment among them is reported
+    /// missing (as its file's own problem) where it is given.
     pub fn environment_broken(&self) -> bool {
-        self.environment_file_diagnostics()
+        file_diagnostics(&self.env_files)
             .iter()
             .any(|d| d.severity == Severity::Error)
     }
