@@ -132,6 +132,12 @@ pub(crate) const SCHEMAS: &[OutputSchema] = &[
         generate: derived::<ParametersReport>,
     },
     OutputSchema {
+        name: "preview",
+        output: "preview --format json",
+        about: "Heat's create preview: every resource of every nested stack, its properties as Heat resolves them before create.",
+        generate: derived::<crate::product::preview::Preview>,
+    },
+    OutputSchema {
         name: "parameters-diff",
         output: "parameters --diff --format json",
         about: "What switching one choice costs in parameters.",

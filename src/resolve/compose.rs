@@ -510,9 +510,13 @@ impl Walker<'_> {
             params: stack_parameters(template, values, &self.defaults, stack_name),
             conditions: RefCell::new(HashMap::new()),
             evaluating: RefCell::new(Vec::new()),
+            // A preview's nested stacks are parsed, never validated: no
+            // resource has node data, and `get_resource` gives every
+            // resource's name (`ResourceProxy.FnGetRefId`).
             plugins: template
                 .resources
                 .iter()
+                .filter(|_| !(self.every_member && depth > 0))
                 .filter_map(|r| {
                     match registry
                         .lookup(&r.type_name, Some(&r.name), Some(path))
@@ -904,7 +908,7 @@ fn group_members<'s>(
                 Some(J::String(s)) if !s.is_empty() => s.split(',').map(str::to_owned).collect(),
                 _ => Vec::new(),
             };
-            let props = member_properties(raw.get("resource_properties"), scope);
+            let props = member_properties(raw.get("resource_properties"), scope, every);
             types
                 .into_iter()
                 .enumerate()
@@ -945,7 +949,7 @@ fn group_members<'s>(
                 Some(J::String(v)) => v.clone(),
                 _ => "%index%".to_owned(),
             };
-            let props = member_properties(def.get("properties"), scope);
+            let props = member_properties(def.get("properties"), scope, every);
             names
                 .into_iter()
                 .map(|name| {
@@ -1062,7 +1066,10 @@ fn child_values(t: &Template, properties: &IndexMap<String, Outcome>) -> IndexMa
 /// stack: a value that is null or whose parameter is missing is left out
 /// (`ResourceGroup.get_resource_def` resolves missing parameters to None,
 /// and `_clean_props` drops None).
-fn member_properties(def: Option<&J>, scope: &dyn Scope) -> IndexMap<String, Outcome> {
+///
+/// A preview (`every`) assembles the members with `include_all`: a null
+/// value stays (`_clean_props` is not applied).
+fn member_properties(def: Option<&J>, scope: &dyn Scope, every: bool) -> IndexMap<String, Outcome> {
     let Some(J::Object(m)) = def else {
         return match def.map(|d| evaluate(d, scope)) {
             Some(Ok(J::Object(m))) => m
@@ -1075,6 +1082,8 @@ fn member_properties(def: Option<&J>, scope: &dyn Scope) -> IndexMap<String, Out
     };
     m.iter()
         .filter_map(|(k, v)| match evaluate(v, scope) {
+            Ok(J::Null) if every => Some((k.clone(), Ok(J::Null))),
+            Err(e) if e.heat_error && every => Some((k.clone(), Ok(J::Null))),
             Ok(J::Null) => None,
             Err(e) if e.heat_error => None,
             other => Some((k.clone(), other)),

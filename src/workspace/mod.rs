@@ -718,7 +718,17 @@ impl Workspace {
         preview.description = description;
         preview.parameters = parameters;
         preview.outputs = outputs;
-        preview.heat_error = c.heat_error.clone();
+        // Heat builds the root stack's parameters first: one without a
+        // value refuses the preview before any resource is looked at.
+        let missing = c
+            .root_stack
+            .parameters
+            .iter()
+            .find(|(_, v)| v.is_none())
+            .map(|(name, _)| {
+                format!("UserParameterMissing: The Parameter ({name}) was not provided.")
+            });
+        preview.heat_error = missing.or_else(|| c.heat_error.clone());
         preview.diagnostics = finish(diagnostics, &self.load.overlay);
         preview
     }
