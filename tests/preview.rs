@@ -168,3 +168,56 @@ fn a_missing_root_parameter_is_heats_error() {
     );
     assert_eq!(code, 1);
 }
+
+/// The rendered end-2018 and 2023 deployments (tests/heat/later/README.md),
+/// each with values for the parameters it leaves unset
+/// (tests/heat/later/preview-YYYY-values.yaml), when
+/// `HEATCAP_THT_RENDERED` names the directory holding `18d77c17/` and
+/// `1393d39b/`, each rendered in place by its own
+/// `tools/process-templates.py` (2023 with `-n network_data_default.yaml`,
+/// which heatcap's in-memory render is given too). Heat's answers:
+/// tests/heat/later/preview-2018.json and preview-2023.json.
+#[test]
+fn rendered_deployments_equal_heat() {
+    let Some(dir) = std::env::var_os("HEATCAP_THT_RENDERED") else {
+        return;
+    };
+    let here = std::env::current_dir().unwrap();
+    let cases: [(&str, &str, &[&str], &[&str]); 2] = [
+        (
+            "18d77c17",
+            "2018",
+            &[
+                "overcloud-resource-registry-puppet.yaml",
+                "environments/network-isolation.yaml",
+                "environments/network-environment.yaml",
+                "environments/docker-ha.yaml",
+            ],
+            &[],
+        ),
+        (
+            "1393d39b",
+            "2023",
+            &[
+                "overcloud-resource-registry-puppet.yaml",
+                "environments/deployed-network-environment.yaml",
+            ],
+            &["--network-data", "network_data_default.yaml"],
+        ),
+    ];
+    for (rev, year, envs, extra) in cases {
+        let tree = std::path::Path::new(&dir).join(rev);
+        let at = |p: &str| tree.join(p).display().to_string();
+        let mut words = vec!["-t".to_owned(), at("overcloud.yaml")];
+        for e in envs {
+            words.extend(["-e".to_owned(), at(e)]);
+        }
+        let values = here.join(format!("tests/heat/later/preview-{year}-values.yaml"));
+        words.extend(["-e".to_owned(), values.display().to_string()]);
+        words.extend(["--max-nested-depth".to_owned(), "7".to_owned()]);
+        for (i, w) in extra.iter().enumerate() {
+            words.push(if i % 2 == 1 { at(w) } else { (*w).to_owned() });
+        }
+        assert_equal_to_heat(&format!("../later/preview-{year}.json"), &words);
+    }
+}

@@ -94,6 +94,11 @@ pub struct PreviewResource {
     /// The stack it creates (a template resource, group or chain).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub nested: Option<PreviewStack>,
+    /// `OS::Heat::Value`'s `value` attribute: its value under the class's
+    /// schema (`any`, whatever its `type` says).
+    #[serde(skip)]
+    #[schemars(skip)]
+    pub(crate) value_attribute: Option<J>,
 }
 
 /// One output of the root stack.
@@ -105,8 +110,13 @@ pub struct PreviewOutput {
     pub name: String,
     /// Its description (Heat's `No description given` when none).
     pub description: String,
-    /// Its value before create (`get_attr` gives `null`).
+    /// Its value before create (`get_attr` gives `null`); `null` when Heat
+    /// fails to compute it.
     pub value: J,
+    /// Why Heat fails to compute it, in Heat's words (absent when it does
+    /// not).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub error: Option<String>,
 }
 
 /// The `preview` command's result.
@@ -127,7 +137,7 @@ pub struct Preview {
     /// The root stack's parameters as Heat's preview lists them: each
     /// value as text (`str()` of what `get_param` gives; `******` for a
     /// hidden one), pseudo parameters included; `null` when nothing gives
-    /// it a value.
+    /// it a value offline (`OS::project_id`: the request's project).
     pub parameters: IndexMap<String, Option<String>>,
     /// The root stack's outputs.
     pub outputs: Vec<PreviewOutput>,
@@ -156,7 +166,7 @@ pub(crate) fn build(
     Vec<PreviewOutput>,
 ) {
     let template = catalog.template("", root).template;
-    let stack = stack(&c.root, catalog, stack_name, None);
+    let stack = stack(&c.root, catalog, stack_name, None, false);
     let description = template
         .and_then(|t| t.description.clone())
         .unwrap_or_default();
@@ -186,9 +196,9 @@ pub(crate) fn build(
             let text = match v {
                 _ if hidden(name) => Some("******".to_owned()),
                 Some(Ok(v)) => Some(parameter_text(types(name).as_deref(), v)),
-                Some(Err(u)) => pseudo_text(name).or_else(|| {
-                    (!u.heat_error).then(|| format!("heatcap:Unevaluated: {}", u.reason))
-                }),
+                // Known only in a cloud (`OS::project_id`: the request's
+                // project, which Heat's document fills in).
+                Some(Err(_)) => pseudo_text(name),
                 None => None,
             };
             (name.clone(), text)
@@ -205,6 +215,10 @@ pub(crate) fn build(
                 Some(d) => python::str(d),
             },
             value: shown(value),
+            error: match value {
+                Err(u) if u.heat_error => Some(u.reason.clone()),
+                _ => None,
+            },
         })
         .collect();
     (stack, description, parameters, outputs)
@@ -228,8 +242,17 @@ fn parameter_text(type_name: Option<&str>, v: &J) -> String {
     }
 }
 
-/// The stack of a template or group node, named `name`.
-fn stack(node: &TreeNode, catalog: &dyn Catalog, name: &str, parent: Option<&str>) -> PreviewStack {
+/// The stack of a template or group node, named `name`; `chain` for a
+/// `ResourceChain`'s, whose members each depend on the one before
+/// (`ResourceChain.child_template`: `concurrent` or not, since Heat then
+/// limits the concurrency to its count of engines, one before create).
+fn stack(
+    node: &TreeNode,
+    catalog: &dyn Catalog,
+    name: &str,
+    parent: Option<&str>,
+    chain: bool,
+) -> PreviewStack {
     let template: Option<&Template> = node
         .template
         .as_deref()
@@ -245,10 +268,15 @@ fn stack(node: &TreeNode, catalog: &dyn Catalog, name: &str, parent: Option<&str
     let mut resources: Vec<PreviewResource> = node
         .children
         .iter()
-        .map(|child| {
+        .enumerate()
+        .map(|(i, child)| {
             let rname = child.resource.clone().unwrap_or_default();
             let written = uses(&rname);
-            let requires = written.map(|u| requires(u, &enabled)).unwrap_or_default();
+            let requires = match written {
+                Some(u) if !chain => requires(u, &enabled),
+                _ if chain && i > 0 => vec![enabled[i - 1].to_owned()],
+                _ => Vec::new(),
+            };
             resource(child, catalog, name, &rname, written, requires)
         })
         .collect();
@@ -285,9 +313,12 @@ fn resource(
     let nested_name = format!("{stack_name}-{name}");
     let nested = match child.kind {
         NodeKind::Template if child.template.is_some() => {
-            Some(stack(child, catalog, &nested_name, Some(name)))
+            Some(stack(child, catalog, &nested_name, Some(name), false))
         }
-        NodeKind::Group => Some(stack(child, catalog, &nested_name, Some(name))),
+        NodeKind::Group => {
+            let chain = child.plugin.as_deref() == Some("OS::Heat::ResourceChain");
+            Some(stack(child, catalog, &nested_name, Some(name), chain))
+        }
         _ => None,
     };
     let properties = match (&nested, child.plugin.as_deref()) {
@@ -305,6 +336,12 @@ fn resource(
             .map(|(k, v)| (k.clone(), shown(v)))
             .collect(),
     };
+    let mut properties = properties;
+    let mut value_attribute = None;
+    if child.plugin.as_deref() == Some("OS::Heat::Value") {
+        value_attribute = properties.get("value").cloned();
+        value_by_type(&mut properties, child.properties.get("value"));
+    }
     let description = written
         .and_then(|u| {
             u.other
@@ -329,7 +366,27 @@ fn resource(
         requires,
         required_by: Vec::new(),
         nested,
+        value_attribute,
     }
+}
+
+/// `OS::Heat::Value.reparse`: with a known `type`, its `value` is
+/// converted as a property of that type (required).
+fn value_by_type(properties: &mut IndexMap<String, J>, given: Option<&Outcome>) {
+    let kind = match properties.get("type").and_then(J::as_str) {
+        Some("string") => "string",
+        Some("number") => "number",
+        Some("comma_delimited_list") => "list",
+        Some("json") => "map",
+        Some("boolean") => "boolean",
+        _ => return,
+    };
+    let Ok(schema) =
+        serde_json::from_value::<PropertySchema>(json!({"type": kind, "required": true}))
+    else {
+        return;
+    };
+    properties.insert("value".to_owned(), property(&schema, given));
 }
 
 /// The resources of `enabled` that `u` needs: its `depends_on` and those
@@ -559,7 +616,13 @@ pub(crate) fn heat_document(p: &Preview, cx: &HeatContext) -> J {
     let outputs: Vec<J> = p
         .outputs
         .iter()
-        .map(|o| json!({"description": o.description, "output_key": o.name, "output_value": o.value}))
+        .map(|o| {
+            let mut out = json!({"description": o.description, "output_key": o.name, "output_value": o.value});
+            if let (Some(e), J::Object(m)) = (&o.error, &mut out) {
+                m.insert("output_error".to_owned(), J::String(e.clone()));
+            }
+            out
+        })
         .collect();
     let parameters: Map<String, J> = p
         .parameters
@@ -647,7 +710,7 @@ fn attributes(r: &PreviewResource) -> J {
             .map(|k| {
                 let v = match (r.plugin.as_deref(), k.as_str()) {
                     (Some("OS::Heat::Value"), "value") => {
-                        r.properties.get("value").cloned().unwrap_or(J::Null)
+                        r.value_attribute.clone().unwrap_or(J::Null)
                     }
                     _ => J::Null,
                 };

@@ -132,12 +132,6 @@ pub(crate) const SCHEMAS: &[OutputSchema] = &[
         generate: derived::<ParametersReport>,
     },
     OutputSchema {
-        name: "preview",
-        output: "preview --format json",
-        about: "Heat's create preview: every resource of every nested stack, its properties as Heat resolves them before create.",
-        generate: derived::<crate::product::preview::Preview>,
-    },
-    OutputSchema {
         name: "parameters-diff",
         output: "parameters --diff --format json",
         about: "What switching one choice costs in parameters.",
@@ -154,6 +148,12 @@ pub(crate) const SCHEMAS: &[OutputSchema] = &[
         output: "parameters --format heat-resource-tree",
         about: "TripleO's flattened parameters: tripleo-common's heat_resource_tree built from the validate document, as its UI reads them.",
         generate: || hand(crate::product::heat_validate::resource_tree_schema),
+    },
+    OutputSchema {
+        name: "preview",
+        output: "preview --format json",
+        about: "Heat's create preview: every resource of every nested stack, its properties as Heat resolves them before create.",
+        generate: derived::<crate::product::preview::Preview>,
     },
     OutputSchema {
         name: "export",
