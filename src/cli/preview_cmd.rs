@@ -88,7 +88,7 @@ pub(super) fn preview(
     let progress = ui.progress(a.evaluation.output.quiet, "evaluating");
     let ws = Workspace::builder()
         .environments(&a.composition.environments)
-        .roots(&[root.clone()])
+        .roots(std::slice::from_ref(&root))
         .choices(chosen)
         .max_nested_depth(a.evaluation.max_nested_depth)
         .remap(remap.clone())

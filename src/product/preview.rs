@@ -397,7 +397,7 @@ fn requires(u: &ResourceUse, enabled: &[&str]) -> Vec<String> {
         match u.other.get(k) {
             Some(J::String(s)) => named.push(s.clone()),
             Some(J::Array(items)) => {
-                named.extend(items.iter().filter_map(J::as_str).map(str::to_owned))
+                named.extend(items.iter().filter_map(J::as_str).map(str::to_owned));
             }
             _ => {}
         }

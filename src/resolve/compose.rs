@@ -434,6 +434,24 @@ fn stack_parameters(
     params
 }
 
+/// The root stack's parameters and outputs, for a preview.
+fn root_stack(template: &Template, scope: &StackScope<'_>) -> RootStack {
+    let mut out = RootStack {
+        parameters: scope.params.clone(),
+        outputs: Vec::new(),
+    };
+    for (name, def) in &template.outputs {
+        let field = |hot: &str, cfn: &str| def.get(hot).or_else(|| def.get(cfn));
+        let value = match field("value", "Value") {
+            Some(v) => evaluate(v, scope),
+            None => Ok(J::Null),
+        };
+        let description = field("description", "Description").cloned();
+        out.outputs.push((name.clone(), description, value));
+    }
+    out
+}
+
 /// Where a resource is used: the template, the resource name, its span.
 #[derive(Clone, Copy)]
 struct Site<'a> {
@@ -569,18 +587,7 @@ impl Walker<'_> {
             children.push(node);
         }
         if self.every_member && depth == 0 {
-            self.root_stack.parameters = scope.params.clone();
-            for (name, def) in &template.outputs {
-                let field = |hot: &str, cfn: &str| def.get(hot).or_else(|| def.get(cfn));
-                let value = match field("value", "Value") {
-                    Some(v) => evaluate(v, &scope),
-                    None => Ok(J::Null),
-                };
-                let description = field("description", "Description").cloned();
-                self.root_stack
-                    .outputs
-                    .push((name.clone(), description, value));
-            }
+            self.root_stack = root_stack(template, &scope);
         }
         children
     }
