@@ -153,6 +153,53 @@ fn corpus_2016_equals_heat() {
     assert_equal_to_heat("corpus-2016.json", &words);
 }
 
+/// A nested stack's parameter nothing gives a value: Heat never validates
+/// a preview's nested stacks, so it answers, with `null` where the value
+/// was needed (here in a `str_replace`).
+#[test]
+fn an_unset_nested_parameter_is_null() {
+    assert_equal_to_heat(
+        "unset-nested.json",
+        &args(&[
+            "-t",
+            "fixtures/preview/basic/root.yaml",
+            "-e",
+            "fixtures/preview/basic/env-unset.yaml",
+        ]),
+    );
+}
+
+/// Heat's refusals, as its API reports them (the exception's class, then
+/// its message): a type nothing maps, an unknown template version.
+#[test]
+fn refusals_equal_heats() {
+    for (golden, words) in [
+        (
+            "no-registry.json",
+            args(&["-t", "fixtures/preview/basic/root.yaml"]),
+        ),
+        (
+            "invalid-version.json",
+            args(&["-t", "fixtures/heat/invalid-version/root.yaml"]),
+        ),
+    ] {
+        let mut all = vec![
+            "preview".to_owned(),
+            "--format".to_owned(),
+            "heat".to_owned(),
+            "-q".to_owned(),
+        ];
+        all.extend(words);
+        let (code, out, _) = common::heatcap(&all);
+        let heat: J = serde_json::from_str(
+            &std::fs::read_to_string(format!("tests/heat/preview/{golden}")).unwrap(),
+        )
+        .unwrap();
+        assert_eq!(serde_json::from_str::<J>(&out).unwrap(), heat, "{golden}");
+        assert_eq!(code, 1, "{golden}");
+    }
+}
+
 /// Heat refuses a preview whose root parameter has no value; so does
 /// heatcap, with Heat's error document.
 #[test]

@@ -728,7 +728,7 @@ impl Workspace {
             .map(|(name, _)| {
                 format!("UserParameterMissing: The Parameter ({name}) was not provided.")
             });
-        preview.heat_error = missing.or_else(|| c.heat_error.clone());
+        preview.heat_error = missing.or_else(|| c.heat_error.as_deref().map(preview_error));
         preview.diagnostics = finish(diagnostics, &self.load.overlay);
         preview
     }
@@ -845,6 +845,19 @@ fn file_diagnostics(envs: &[FileRecord]) -> Vec<Diagnostic> {
 
 /// A report's diagnostics: once each, and those in a rendered file
 /// naming its source.
+/// Heat's refusal of a preview as the API reports it: the exception's
+/// class, then its message (the validate API answers the message alone).
+fn preview_error(message: &str) -> String {
+    let class = if message.starts_with("Request limit exceeded") {
+        "RequestLimitExceeded"
+    } else if message.starts_with("The template version is invalid") {
+        "InvalidTemplateVersion"
+    } else {
+        "StackValidationFailed"
+    };
+    format!("{class}: {message}")
+}
+
 fn finish(diagnostics: Vec<Diagnostic>, overlay: &crate::vfs::FileOverlay) -> Vec<Diagnostic> {
     let mut out = crate::diag::dedup(diagnostics);
     overlay.name_origins(&mut out);
