@@ -121,6 +121,18 @@ fn basic_equals_heat() {
     );
 }
 
+/// Deprecated property names Heat moves to their replacement (a port's
+/// `network_id`, a server's `networks[].uuid`), the subnets a port and a
+/// server wait for (`add_dependencies`), a server's and a volume's
+/// defaults and conversions.
+#[test]
+fn translations_equal_heat() {
+    assert_equal_to_heat(
+        "translation.json",
+        &args(&["-t", "fixtures/preview/translation/root.yaml"]),
+    );
+}
+
 /// Conditions switching resources and nested templates, in the root and
 /// in a nested stack (an empty nested stack is an empty list).
 #[test]

@@ -87,7 +87,8 @@ pub struct PreviewResource {
     pub description: String,
     /// The resources of its stack it needs: `depends_on` and the
     /// resources its properties and metadata name (`get_resource`,
-    /// `get_attr`, `Ref`, `Fn::GetAtt`), in template order.
+    /// `get_attr`, `Ref`, `Fn::GetAtt`), in template order; then the
+    /// subnets a port or server waits for (Heat's implicit dependencies).
     pub requires: Vec<String>,
     /// The resources of its stack that need it, in template order.
     pub required_by: Vec<String>,
@@ -280,6 +281,19 @@ fn stack(
             resource(child, catalog, name, &rname, written, requires)
         })
         .collect();
+    let subnets: Vec<usize> = (0..resources.len())
+        .filter(|i| resources[*i].plugin.as_deref() == Some("OS::Neutron::Subnet"))
+        .collect();
+    for i in 0..resources.len() {
+        for &j in &subnets {
+            if i != j && implicit_requires(&resources[i], &resources[j]) {
+                let name = resources[j].name.clone();
+                if !resources[i].requires.contains(&name) {
+                    resources[i].requires.push(name);
+                }
+            }
+        }
+    }
     let needs: Vec<(String, Vec<String>)> = resources
         .iter()
         .map(|r| (r.name.clone(), r.requires.clone()))
@@ -323,11 +337,13 @@ fn resource(
     };
     let properties = match (&nested, child.plugin.as_deref()) {
         (None, Some(plugin)) => match heat_schema::heat().get(plugin) {
-            Some(t) => t
-                .properties
-                .iter()
-                .map(|(k, schema)| (k.clone(), property(schema, child.properties.get(k))))
-                .collect(),
+            Some(t) => {
+                let given = translated(plugin, &child.properties);
+                t.properties
+                    .iter()
+                    .map(|(k, schema)| (k.clone(), property(schema, given.get(k))))
+                    .collect()
+            }
             None => IndexMap::new(),
         },
         _ => child
@@ -367,6 +383,94 @@ fn resource(
         required_by: Vec::new(),
         nested,
         value_attribute,
+    }
+}
+
+/// Heat's `REPLACE` translation rules without a cloud look-up: a
+/// deprecated property's value moves to the property that replaced it
+/// (type, list property or `""` for the top level, old name, new name).
+const REPLACED: &[(&str, &str, &str, &str)] = &[
+    ("OS::Neutron::Port", "", "network_id", "network"),
+    ("OS::Neutron::Port", "fixed_ips", "subnet_id", "subnet"),
+    ("OS::Neutron::Subnet", "", "network_id", "network"),
+    (
+        "OS::Neutron::FloatingIP",
+        "",
+        "floating_network_id",
+        "floating_network",
+    ),
+    ("OS::Neutron::RouterInterface", "", "port_id", "port"),
+    ("OS::Neutron::RouterInterface", "", "router_id", "router"),
+    ("OS::Neutron::RouterInterface", "", "subnet_id", "subnet"),
+    ("OS::Neutron::RouterGateway", "", "network_id", "network"),
+    ("OS::Neutron::VPNService", "", "subnet_id", "subnet"),
+    ("OS::Neutron::VPNService", "", "router_id", "router"),
+    (
+        "OS::Neutron::NetworkGateway",
+        "connections",
+        "network_id",
+        "network",
+    ),
+    ("OS::Nova::Server", "networks", "uuid", "network"),
+    (
+        "OS::Nova::Server",
+        "block_device_mapping_v2",
+        "image_id",
+        "image",
+    ),
+    ("OS::Cinder::Volume", "", "imageRef", "image"),
+];
+
+/// The properties given, after [`REPLACED`]'s rules for `plugin`: the old
+/// name's value under the new one when only the old is given.
+fn translated(plugin: &str, given: &IndexMap<String, Outcome>) -> IndexMap<String, Outcome> {
+    let mut out = given.clone();
+    for (_, list, from, to) in REPLACED.iter().filter(|r| r.0 == plugin) {
+        if list.is_empty() {
+            if !out.contains_key(*to) {
+                if let Some(v) = out.shift_remove(*from) {
+                    out.insert((*to).to_owned(), v);
+                }
+            }
+        } else if let Some(Ok(J::Array(items))) = out.get_mut(*list) {
+            for item in items.iter_mut() {
+                if let J::Object(m) = item {
+                    if !m.contains_key(*to) {
+                        if let Some(v) = m.shift_remove(*from) {
+                            m.insert((*to).to_owned(), v);
+                        }
+                    }
+                }
+            }
+        }
+    }
+    out
+}
+
+/// The dependencies a port or a server adds on the subnets of its stack
+/// (`Port.add_dependencies`, `Server.add_dependencies`): a port on the
+/// subnet's network; a server with networks, on a subnet whose network is
+/// unknown, one of its networks, or when one of its networks is unknown.
+fn implicit_requires(r: &PreviewResource, subnet: &PreviewResource) -> bool {
+    let subnet_net = subnet.properties.get("network").unwrap_or(&J::Null);
+    match r.plugin.as_deref() {
+        Some("OS::Neutron::Port") => r.properties.get("network").unwrap_or(&J::Null) == subnet_net,
+        Some("OS::Nova::Server") => {
+            let Some(J::Array(nets)) = r.properties.get("networks") else {
+                return false;
+            };
+            if nets.is_empty() {
+                return false;
+            }
+            if !python::truthy(subnet_net) {
+                return true;
+            }
+            nets.iter().any(|n| {
+                let id = n.get("network").unwrap_or(&J::Null);
+                !python::truthy(id) || id == subnet_net
+            })
+        }
+        _ => false,
     }
 }
 
