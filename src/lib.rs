@@ -115,6 +115,7 @@ pub use product::parameters::{
     ChoiceDiff, ParameterInfo, ParametersReport, Source as ValueSource, StackNode, Supplied,
     UnevaluatedValue,
 };
+pub use product::preview::{HeatContext, Preview, PreviewOutput, PreviewResource, PreviewStack};
 pub use query::{Condition, FileEntry, IndexDocument, IndexSummary, Match, TypeImplementation};
 pub use report::Format;
 pub use resolve::compose::{Composition, TreeNode};

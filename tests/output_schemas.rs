@@ -126,6 +126,12 @@ fn schema_of(command: &Command) -> Option<(String, bool)> {
             (false, Format::HeatResourceTree) => ("parameters-heat-resource-tree", Format::Json),
             (false, f) => ("parameters", f),
         },
+        Command::Preview(a) => match a.format.unwrap_or(Format::Table) {
+            // Heat's document is checked against Heat's recordings
+            // (tests/preview.rs).
+            Format::Heat => return None,
+            f => ("preview", f),
+        },
         Command::Export(a) if a.format == Format::HeatApi => ("export-heat-api", Format::Json),
         Command::Export(a) => ("export", a.format),
         Command::Validate(a) => ("validate", a.format),
@@ -173,12 +179,15 @@ fn check_goldens(schemas: &Schemas, used: &mut BTreeSet<String>) -> usize {
         // SARIF has its official schema (tests/sarif_schema.rs); Heat's own
         // API shapes (`resource-type --format heat`, `--template-type`) are
         // compared with Heat's recordings (tests/heat_resource_types.rs).
+        // `preview --format heat` too (tests/preview.rs).
         let sarif = case.args.iter().any(|a| a == "sarif")
             || (case.args.first().is_some_and(|a| a == "resource-type")
                 && case
                     .args
                     .iter()
-                    .any(|a| a == "heat" || a == "--template-type"));
+                    .any(|a| a == "heat" || a == "--template-type"))
+            || (case.args.first().is_some_and(|a| a == "preview")
+                && case.args.iter().any(|a| a == "heat"));
         let Some(name) = name else {
             // SARIF has its official schema (tests/sarif_schema.rs).
             assert!(
@@ -393,6 +402,9 @@ fn overcloud_runs(out: &std::path::Path) -> Vec<Vec<String>> {
     for f in ["json", "heat", "yaml"] {
         runs.push(with_envs(&["parameters", "-t", root, "--format", f]));
     }
+    for f in ["json", "yaml"] {
+        runs.push(with_envs(&["preview", "-t", root, "--format", f]));
+    }
     let diff = "OS::TripleO::Controller=fixtures/overcloud/puppet/controller.yaml,fixtures/overcloud/docker/controller.yaml";
     runs.push(words(
         &[
@@ -429,6 +441,7 @@ fn deployment_runs() -> Vec<Vec<String>> {
         for f in ["json", "heat"] {
             runs.push(with_envs(&["parameters", "-t", &root, "--format", f]));
         }
+        runs.push(with_envs(&["preview", "-t", &root, "--format", "json"]));
         for f in ["json", "jsonl"] {
             runs.push(with_envs(&["resolve", "-t", &root, "--format", f]));
             runs.push(with_envs(&["validate", &root, "--format", f]));

@@ -24,6 +24,8 @@ pub const PARAMETERS_FORMATS: &[Format] = &[
     Format::Heat,
     Format::HeatResourceTree,
 ];
+/// `preview`'s formats.
+pub const PREVIEW_FORMATS: &[Format] = &[Format::Table, Format::Json, Format::Yaml, Format::Heat];
 /// `export`'s formats.
 pub const EXPORT_FORMATS: &[Format] = &[Format::Plain, Format::Json, Format::HeatApi];
 /// `rules`' formats.
@@ -160,6 +162,8 @@ pub enum Command {
     Render(RenderCmdArgs),
     /// Every parameter the chosen composition needs, and where each value comes from.
     Parameters(ParametersArgs),
+    /// Heat's create preview: every resource of every nested stack, its properties resolved as Heat resolves them before create.
+    Preview(PreviewArgs),
     /// Check templates against Heat's rules; findings as path:line:col lines.
     Validate(ValidateArgs),
     /// A TripleO tree's environment catalogue (capabilities-map.yaml):
@@ -690,6 +694,25 @@ pub struct ParametersArgs {
     pub diff: Option<String>,
     /// Output format (`heat`: the document Heat's validate API returns).
     #[arg(long, value_parser = format_parser(PARAMETERS_FORMATS))]
+    pub format: Option<Format>,
+    #[command(flatten)]
+    pub evaluation: EvaluationArgs,
+}
+
+#[derive(Debug, Args)]
+pub struct PreviewArgs {
+    #[command(flatten)]
+    pub composition: CompositionArgs,
+    /// Use this template for this type, as a UI selection would (repeatable).
+    #[arg(long, value_name = "TYPE=PATH")]
+    pub choose: Vec<String>,
+    /// The root stack's name [default: the root template's file name
+    /// without its extension].
+    #[arg(long, value_name = "NAME")]
+    pub stack_name: Option<String>,
+    /// Output format (`heat`: the document Heat's stack preview API
+    /// returns, as `openstack stack create --dry-run` receives it).
+    #[arg(long, value_parser = format_parser(PREVIEW_FORMATS))]
     pub format: Option<Format>,
     #[command(flatten)]
     pub evaluation: EvaluationArgs,

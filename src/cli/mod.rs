@@ -11,6 +11,7 @@ mod export_cmd;
 mod introspect_cmd;
 mod lsp_cmd;
 mod parameters_cmd;
+mod preview_cmd;
 mod progress;
 mod render_cmd;
 mod resolve_cmd;
@@ -24,7 +25,7 @@ mod validate_cmd;
 use std::io::Write;
 
 pub use args::{Cli, Command};
-use args::{ExportArgs, ParametersArgs};
+use args::{ExportArgs, ParametersArgs, PreviewArgs};
 pub use terminal::Terminal;
 
 use crate::diag::{Diagnostic, Severity};
@@ -72,6 +73,7 @@ pub fn run_on(
         Command::Export(a) => export_cmd::export(&a, r, &ui, out, err),
         Command::Render(a) => render_cmd::render(&a, &ui, out, err),
         Command::Parameters(a) => parameters_cmd::parameters(&a, r, &ui, out, err),
+        Command::Preview(a) => preview_cmd::preview(&a, r, &ui, out, err),
         Command::Validate(a) => validate_cmd::validate(&a, r, &ui, out, err),
         Command::Catalogue(a) => catalogue_cmd::catalogue(&a, r, &ui, out, err),
         Command::Rules(a) => rules_cmd::rules(&a, &ui, out),
@@ -115,6 +117,11 @@ fn expand_plan(
             config::verbosity(a.output.quiet, a.output.verbose),
         ),
         Command::Parameters(ParametersArgs {
+            composition: c,
+            evaluation: e,
+            ..
+        })
+        | Command::Preview(PreviewArgs {
             composition: c,
             evaluation: e,
             ..
@@ -192,7 +199,8 @@ fn remap_paths(command: &mut Command, remap: &Remap) {
             all(&mut a.directories);
         }
         Command::Export(ExportArgs { composition: c, .. })
-        | Command::Parameters(ParametersArgs { composition: c, .. }) => {
+        | Command::Parameters(ParametersArgs { composition: c, .. })
+        | Command::Preview(PreviewArgs { composition: c, .. }) => {
             all(&mut c.environments);
             c.template = c.template.as_deref().map(|t| remap.apply_path(t));
         }

@@ -14,7 +14,7 @@ use crate::workspace::heat_resource_tree;
 use crate::Workspace;
 
 /// `--choose TYPE=PATH` flags.
-fn choices(raw: &[String]) -> Result<IndexMap<String, String>, Error> {
+pub(super) fn choices(raw: &[String]) -> Result<IndexMap<String, String>, Error> {
     let mut choices = IndexMap::new();
     for c in raw {
         let (t, p) = c

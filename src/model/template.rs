@@ -154,6 +154,12 @@ pub struct ResourceUse {
     /// Where each key of `member_properties` is written.
     #[serde(skip)]
     pub member_property_keys: IndexMap<String, Span>,
+    /// Its other keys as written (`depends_on`, `metadata`,
+    /// `description`, `deletion_policy`, `update_policy`; CFN's
+    /// `DependsOn`, `Metadata`...), by key: what a preview shows besides
+    /// the properties.
+    #[serde(skip)]
+    pub other: IndexMap<String, serde_json::Value>,
 }
 
 /// One template.
@@ -191,6 +197,9 @@ pub struct Template {
     /// The `conditions` section (CFN `Conditions`): name → definition.
     #[serde(skip)]
     pub conditions: IndexMap<String, serde_json::Value>,
+    /// The `outputs` section (CFN `Outputs`) as written: name → definition.
+    #[serde(skip)]
+    pub outputs: IndexMap<String, serde_json::Value>,
 }
 
 impl Template {
@@ -257,6 +266,15 @@ impl Template {
                 .and_then(Node::as_map)
                 .map(crate::node::Mapping::json_entries)
                 .unwrap_or_default(),
+            outputs: root
+                .get(if format == Format::Hot {
+                    "outputs"
+                } else {
+                    "Outputs"
+                })
+                .and_then(Node::as_map)
+                .map(crate::node::Mapping::json_entries)
+                .unwrap_or_default(),
             parameters: parameters(root.get(params_key), type_key, default_key, format),
         }
     }
@@ -273,6 +291,7 @@ impl Template {
         self.get_files.clear();
         self.parameter_groups = None;
         self.conditions = IndexMap::new();
+        self.outputs = IndexMap::new();
     }
 
     /// True when the template declares it can implement `type_name`.
@@ -523,6 +542,21 @@ fn resource_uses(
                 property_keys: key_spans(properties_node),
                 member_properties,
                 member_property_keys: key_spans(member_properties_node(body)),
+                other: body
+                    .entries
+                    .iter()
+                    .filter_map(|(k, v)| {
+                        let k = k.value.as_str()?;
+                        let skip = [
+                            type_key,
+                            "properties",
+                            "Properties",
+                            "condition",
+                            "Condition",
+                        ];
+                        (!skip.contains(&k)).then(|| (k.to_owned(), v.value.to_json()))
+                    })
+                    .collect(),
             })
         })
         .collect()

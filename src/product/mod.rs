@@ -10,3 +10,4 @@ pub(crate) mod feeds;
 pub(crate) mod heat_validate;
 pub(crate) mod options;
 pub(crate) mod parameters;
+pub(crate) mod preview;

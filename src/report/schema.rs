@@ -150,6 +150,12 @@ pub(crate) const SCHEMAS: &[OutputSchema] = &[
         generate: || hand(crate::product::heat_validate::resource_tree_schema),
     },
     OutputSchema {
+        name: "preview",
+        output: "preview --format json",
+        about: "Heat's create preview: every resource of every nested stack, its properties as Heat resolves them before create.",
+        generate: derived::<crate::product::preview::Preview>,
+    },
+    OutputSchema {
         name: "export",
         output: "export --format json",
         about: "The files export wrote, and the environments to give Heat.",

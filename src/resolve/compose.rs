@@ -23,7 +23,7 @@ use super::values::{child_param, parameter_value, ParamType};
 use super::{Catalog, Implementation, Resolution, Step, StepKind};
 use crate::diag::Diagnostic;
 use crate::eval::{
-    evaluate, evaluate_condition, evaluate_condition_definition, Dialect, Outcome, Scope,
+    evaluate, evaluate_condition, evaluate_condition_definition, python, Dialect, Outcome, Scope,
     Unevaluated,
 };
 use crate::model::template::{Format, ResourceUse, PSEUDO_PARAMETERS};
@@ -94,6 +94,25 @@ pub struct TreeNode {
     /// template or a type that did not resolve.
     #[serde(skip)]
     pub(crate) plugin: Option<String>,
+    /// The properties it receives, evaluated as Heat resolves them before
+    /// create (a group member's from the group's definition); empty for
+    /// the root.
+    #[serde(skip)]
+    pub(crate) properties: IndexMap<String, Outcome>,
+    /// Its `metadata`, evaluated (a preview's walk only; `None` when not
+    /// written).
+    #[serde(skip)]
+    pub(crate) metadata: Option<Outcome>,
+}
+
+/// What a preview shows of the root stack besides its resources.
+#[derive(Debug, Clone, Default)]
+pub(crate) struct RootStack {
+    /// Every parameter's value as `get_param` gives it (pseudo parameters
+    /// included), or why there is none (`None`: no value).
+    pub(crate) parameters: IndexMap<String, Option<Outcome>>,
+    /// Each output: its description as written and its value.
+    pub(crate) outputs: Vec<(String, Option<J>, Outcome)>,
 }
 
 /// The walked composition.
@@ -115,6 +134,9 @@ pub struct Composition {
     /// Heat's words (its validate API answers `{"Error": ...}`).
     #[serde(skip)]
     pub(crate) heat_error: Option<String>,
+    /// The root stack's parameters and outputs (a preview's walk only).
+    #[serde(skip)]
+    pub(crate) root_stack: RootStack,
 }
 
 /// Walks the composition of `root` (a template path as the user gave it),
@@ -126,14 +148,42 @@ pub(crate) fn compose(
     catalog: &dyn Catalog,
     max_depth: usize,
 ) -> Composition {
+    compose_as(root, registry, catalog, max_depth, ROOT_STACK_NAME, false)
+}
+
+/// The composition as Heat's create preview builds it
+/// (`Stack.preview_resources`): the root stack named `stack_name`, and
+/// every member of a group (a `ResourceGroup`'s `count` members, named as
+/// its `removal_policies` leave them; every server of a deployment group)
+/// instead of the one member `show_nested` builds.
+pub(crate) fn compose_preview(
+    root: &str,
+    registry: &Registry<'_>,
+    catalog: &dyn Catalog,
+    max_depth: usize,
+    stack_name: &str,
+) -> Composition {
+    compose_as(root, registry, catalog, max_depth, stack_name, true)
+}
+
+fn compose_as(
+    root: &str,
+    registry: &Registry<'_>,
+    catalog: &dyn Catalog,
+    max_depth: usize,
+    stack_name: &str,
+    every_member: bool,
+) -> Composition {
     let mut w = Walker {
         catalog,
         max_depth,
+        every_member,
         defaults: registry.parameter_defaults().clone(),
         seen: IndexMap::new(),
         diagnostics: Vec::new(),
         unevaluated: Vec::new(),
         heat_error: None,
+        root_stack: RootStack::default(),
     };
     let values: IndexMap<String, Outcome> = registry
         .root_parameters()
@@ -141,7 +191,7 @@ pub(crate) fn compose(
         .map(|(k, v)| (k.clone(), Ok(v.clone())))
         .collect();
     let mut ancestry = vec![(root.to_owned(), registry.state())];
-    let children = w.template_children(root, registry, 0, &mut ancestry, ROOT_STACK_NAME, &values);
+    let children = w.template_children(root, registry, 0, &mut ancestry, stack_name, &values);
     Composition {
         root: TreeNode {
             resource: None,
@@ -153,11 +203,14 @@ pub(crate) fn compose(
             values,
             passed_at: None,
             plugin: None,
+            properties: IndexMap::new(),
+            metadata: None,
         },
         resolutions: w.seen.into_values().collect(),
         diagnostics: w.diagnostics,
         unevaluated: w.unevaluated,
         heat_error: w.heat_error,
+        root_stack: w.root_stack,
     }
 }
 
@@ -210,12 +263,16 @@ enum GroupKind {
 struct Walker<'c> {
     catalog: &'c dyn Catalog,
     max_depth: usize,
+    /// Every member of a group, as a preview builds them (see
+    /// [`compose_preview`]).
+    every_member: bool,
     /// The environments' `parameter_defaults` (they reach every stack).
     defaults: IndexMap<String, J>,
     seen: IndexMap<(String, Option<String>, String), Resolution>,
     diagnostics: Vec<Diagnostic>,
     unevaluated: Vec<(String, Unevaluated)>,
     heat_error: Option<String>,
+    root_stack: RootStack,
 }
 
 /// Heat's message for a template whose version it does not know
@@ -377,6 +434,24 @@ fn stack_parameters(
     params
 }
 
+/// The root stack's parameters and outputs, for a preview.
+fn root_stack(template: &Template, scope: &StackScope<'_>) -> RootStack {
+    let mut out = RootStack {
+        parameters: scope.params.clone(),
+        outputs: Vec::new(),
+    };
+    for (name, def) in &template.outputs {
+        let field = |hot: &str, cfn: &str| def.get(hot).or_else(|| def.get(cfn));
+        let value = match field("value", "Value") {
+            Some(v) => evaluate(v, scope),
+            None => Ok(J::Null),
+        };
+        let description = field("description", "Description").cloned();
+        out.outputs.push((name.clone(), description, value));
+    }
+    out
+}
+
 /// Where a resource is used: the template, the resource name, its span.
 #[derive(Clone, Copy)]
 struct Site<'a> {
@@ -453,9 +528,13 @@ impl Walker<'_> {
             params: stack_parameters(template, values, &self.defaults, stack_name),
             conditions: RefCell::new(HashMap::new()),
             evaluating: RefCell::new(Vec::new()),
+            // A preview's nested stacks are parsed, never validated: no
+            // resource has node data, and `get_resource` gives every
+            // resource's name (`ResourceProxy.FnGetRefId`).
             plugins: template
                 .resources
                 .iter()
+                .filter(|_| !(self.every_member && depth > 0))
                 .filter_map(|r| {
                     match registry
                         .lookup(&r.type_name, Some(&r.name), Some(path))
@@ -490,7 +569,7 @@ impl Walker<'_> {
                 group_keys: Some(&res.member_property_keys),
                 implicit: false,
             };
-            children.push(self.resource(
+            let mut node = self.resource(
                 &member,
                 &res.properties,
                 &scope,
@@ -498,7 +577,17 @@ impl Walker<'_> {
                 depth,
                 ancestry,
                 stack_name,
-            ));
+            );
+            if self.every_member {
+                node.metadata = ["metadata", "Metadata"]
+                    .iter()
+                    .find_map(|k| res.other.get(*k))
+                    .map(|m| evaluate(m, &scope));
+            }
+            children.push(node);
+        }
+        if self.every_member && depth == 0 {
+            self.root_stack = root_stack(template, &scope);
         }
         children
     }
@@ -559,7 +648,7 @@ impl Walker<'_> {
         }
         let group_stack = format!("{stack_name}-{}", m.name);
         let nested_registry = registry.child(&m.name, None);
-        let members = group_members(kind, m, raw, scope);
+        let members = group_members(kind, m, raw, scope, self.every_member);
         for member in members {
             let (child, _) =
                 self.member(&member, &nested_registry, depth + 1, ancestry, &group_stack);
@@ -644,6 +733,8 @@ impl Walker<'_> {
                 Some(Implementation::Plugin(p)) => Some(p.clone()),
                 _ => None,
             },
+            properties: m.properties.clone(),
+            metadata: None,
         };
         let Some(path) = template.clone() else {
             return (node, implementation);
@@ -810,6 +901,7 @@ fn group_members<'s>(
     m: &Member<'s>,
     raw: &IndexMap<String, J>,
     scope: &dyn Scope,
+    every: bool,
 ) -> Vec<Member<'s>> {
     let prop = |k: &str| m.properties.get(k).and_then(|v| v.as_ref().ok());
     match kind {
@@ -823,7 +915,7 @@ fn group_members<'s>(
                 Some(J::String(s)) if !s.is_empty() => s.split(',').map(str::to_owned).collect(),
                 _ => Vec::new(),
             };
-            let props = member_properties(raw.get("resource_properties"), scope);
+            let props = member_properties(raw.get("resource_properties"), scope, every);
             types
                 .into_iter()
                 .enumerate()
@@ -838,7 +930,7 @@ fn group_members<'s>(
                 })
                 .collect()
         }
-        GroupKind::Deployments { structured } => deployment_member(m, structured),
+        GroupKind::Deployments { structured } => deployment_members(m, structured, every),
         GroupKind::ResourceDef | GroupKind::AutoScaling => {
             let def_key = if kind == GroupKind::ResourceDef {
                 "resource_def"
@@ -851,42 +943,64 @@ fn group_members<'s>(
             let Some(Ok(J::String(type_name))) = def.get("type").map(|t| evaluate(t, scope)) else {
                 return Vec::new();
             };
-            let name = first_member_name(prop("removal_policies"));
+            let names = if every {
+                let count = match prop("count") {
+                    Some(v) => python::int_of(v).ok().and_then(|n| usize::try_from(n).ok()),
+                    None => Some(1),
+                };
+                member_names(prop("removal_policies"), count.unwrap_or(0))
+            } else {
+                vec![first_member_name(prop("removal_policies"))]
+            };
             let index_var = match prop("index_var") {
                 Some(J::String(v)) => v.clone(),
                 _ => "%index%".to_owned(),
             };
-            let mut props = member_properties(def.get("properties"), scope);
-            if kind == GroupKind::ResourceDef {
-                for x in props.values_mut().flatten() {
-                    *x = replace_index(x, &index_var, &name);
-                }
-            }
-            vec![Member {
-                name,
-                type_name,
-                properties: props,
-                site: m.site,
-                keys: m.group_keys,
-                group_keys: None,
-                implicit: false,
-            }]
+            let props = member_properties(def.get("properties"), scope, every);
+            names
+                .into_iter()
+                .map(|name| {
+                    let mut props = props.clone();
+                    if kind == GroupKind::ResourceDef {
+                        for x in props.values_mut().flatten() {
+                            *x = replace_index(x, &index_var, &name);
+                        }
+                    }
+                    Member {
+                        name,
+                        type_name: type_name.clone(),
+                        properties: props,
+                        site: m.site,
+                        keys: m.group_keys,
+                        group_keys: None,
+                        implicit: false,
+                    }
+                })
+                .collect()
         }
     }
 }
 
-/// The member of a software deployment group (heat-evaluation §4.2): the
-/// first `servers` key, a (Software|Structured)Deployment receiving every
-/// group property, defaults applied, and its server.
-fn deployment_member<'s>(m: &Member<'s>, structured: bool) -> Vec<Member<'s>> {
+/// The members of a software deployment group (heat-evaluation §4.2): the
+/// first `servers` key (every key with `every`), a
+/// (Software|Structured)Deployment receiving every group property,
+/// defaults applied, and its server.
+fn deployment_members<'s>(m: &Member<'s>, structured: bool, every: bool) -> Vec<Member<'s>> {
     let prop = |k: &str| m.properties.get(k).and_then(|v| v.as_ref().ok());
     // `servers` from get_attr is None: no member.
     let Some(J::Object(servers)) = prop("servers") else {
         return Vec::new();
     };
-    let Some((name, server)) = servers.iter().next() else {
-        return Vec::new();
-    };
+    let take = if every { servers.len() } else { 1 };
+    servers
+        .iter()
+        .take(take)
+        .map(|(name, server)| deployment_member(m, structured, name, server))
+        .collect()
+}
+
+/// One member of a software deployment group: `name`, deploying to `server`.
+fn deployment_member<'s>(m: &Member<'s>, structured: bool, name: &str, server: &J) -> Member<'s> {
     let given = |k: &str, default: J| -> Outcome {
         match m.properties.get(k) {
             Some(v) => v.clone(),
@@ -924,15 +1038,15 @@ fn deployment_member<'s>(m: &Member<'s>, structured: bool) -> Vec<Member<'s>> {
     } else {
         "OS::Heat::SoftwareDeployment"
     };
-    vec![Member {
-        name: name.clone(),
+    Member {
+        name: name.to_owned(),
         type_name: member_type.to_owned(),
         properties: props,
         site: m.site,
         keys: m.keys,
         group_keys: None,
         implicit: true,
-    }]
+    }
 }
 
 /// The values a provider template's parameters receive from the
@@ -959,7 +1073,10 @@ fn child_values(t: &Template, properties: &IndexMap<String, Outcome>) -> IndexMa
 /// stack: a value that is null or whose parameter is missing is left out
 /// (`ResourceGroup.get_resource_def` resolves missing parameters to None,
 /// and `_clean_props` drops None).
-fn member_properties(def: Option<&J>, scope: &dyn Scope) -> IndexMap<String, Outcome> {
+///
+/// A preview (`every`) assembles the members with `include_all`: a null
+/// value stays (`_clean_props` is not applied).
+fn member_properties(def: Option<&J>, scope: &dyn Scope, every: bool) -> IndexMap<String, Outcome> {
     let Some(J::Object(m)) = def else {
         return match def.map(|d| evaluate(d, scope)) {
             Some(Ok(J::Object(m))) => m
@@ -972,6 +1089,8 @@ fn member_properties(def: Option<&J>, scope: &dyn Scope) -> IndexMap<String, Out
     };
     m.iter()
         .filter_map(|(k, v)| match evaluate(v, scope) {
+            Ok(J::Null) if every => Some((k.clone(), Ok(J::Null))),
+            Err(e) if e.heat_error && every => Some((k.clone(), Ok(J::Null))),
             Ok(J::Null) => None,
             Err(e) if e.heat_error => None,
             other => Some((k.clone(), other)),
@@ -995,6 +1114,24 @@ fn first_member_name(policies: Option<&J>) -> String {
         .map(|i| i.to_string())
         .find(|n| !skip.contains(n))
         .unwrap_or_default()
+}
+
+/// `ResourceGroup._resource_names` before create: `count` names from
+/// `"0"` up, skipping those `removal_policies` list.
+fn member_names(policies: Option<&J>, count: usize) -> Vec<String> {
+    let mut skip: Vec<String> = Vec::new();
+    if let Some(J::Array(items)) = policies {
+        for p in items {
+            if let Some(J::Array(list)) = p.get("resource_list") {
+                skip.extend(list.iter().map(super::values::py_str));
+            }
+        }
+    }
+    (0..)
+        .map(|i: usize| i.to_string())
+        .filter(|n| !skip.contains(n))
+        .take(count)
+        .collect()
 }
 
 /// `ResourceGroup._handle_repl_val`: the index variable replaced by the

@@ -249,6 +249,7 @@ mod tests {
                 diagnostics: Vec::new(),
                 unevaluated: Vec::new(),
                 heat_error: None,
+                root_stack: crate::resolve::compose::RootStack::default(),
             },
         )
     }

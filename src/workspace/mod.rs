@@ -48,8 +48,9 @@ use crate::load::{self, LoadOptions, Status};
 use crate::model::{Corpus, Environment, FileRecord, Template};
 use crate::product::options::{Annotated, OptionsReport};
 use crate::product::parameters::{ChoiceDiff, ParametersReport};
+use crate::product::preview::{Preview, PreviewStack};
 use crate::query::{self, Condition, IndexDocument, Match, TypeImplementation};
-use crate::resolve::compose::{compose, Composition};
+use crate::resolve::compose::{compose, compose_preview, Composition};
 use crate::resolve::merge::{merge, Merged};
 use crate::resolve::registry::Registry;
 use crate::resolve::{Catalog, Resolution, ResolveReport};
@@ -676,6 +677,71 @@ impl Workspace {
         (report, serde_json::json!({ "Error": first }))
     }
 
+    /// `preview`: Heat's create preview of the composition of `root`, the
+    /// root stack named `stack_name` (see [`crate::product::preview`]).
+    pub fn preview(&self, root: &str, stack_name: &str) -> Preview {
+        let mut diagnostics = self.environment_diagnostics();
+        if !self.environment_broken() {
+            diagnostics.extend(self.root_problem(Some(root)));
+        }
+        let registry = self.registry();
+        diagnostics.extend(registry.missing_targets());
+        let mut preview = Preview {
+            template: root.to_owned(),
+            environments: self.environment_paths(),
+            choices: self.choices.clone(),
+            description: String::new(),
+            parameters: IndexMap::new(),
+            outputs: Vec::new(),
+            stack: PreviewStack {
+                name: stack_name.to_owned(),
+                parent_resource: None,
+                template: Some(root.to_owned()),
+                resources: Vec::new(),
+            },
+            heat_error: None,
+            diagnostics: Vec::new(),
+        };
+        if self.environment_broken() {
+            preview.heat_error = diagnostics
+                .iter()
+                .find(|d| d.severity == Severity::Error)
+                .map(ToString::to_string);
+            preview.diagnostics = finish(diagnostics, &self.load.overlay);
+            return preview;
+        }
+        let c = compose_preview(root, &registry, &self.catalog, self.max_depth, stack_name);
+        diagnostics.extend(c.diagnostics.iter().cloned());
+        let (stack, description, parameters, outputs) =
+            crate::product::preview::build(&c, &self.catalog, root, stack_name);
+        preview.stack = stack;
+        preview.description = description;
+        preview.parameters = parameters;
+        preview.outputs = outputs;
+        // Heat builds the root stack's parameters first: one without a
+        // value refuses the preview before any resource is looked at.
+        let missing = c
+            .root_stack
+            .parameters
+            .iter()
+            .find(|(_, v)| v.is_none())
+            .map(|(name, _)| {
+                format!("UserParameterMissing: The Parameter ({name}) was not provided.")
+            });
+        preview.heat_error = missing.or_else(|| c.heat_error.as_deref().map(preview_error));
+        preview.diagnostics = finish(diagnostics, &self.load.overlay);
+        preview
+    }
+
+    /// The document Heat's stack preview API answers for `p` in the
+    /// context `cx` (`preview --format heat`).
+    pub fn preview_heat_document(
+        p: &Preview,
+        cx: &crate::product::preview::HeatContext,
+    ) -> serde_json::Value {
+        crate::product::preview::heat_document(p, cx)
+    }
+
     /// `export`: the files stock Heat needs for the composition of `root`,
     /// or the errors that refuse it.
     ///
@@ -783,6 +849,19 @@ fn file_diagnostics(envs: &[FileRecord]) -> Vec<Diagnostic> {
 
 /// A report's diagnostics: once each, and those in a rendered file
 /// naming its source.
+/// Heat's refusal of a preview as the API reports it: the exception's
+/// class, then its message (the validate API answers the message alone).
+fn preview_error(message: &str) -> String {
+    let class = if message.starts_with("Request limit exceeded") {
+        "RequestLimitExceeded"
+    } else if message.starts_with("The template version is invalid") {
+        "InvalidTemplateVersion"
+    } else {
+        "StackValidationFailed"
+    };
+    format!("{class}: {message}")
+}
+
 fn finish(diagnostics: Vec<Diagnostic>, overlay: &crate::vfs::FileOverlay) -> Vec<Diagnostic> {
     let mut out = crate::diag::dedup(diagnostics);
     overlay.name_origins(&mut out);

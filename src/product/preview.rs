@@ -1,0 +1,825 @@
+//! `preview`: Heat's create preview (`POST /v1/{tenant}/stacks/preview`,
+//! `openstack stack create --dry-run`), built offline from the walked
+//! composition (Heat 27.0.1: `EngineService.preview_stack`,
+//! `api.format_stack_preview`, `Stack.preview_resources`). Every resource
+//! of every nested stack with its properties as Heat resolves them before
+//! anything exists: parameter values, `get_resource` as the resource's
+//! name (`null` for the types whose reference is their physical id),
+//! `get_attr` as `null`; each property converted by its schema, with its
+//! default when not given, as `format_resource_properties` shows it.
+//! Nested stacks (template resources, groups, chains) are named as Heat
+//! names them, `<parent>-<resource>`, and hold every member a group
+//! creates (`ResourceGroup.preview`).
+//!
+//! The document is heatcap's own ([`Preview`]); [`heat_document`] gives
+//! the API's answer from it. A later update preview (`diff`) compares two
+//! of these trees: each resource carries what Heat's update compares
+//! (type, implementation, properties, metadata, `depends_on`, the
+//! schema's `update_allowed` and `immutable` through its plugin type).
+
+use indexmap::IndexMap;
+use schemars::JsonSchema;
+use serde::Serialize;
+use serde_json::{json, Map, Value as J};
+
+use crate::eval::{python, Outcome};
+use crate::heat_schema::{self, PropertySchema, PropertyType};
+use crate::model::template::{Format, ResourceUse};
+use crate::model::Template;
+use crate::resolve::compose::{Composition, NodeKind, TreeNode};
+use crate::resolve::Catalog;
+
+/// A value as the preview shows it: the value, or a marker when Heat
+/// would compute it and heatcap could not (as `parameters` marks it).
+fn shown(v: &Outcome) -> J {
+    match v {
+        Ok(v) => v.clone(),
+        // Heat itself fails: the property shows as null.
+        Err(u) if u.heat_error => J::Null,
+        Err(u) => json!({ "heatcap:Unevaluated": format!("{}: {}", u.function, u.reason) }),
+    }
+}
+
+/// One stack of the preview.
+#[derive(Debug, Clone, Serialize, JsonSchema)]
+#[schemars(deny_unknown_fields)]
+#[non_exhaustive]
+pub struct PreviewStack {
+    /// Heat's name for it: the root's is `--stack-name`, a nested stack's
+    /// `<parent stack>-<resource>`.
+    pub name: String,
+    /// The resource of the parent stack that creates it (absent for the
+    /// root).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub parent_resource: Option<String>,
+    /// The template it instantiates, as the tree's paths are shown (absent
+    /// for the stack Heat generates for a group or chain).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub template: Option<String>,
+    /// Its resources, in template order (a group's members in name order),
+    /// those a false condition leaves out omitted.
+    pub resources: Vec<PreviewResource>,
+}
+
+/// One resource of a stack.
+#[derive(Debug, Clone, Serialize, JsonSchema)]
+#[schemars(deny_unknown_fields)]
+#[non_exhaustive]
+pub struct PreviewResource {
+    /// Its name in its stack (`"0"` for a group's first member).
+    pub name: String,
+    /// Its type as written.
+    #[serde(rename = "type")]
+    pub type_name: String,
+    /// The Heat type that implements it after the environments' registry
+    /// (absent for a template resource, or a type that does not resolve).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub plugin: Option<String>,
+    /// Its properties as Heat's preview shows them: for a type Heat
+    /// implements, every property of its schema (a value given converted
+    /// by the schema, a default, or `null`); for a template resource, the
+    /// properties it passes, evaluated. A value heatcap cannot compute is
+    /// `{"heatcap:Unevaluated": "function: why"}`.
+    pub properties: IndexMap<String, J>,
+    /// Its `metadata`, evaluated (`{}` when none).
+    pub metadata: J,
+    /// Its `description` as written (empty when none).
+    pub description: String,
+    /// The resources of its stack it needs: `depends_on` and the
+    /// resources its properties and metadata name (`get_resource`,
+    /// `get_attr`, `Ref`, `Fn::GetAtt`), in template order; then the
+    /// subnets a port or server waits for (Heat's implicit dependencies).
+    pub requires: Vec<String>,
+    /// The resources of its stack that need it, in template order.
+    pub required_by: Vec<String>,
+    /// The stack it creates (a template resource, group or chain).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub nested: Option<PreviewStack>,
+    /// `OS::Heat::Value`'s `value` attribute: its value under the class's
+    /// schema (`any`, whatever its `type` says).
+    #[serde(skip)]
+    #[schemars(skip)]
+    pub(crate) value_attribute: Option<J>,
+}
+
+/// One output of the root stack.
+#[derive(Debug, Clone, Serialize, JsonSchema)]
+#[schemars(deny_unknown_fields)]
+#[non_exhaustive]
+pub struct PreviewOutput {
+    /// Its name.
+    pub name: String,
+    /// Its description (Heat's `No description given` when none).
+    pub description: String,
+    /// Its value before create (`get_attr` gives `null`); `null` when Heat
+    /// fails to compute it.
+    pub value: J,
+    /// Why Heat fails to compute it, in Heat's words (absent when it does
+    /// not).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub error: Option<String>,
+}
+
+/// The `preview` command's result.
+#[derive(Debug, Clone, Serialize, JsonSchema)]
+#[schemars(deny_unknown_fields)]
+#[non_exhaustive]
+pub struct Preview {
+    /// The root template, as given.
+    pub template: String,
+    /// The environments, as given.
+    pub environments: Vec<String>,
+    /// The `--choose` selections.
+    #[serde(skip_serializing_if = "IndexMap::is_empty")]
+    #[schemars(extend("minProperties" = 1))]
+    pub choices: IndexMap<String, String>,
+    /// The root template's `description` (empty when none).
+    pub description: String,
+    /// The root stack's parameters as Heat's preview lists them: each
+    /// value as text (`str()` of what `get_param` gives; `******` for a
+    /// hidden one), pseudo parameters included; `null` when nothing gives
+    /// it a value offline (`OS::project_id`: the request's project).
+    pub parameters: IndexMap<String, Option<String>>,
+    /// The root stack's outputs.
+    pub outputs: Vec<PreviewOutput>,
+    /// The stack tree.
+    pub stack: PreviewStack,
+    /// Heat's refusal of the whole preview, in its words, when there is
+    /// one (Heat then answers with an error instead of a preview).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub heat_error: Option<String>,
+    /// Problems found on the way.
+    pub diagnostics: Vec<crate::diag::Diagnostic>,
+}
+
+/// Builds the preview of the walked composition `c` (see
+/// [`crate::resolve::compose::compose_preview`]) of root template `root`
+/// named `stack_name`.
+pub(crate) fn build(
+    c: &Composition,
+    catalog: &dyn Catalog,
+    root: &str,
+    stack_name: &str,
+) -> (
+    PreviewStack,
+    String,
+    IndexMap<String, Option<String>>,
+    Vec<PreviewOutput>,
+) {
+    let template = catalog.template("", root).template;
+    let stack = stack(&c.root, catalog, stack_name, None, false);
+    let description = template
+        .and_then(|t| t.description.clone())
+        .unwrap_or_default();
+    let hidden = |name: &str| {
+        template.is_some_and(|t| t.parameters.iter().any(|p| p.name == name && p.hidden))
+    };
+    let types = |name: &str| {
+        template
+            .and_then(|t| t.parameters.iter().find(|p| p.name == name))
+            .and_then(|p| p.type_.clone())
+    };
+    let parameters = c
+        .root_stack
+        .parameters
+        .iter()
+        .filter(|(name, _)| {
+            // Heat's pseudo parameters of a HOT template; CFN's are its own.
+            template.is_none_or(|t| t.format == Format::Hot) || !name.starts_with("OS::")
+        })
+        .filter(|(name, _)| {
+            !matches!(
+                name.as_str(),
+                "OS::region" | "AWS::Region" | "AWS::StackId" | "AWS::StackName"
+            ) || template.is_some_and(|t| t.format == Format::Cfn)
+        })
+        .map(|(name, v)| {
+            let text = match v {
+                _ if hidden(name) => Some("******".to_owned()),
+                Some(Ok(v)) => Some(parameter_text(types(name).as_deref(), v)),
+                // Known only in a cloud (`OS::project_id`: the request's
+                // project, which Heat's document fills in).
+                Some(Err(_)) => pseudo_text(name),
+                None => None,
+            };
+            (name.clone(), text)
+        })
+        .collect();
+    let outputs = c
+        .root_stack
+        .outputs
+        .iter()
+        .map(|(name, description, value)| PreviewOutput {
+            name: name.clone(),
+            description: match description {
+                None | Some(J::Null) => "No description given".to_owned(),
+                Some(d) => python::str(d),
+            },
+            value: shown(value),
+            error: match value {
+                Err(u) if u.heat_error => Some(u.reason.clone()),
+                _ => None,
+            },
+        })
+        .collect();
+    (stack, description, parameters, outputs)
+}
+
+/// What Heat's preview shows for a pseudo parameter that has no value
+/// offline: the stack id of a stack never stored is `None`.
+fn pseudo_text(name: &str) -> Option<String> {
+    matches!(name, "OS::stack_id" | "AWS::StackId").then(|| "None".to_owned())
+}
+
+/// `str(parameter)`: a list joined with commas, json as `json.dumps`,
+/// anything else Python's `str`.
+fn parameter_text(type_name: Option<&str>, v: &J) -> String {
+    match (type_name, v) {
+        (Some("comma_delimited_list" | "CommaDelimitedList"), J::Array(items)) => {
+            items.iter().map(python::str).collect::<Vec<_>>().join(",")
+        }
+        (Some("json" | "Json"), v) => python::json_dumps(v, false),
+        (_, v) => python::str(v),
+    }
+}
+
+/// The stack of a template or group node, named `name`; `chain` for a
+/// `ResourceChain`'s, whose members each depend on the one before
+/// (`ResourceChain.child_template`: `concurrent` or not, since Heat then
+/// limits the concurrency to its count of engines, one before create).
+fn stack(
+    node: &TreeNode,
+    catalog: &dyn Catalog,
+    name: &str,
+    parent: Option<&str>,
+    chain: bool,
+) -> PreviewStack {
+    let template: Option<&Template> = node
+        .template
+        .as_deref()
+        .and_then(|p| catalog.template("", p).template);
+    let enabled: Vec<&str> = node
+        .children
+        .iter()
+        .filter_map(|c| c.resource.as_deref())
+        .collect();
+    let uses = |r: &str| -> Option<&ResourceUse> {
+        template.and_then(|t| t.resources.iter().find(|u| u.name == r))
+    };
+    let mut resources: Vec<PreviewResource> = node
+        .children
+        .iter()
+        .enumerate()
+        .map(|(i, child)| {
+            let rname = child.resource.clone().unwrap_or_default();
+            let written = uses(&rname);
+            let requires = match written {
+                Some(u) if !chain => requires(u, &enabled),
+                _ if chain && i > 0 => vec![enabled[i - 1].to_owned()],
+                _ => Vec::new(),
+            };
+            resource(child, catalog, name, &rname, written, requires)
+        })
+        .collect();
+    let subnets: Vec<usize> = (0..resources.len())
+        .filter(|i| resources[*i].plugin.as_deref() == Some("OS::Neutron::Subnet"))
+        .collect();
+    for i in 0..resources.len() {
+        for &j in &subnets {
+            if i != j && implicit_requires(&resources[i], &resources[j]) {
+                let name = resources[j].name.clone();
+                if !resources[i].requires.contains(&name) {
+                    resources[i].requires.push(name);
+                }
+            }
+        }
+    }
+    let needs: Vec<(String, Vec<String>)> = resources
+        .iter()
+        .map(|r| (r.name.clone(), r.requires.clone()))
+        .collect();
+    for r in &mut resources {
+        r.required_by = needs
+            .iter()
+            .filter(|(_, req)| req.contains(&r.name))
+            .map(|(n, _)| n.clone())
+            .collect();
+    }
+    PreviewStack {
+        name: name.to_owned(),
+        parent_resource: parent.map(str::to_owned),
+        template: (node.kind == NodeKind::Template)
+            .then(|| node.template.clone())
+            .flatten(),
+        resources,
+    }
+}
+
+/// One resource (`child`) of the stack `stack_name`.
+fn resource(
+    child: &TreeNode,
+    catalog: &dyn Catalog,
+    stack_name: &str,
+    name: &str,
+    written: Option<&ResourceUse>,
+    requires: Vec<String>,
+) -> PreviewResource {
+    let nested_name = format!("{stack_name}-{name}");
+    let nested = match child.kind {
+        NodeKind::Template if child.template.is_some() => {
+            Some(stack(child, catalog, &nested_name, Some(name), false))
+        }
+        NodeKind::Group => {
+            let chain = child.plugin.as_deref() == Some("OS::Heat::ResourceChain");
+            Some(stack(child, catalog, &nested_name, Some(name), chain))
+        }
+        _ => None,
+    };
+    let properties = match (&nested, child.plugin.as_deref()) {
+        (None, Some(plugin)) => match heat_schema::heat().get(plugin) {
+            Some(t) => {
+                let given = translated(plugin, &child.properties);
+                t.properties
+                    .iter()
+                    .map(|(k, schema)| (k.clone(), property(schema, given.get(k))))
+                    .collect()
+            }
+            None => IndexMap::new(),
+        },
+        _ => child
+            .properties
+            .iter()
+            .map(|(k, v)| (k.clone(), shown(v)))
+            .collect(),
+    };
+    let mut properties = properties;
+    let mut value_attribute = None;
+    if child.plugin.as_deref() == Some("OS::Heat::Value") {
+        value_attribute = properties.get("value").cloned();
+        value_by_type(&mut properties, child.properties.get("value"));
+    }
+    let description = written
+        .and_then(|u| {
+            u.other
+                .get("description")
+                .or_else(|| u.other.get("Description"))
+        })
+        .map(python::str)
+        .unwrap_or_default();
+    PreviewResource {
+        name: name.to_owned(),
+        type_name: child.type_name.clone(),
+        plugin: child.plugin.clone(),
+        properties,
+        metadata: match &child.metadata {
+            Some(m) => match shown(m) {
+                J::Null => json!({}),
+                v => v,
+            },
+            None => json!({}),
+        },
+        description,
+        requires,
+        required_by: Vec::new(),
+        nested,
+        value_attribute,
+    }
+}
+
+/// Heat's `REPLACE` translation rules without a cloud look-up: a
+/// deprecated property's value moves to the property that replaced it
+/// (type, list property or `""` for the top level, old name, new name).
+const REPLACED: &[(&str, &str, &str, &str)] = &[
+    ("OS::Neutron::Port", "", "network_id", "network"),
+    ("OS::Neutron::Port", "fixed_ips", "subnet_id", "subnet"),
+    ("OS::Neutron::Subnet", "", "network_id", "network"),
+    (
+        "OS::Neutron::FloatingIP",
+        "",
+        "floating_network_id",
+        "floating_network",
+    ),
+    ("OS::Neutron::RouterInterface", "", "port_id", "port"),
+    ("OS::Neutron::RouterInterface", "", "router_id", "router"),
+    ("OS::Neutron::RouterInterface", "", "subnet_id", "subnet"),
+    ("OS::Neutron::RouterGateway", "", "network_id", "network"),
+    ("OS::Neutron::VPNService", "", "subnet_id", "subnet"),
+    ("OS::Neutron::VPNService", "", "router_id", "router"),
+    (
+        "OS::Neutron::NetworkGateway",
+        "connections",
+        "network_id",
+        "network",
+    ),
+    ("OS::Nova::Server", "networks", "uuid", "network"),
+    (
+        "OS::Nova::Server",
+        "block_device_mapping_v2",
+        "image_id",
+        "image",
+    ),
+    ("OS::Cinder::Volume", "", "imageRef", "image"),
+];
+
+/// The properties given, after [`REPLACED`]'s rules for `plugin`: the old
+/// name's value under the new one when only the old is given.
+fn translated(plugin: &str, given: &IndexMap<String, Outcome>) -> IndexMap<String, Outcome> {
+    let mut out = given.clone();
+    for (_, list, from, to) in REPLACED.iter().filter(|r| r.0 == plugin) {
+        if list.is_empty() {
+            if !out.contains_key(*to) {
+                if let Some(v) = out.shift_remove(*from) {
+                    out.insert((*to).to_owned(), v);
+                }
+            }
+        } else if let Some(Ok(J::Array(items))) = out.get_mut(*list) {
+            for item in items.iter_mut() {
+                if let J::Object(m) = item {
+                    if !m.contains_key(*to) {
+                        if let Some(v) = m.shift_remove(*from) {
+                            m.insert((*to).to_owned(), v);
+                        }
+                    }
+                }
+            }
+        }
+    }
+    out
+}
+
+/// The dependencies a port or a server adds on the subnets of its stack
+/// (`Port.add_dependencies`, `Server.add_dependencies`): a port on the
+/// subnet's network; a server with networks, on a subnet whose network is
+/// unknown, one of its networks, or when one of its networks is unknown.
+fn implicit_requires(r: &PreviewResource, subnet: &PreviewResource) -> bool {
+    let subnet_net = subnet.properties.get("network").unwrap_or(&J::Null);
+    match r.plugin.as_deref() {
+        Some("OS::Neutron::Port") => r.properties.get("network").unwrap_or(&J::Null) == subnet_net,
+        Some("OS::Nova::Server") => {
+            let Some(J::Array(nets)) = r.properties.get("networks") else {
+                return false;
+            };
+            if nets.is_empty() {
+                return false;
+            }
+            if !python::truthy(subnet_net) {
+                return true;
+            }
+            nets.iter().any(|n| {
+                let id = n.get("network").unwrap_or(&J::Null);
+                !python::truthy(id) || id == subnet_net
+            })
+        }
+        _ => false,
+    }
+}
+
+/// `OS::Heat::Value.reparse`: with a known `type`, its `value` is
+/// converted as a property of that type (required).
+fn value_by_type(properties: &mut IndexMap<String, J>, given: Option<&Outcome>) {
+    let kind = match properties.get("type").and_then(J::as_str) {
+        Some("string") => "string",
+        Some("number") => "number",
+        Some("comma_delimited_list") => "list",
+        Some("json") => "map",
+        Some("boolean") => "boolean",
+        _ => return,
+    };
+    let Ok(schema) =
+        serde_json::from_value::<PropertySchema>(json!({"type": kind, "required": true}))
+    else {
+        return;
+    };
+    properties.insert("value".to_owned(), property(&schema, given));
+}
+
+/// The resources of `enabled` that `u` needs: its `depends_on` and those
+/// its properties and metadata name.
+fn requires(u: &ResourceUse, enabled: &[&str]) -> Vec<String> {
+    let mut named: Vec<String> = Vec::new();
+    for k in ["depends_on", "DependsOn"] {
+        match u.other.get(k) {
+            Some(J::String(s)) => named.push(s.clone()),
+            Some(J::Array(items)) => {
+                named.extend(items.iter().filter_map(J::as_str).map(str::to_owned));
+            }
+            _ => {}
+        }
+    }
+    for v in u.properties.values() {
+        references(v, &mut named);
+    }
+    for k in ["metadata", "Metadata"] {
+        if let Some(m) = u.other.get(k) {
+            references(m, &mut named);
+        }
+    }
+    enabled
+        .iter()
+        .filter(|n| **n != u.name && named.iter().any(|x| x == *n))
+        .map(|n| (*n).to_owned())
+        .collect()
+}
+
+/// The resource names a snippet's functions name.
+fn references(v: &J, out: &mut Vec<String>) {
+    match v {
+        J::Object(m) => {
+            if m.len() == 1 {
+                let (k, arg) = m.iter().next().expect("one entry");
+                match (k.as_str(), arg) {
+                    ("get_resource" | "Ref", J::String(s)) => out.push(s.clone()),
+                    ("get_attr" | "Fn::GetAtt", J::Array(items)) => {
+                        if let Some(J::String(s)) = items.first() {
+                            out.push(s.clone());
+                        }
+                    }
+                    _ => {}
+                }
+            }
+            for x in m.values() {
+                references(x, out);
+            }
+        }
+        J::Array(items) => items.iter().for_each(|x| references(x, out)),
+        _ => {}
+    }
+}
+
+/// One property as `format_resource_properties` shows it: the value
+/// given, converted by its schema (`Property.get_value`), its default
+/// when none, `null` when Heat's conversion fails or nothing gives one.
+fn property(schema: &PropertySchema, given: Option<&Outcome>) -> J {
+    match given {
+        Some(Ok(v)) => convert(schema, Some(v)).unwrap_or(J::Null),
+        Some(Err(u)) if u.heat_error => J::Null,
+        Some(Err(u)) => shown(&Err(u.clone())),
+        None if schema.default.is_some() => convert(schema, None).unwrap_or(J::Null),
+        None => J::Null,
+    }
+}
+
+/// Python's truth of a default (`has_default() and default() or x`).
+fn truthy_default(schema: &PropertySchema) -> Option<&J> {
+    schema.default.as_ref().filter(|d| python::truthy(d))
+}
+
+/// `Property.get_value(value)`; `Err` where Heat raises.
+fn convert(schema: &PropertySchema, value: Option<&J>) -> Result<J, ()> {
+    let value = value.filter(|v| !v.is_null());
+    match schema.kind {
+        PropertyType::String => {
+            let v = value.or_else(|| truthy_default(schema));
+            match v {
+                None => Ok(J::String(String::new())),
+                Some(J::String(s)) => Ok(J::String(s.clone())),
+                Some(b @ J::Bool(_)) => Ok(J::String(python::str(b))),
+                Some(J::Number(n)) if n.is_i64() || n.is_u64() => Ok(J::String(n.to_string())),
+                Some(_) => Err(()),
+            }
+        }
+        PropertyType::Integer => {
+            let v = value.or_else(|| truthy_default(schema));
+            match v {
+                None => Ok(json!(0)),
+                Some(J::Number(n)) if n.is_i64() || n.is_u64() => Ok(J::Number(n.clone())),
+                Some(J::Number(n)) => n
+                    .as_f64()
+                    .filter(|f| f.is_finite())
+                    .map(|f| json!(f.trunc() as i64))
+                    .ok_or(()),
+                Some(J::Bool(b)) => Ok(json!(i64::from(*b))),
+                Some(J::String(s)) => python::int_of_str(s)
+                    .and_then(|i| i64::try_from(i).ok())
+                    .map(|i| json!(i))
+                    .ok_or(()),
+                Some(_) => Err(()),
+            }
+        }
+        PropertyType::Number => {
+            let v = value.or_else(|| truthy_default(schema));
+            match v {
+                None => Ok(json!(0)),
+                Some(n @ J::Number(_)) => Ok(n.clone()),
+                Some(J::Bool(b)) => Ok(J::Bool(*b)),
+                Some(J::String(s)) => {
+                    match python::int_of_str(s).and_then(|i| i64::try_from(i).ok()) {
+                        Some(i) => Ok(json!(i)),
+                        None => s
+                            .trim()
+                            .parse::<f64>()
+                            .ok()
+                            .filter(|f| f.is_finite())
+                            .map(|f| json!(f))
+                            .ok_or(()),
+                    }
+                }
+                Some(_) => Err(()),
+            }
+        }
+        PropertyType::Boolean => {
+            let v = value.or_else(|| truthy_default(schema));
+            match v {
+                None => Ok(J::Bool(false)),
+                Some(J::Bool(b)) => Ok(J::Bool(*b)),
+                Some(J::String(s)) => match s.to_lowercase().as_str() {
+                    "true" => Ok(J::Bool(true)),
+                    "false" => Ok(J::Bool(false)),
+                    _ => Err(()),
+                },
+                Some(_) => Err(()),
+            }
+        }
+        PropertyType::Map => {
+            let v = match value {
+                Some(v) => v.clone(),
+                None => schema.default.clone().unwrap_or_else(|| json!({})),
+            };
+            let J::Object(m) = v else { return Err(()) };
+            match schema.fields() {
+                Some(fields) => children(fields, &m),
+                None => Ok(J::Object(m)),
+            }
+        }
+        PropertyType::List => {
+            let v = match value {
+                Some(v) => v.clone(),
+                None => truthy_default(schema).cloned().unwrap_or_else(|| json!([])),
+            };
+            let J::Array(items) = v else { return Err(()) };
+            match schema.item_schema() {
+                Some(item) => items
+                    .iter()
+                    .map(|x| child(item, Some(x)))
+                    .collect::<Result<Vec<_>, ()>>()
+                    .map(J::Array),
+                None => Ok(J::Array(items)),
+            }
+        }
+        PropertyType::Any => Ok(value.cloned().unwrap_or(J::Null)),
+    }
+}
+
+/// A map's known keys (`_get_children`): each given one converted, a
+/// default, `null`; a required one missing fails the whole map.
+fn children(fields: &IndexMap<String, PropertySchema>, m: &Map<String, J>) -> Result<J, ()> {
+    fields
+        .iter()
+        .map(|(k, s)| child(s, m.get(k)).map(|v| (k.clone(), v)))
+        .collect::<Result<Map<_, _>, ()>>()
+        .map(J::Object)
+}
+
+/// One child property (`Properties._get_property_value` inside a map or
+/// list): given (even `null`) it is converted; else its default; else a
+/// required one fails; else `null`.
+fn child(schema: &PropertySchema, given: Option<&J>) -> Result<J, ()> {
+    match given {
+        Some(v) => convert(schema, Some(v)),
+        None if schema.default.is_some() => convert(schema, None),
+        None if schema.required => Err(()),
+        None => Ok(J::Null),
+    }
+}
+
+/// The context of a Heat API answer: the project in the request's path,
+/// the user who asks, the API's endpoint, the time Heat's clock reads.
+#[derive(Debug, Clone)]
+#[non_exhaustive]
+pub struct HeatContext {
+    /// The project (`{tenant}` of the path).
+    pub tenant: String,
+    /// The user (the preview's `stack_owner`).
+    pub user: String,
+    /// The endpoint links start with (`http://localhost:8004/v1`).
+    pub endpoint: String,
+    /// `creation_time`, as Heat writes it (`2026-01-01T00:00:00Z`).
+    pub now: String,
+}
+
+impl HeatContext {
+    /// A context for `tenant`, `user`, `endpoint`, `now`.
+    pub fn new(tenant: &str, user: &str, endpoint: &str, now: &str) -> HeatContext {
+        HeatContext {
+            tenant: tenant.to_owned(),
+            user: user.to_owned(),
+            endpoint: endpoint.to_owned(),
+            now: now.to_owned(),
+        }
+    }
+}
+
+/// The document Heat's `POST /v1/{tenant}/stacks/preview` answers for the
+/// preview `p` (`{"stack": ...}`; nested stacks as lists of their
+/// resources), or Heat's error (`{"Error": ...}`).
+pub(crate) fn heat_document(p: &Preview, cx: &HeatContext) -> J {
+    if let Some(e) = &p.heat_error {
+        return json!({ "Error": e });
+    }
+    let name = &p.stack.name;
+    let outputs: Vec<J> = p
+        .outputs
+        .iter()
+        .map(|o| {
+            let mut out = json!({"description": o.description, "output_key": o.name, "output_value": o.value});
+            if let (Some(e), J::Object(m)) = (&o.error, &mut out) {
+                m.insert("output_error".to_owned(), J::String(e.clone()));
+            }
+            out
+        })
+        .collect();
+    let parameters: Map<String, J> = p
+        .parameters
+        .iter()
+        .map(|(k, v)| (k.clone(), v.clone().map_or(J::Null, J::String)))
+        .collect();
+    let mut parameters = parameters;
+    if parameters.contains_key("OS::project_id") {
+        parameters.insert("OS::project_id".to_owned(), J::String(cx.tenant.clone()));
+    }
+    json!({"stack": {
+        "capabilities": [],
+        "creation_time": cx.now,
+        "deletion_time": null,
+        "description": p.description,
+        "disable_rollback": true,
+        "id": "None",
+        "links": [{"href": format!("{}/{}/stacks/{}/None", cx.endpoint, cx.tenant, name), "rel": "self"}],
+        "notification_topics": [],
+        "outputs": outputs,
+        "parameters": parameters,
+        "parent": null,
+        "resources": heat_resources(&p.stack, cx),
+        "stack_name": name,
+        "stack_owner": cx.user,
+        "stack_user_project_id": null,
+        "tags": [],
+        "template_description": p.description,
+        "timeout_mins": null,
+        "updated_time": null,
+    }})
+}
+
+/// A stack's resources as Heat's preview lists them: a nested stack as
+/// the list of its own.
+fn heat_resources(s: &PreviewStack, cx: &HeatContext) -> Vec<J> {
+    s.resources
+        .iter()
+        .map(|r| match &r.nested {
+            Some(n) => J::Array(heat_resources(n, cx)),
+            None => heat_resource(r, s, cx),
+        })
+        .collect()
+}
+
+/// One resource as `format_stack_resource(with_props=True)` gives it
+/// before create.
+fn heat_resource(r: &PreviewResource, s: &PreviewStack, cx: &HeatContext) -> J {
+    let identity = |path: String| json!({"path": path, "stack_id": "None", "stack_name": s.name, "tenant": cx.tenant});
+    let mut out = json!({
+        "attributes": attributes(r),
+        "creation_time": null,
+        "description": r.description,
+        "metadata": r.metadata,
+        "physical_resource_id": "",
+        "properties": r.properties,
+        "required_by": r.required_by,
+        "resource_action": "INIT",
+        "resource_identity": identity(format!("/resources/{}", r.name)),
+        "resource_name": r.name,
+        "resource_status": "COMPLETE",
+        "resource_status_reason": "",
+        "resource_type": r.type_name,
+        "stack_identity": identity(String::new()),
+        "stack_name": s.name,
+        "updated_time": null,
+    });
+    if let (Some(parent), J::Object(m)) = (&s.parent_resource, &mut out) {
+        m.insert("parent_resource".to_owned(), J::String(parent.clone()));
+    }
+    out
+}
+
+/// Its attributes before create (`format_resource_attributes`): every
+/// attribute of its type but `show`, `null`; `OS::Heat::Value`'s `value`
+/// is its property.
+fn attributes(r: &PreviewResource) -> J {
+    let Some(t) = r.plugin.as_deref().and_then(|p| heat_schema::heat().get(p)) else {
+        return json!({});
+    };
+    J::Object(
+        t.attributes
+            .keys()
+            .filter(|k| k.as_str() != "show")
+            .map(|k| {
+                let v = match (r.plugin.as_deref(), k.as_str()) {
+                    (Some("OS::Heat::Value"), "value") => {
+                        r.value_attribute.clone().unwrap_or(J::Null)
+                    }
+                    _ => J::Null,
+                };
+                (k.clone(), v)
+            })
+            .collect(),
+    )
+}
