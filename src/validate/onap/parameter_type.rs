@@ -14,9 +14,9 @@ static META: RuleMeta = RuleMeta {
     name: "ParameterType",
     summary: "a parameter's `type` is not one ONAP supports",
     what: "A parameter's `type` is one of `string`, `number`, `json`, `comma_delimited_list` and `boolean`, spelled so.",
-    why: "ONAP supports only these types (Heat also accepts CFN spellings in CFN templates).",
+    why: "ONAP supports only these types (Heat also accepts CFN spellings in CFN templates). In a HOT template they are Heat's types too: Heat refuses any other (\"Invalid type (T)\"), so the finding also counts against R-92635.",
     example: "`type: String`.",
-    source: "ONAP R-11441 (VNF requirements 5.2.2.1.4.2)",
+    source: "ONAP R-11441 (VNF requirements 5.2.2.1.4.2), R-92635 (VNF requirements 5.2.2; VVP's test_neutron_port_network_parameter fail fixture)",
 };
 
 impl OnapRule for ParameterType {
