@@ -749,6 +749,7 @@ fn own_routes_take_head_and_options() {
         ("/heatcap/v1/options", "GET,HEAD"),
         ("/heatcap/v1/parameters", "GET,HEAD,POST"),
         ("/heatcap/v1/check", "POST"),
+        ("/heatcap/v1/preview", "GET,HEAD"),
         ("/heatcap/page/app.js", "GET,HEAD"),
     ] {
         let o = s.request("OPTIONS", path, &[], b"");
@@ -1740,6 +1741,18 @@ fn cli_at_epoch(args: &[&str]) -> String {
     String::from_utf8(out.stdout).unwrap()
 }
 
+/// A validator for the OpenAPI document's (docs/openapi.json) schema
+/// `name`, its references resolved in the document.
+fn openapi_schema(name: &str) -> jsonschema::Validator {
+    let doc: J =
+        serde_json::from_str(&std::fs::read_to_string("docs/openapi.json").unwrap()).unwrap();
+    let schema = serde_json::json!({
+        "$ref": format!("#/components/schemas/{name}"),
+        "components": doc["components"],
+    });
+    jsonschema::draft202012::options().build(&schema).unwrap()
+}
+
 /// `GET /heatcap/v1/preview` answers what `heatcap preview` prints for
 /// the same question, byte for byte (`heat` at the same clock; Heat's
 /// refusal as the command prints it, `{"Error": ...}`).
@@ -1749,21 +1762,21 @@ fn preview_route_answers_what_the_cli_answers() {
         &["--root", "fixtures/preview", "--root", "fixtures/heat"],
         &[EPOCH],
     );
-    let (t, e) = (
+    let (tmpl, env) = (
         "fixtures/preview/basic/root.yaml",
         "fixtures/preview/basic/env.yaml",
     );
     let q = "template=basic/root.yaml&environment=basic/env.yaml";
     let cases: Vec<(String, Vec<&str>)> = vec![
-        (format!("{q}&format=heat"), vec!["-t", t, "-e", e, "--format", "heat"]),
-        (q.to_owned(), vec!["-t", t, "-e", e, "--format", "json"]),
+        (format!("{q}&format=heat"), vec!["-t", tmpl, "-e", env, "--format", "heat"]),
+        (q.to_owned(), vec!["-t", tmpl, "-e", env, "--format", "json"]),
         (
             format!("{q}&stack_name=overcloud&format=heat"),
-            vec!["-t", t, "-e", e, "--stack-name", "overcloud", "--format", "heat"],
+            vec!["-t", tmpl, "-e", env, "--stack-name", "overcloud", "--format", "heat"],
         ),
         (
             "template=basic/root.yaml&choose=OS::Preview::Member=basic/inner.yaml&environment=basic/env.yaml&format=json".to_owned(),
-            vec!["-t", t, "-e", e, "--choose", "OS::Preview::Member=fixtures/preview/basic/inner.yaml", "--format", "json"],
+            vec!["-t", tmpl, "-e", env, "--choose", "OS::Preview::Member=fixtures/preview/basic/inner.yaml", "--format", "json"],
         ),
         (
             "root=heat&template=invalid-version/root.yaml&format=heat".to_owned(),
@@ -1781,6 +1794,11 @@ fn preview_route_answers_what_the_cli_answers() {
     let heat = s
         .get(&format!("/heatcap/v1/preview?{q}&format=heat"))
         .json();
+    assert!(openapi_schema("preview-heat").is_valid(&heat));
+    assert!(openapi_schema("preview").is_valid(&s.get(&format!("/heatcap/v1/preview?{q}")).json()));
+    let refused =
+        s.get("/heatcap/v1/preview?root=heat&template=invalid-version/root.yaml&format=heat");
+    assert!(openapi_schema("preview-heat").is_valid(&refused.json()));
     assert_eq!(heat["stack"]["creation_time"], "2026-01-01T00:00:00Z");
     assert_eq!(heat["stack"]["stack_name"], "root");
     s.get("/heatcap/v1/preview").fault(400, "HTTPBadRequest");
@@ -1854,6 +1872,15 @@ fn heat_stack_preview_answers_what_the_cli_answers() {
             "{}: the answer differs from the command's",
             root.display()
         );
+    }
+    // Every answer fits the OpenAPI document's schema of it.
+    let schema = openapi_schema("preview-heat");
+    for (root, envs, name) in &cases {
+        let body = dry_run_body(root, envs, name).to_string();
+        let doc = s
+            .post_json("/v1/heatcap/stacks/preview", body.as_bytes())
+            .json();
+        assert!(schema.is_valid(&doc), "{}", root.display());
     }
     // Another project: its name in the identities, links and
     // OS::project_id, as Heat's request context puts it.

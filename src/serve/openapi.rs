@@ -475,31 +475,7 @@ pub(crate) fn value() -> Value {
         paths.insert(e.path.to_owned(), item);
     }
     components.insert("HeatRequest".to_owned(), heat_request_schema());
-    components.insert("preview-heat".to_owned(), preview_heat_schema());
-    components.insert(
-        "preview-heat.Resources".to_owned(),
-        preview_heat_resources_schema(),
-    );
-    components.insert(
-        "HeatPreviewRequest".to_owned(),
-        json!({
-            "description": "What `openstack stack create --dry-run` sends: Heat's InstantiationData (see HeatRequest) with the stack's name, and the stack's arguments Heat checks (timeout_mins, tags as a comma-separated text, disable_rollback) and shows in the preview.",
-            "allOf": [
-                {"$ref": "#/components/schemas/HeatRequest"},
-                {
-                    "type": "object",
-                    "required": ["stack_name"],
-                    "properties": {
-                        "stack_name": {"type": "string", "description": "The root stack's name: a letter, then letters, digits, `_`, `.`, `-` (255 characters at most)."}
-                    }
-                }
-            ]
-        }),
-    );
-    paths.insert(
-        "/v1/{tenant_id}/stacks/preview".to_owned(),
-        stack_preview_path(),
-    );
+    add_stack_preview(&mut components, &mut paths);
     paths.insert(
         "/heatcap/v1/roots".to_owned(),
         json!({"get": {
@@ -531,6 +507,36 @@ pub(crate) fn value() -> Value {
         "paths": paths,
         "components": {"schemas": components}
     })
+}
+
+/// Heat's `POST /v1/{tenant_id}/stacks/preview` (its path, its request
+/// body) and the schemas of the preview's Heat document.
+fn add_stack_preview(components: &mut Map<String, Value>, paths: &mut Map<String, Value>) {
+    components.insert("preview-heat".to_owned(), preview_heat_schema());
+    components.insert(
+        "preview-heat.Resources".to_owned(),
+        preview_heat_resources_schema(),
+    );
+    components.insert(
+        "HeatPreviewRequest".to_owned(),
+        json!({
+            "description": "What `openstack stack create --dry-run` sends: Heat's InstantiationData (see HeatRequest) with the stack's name, and the stack's arguments Heat checks (timeout_mins, tags as a comma-separated text, disable_rollback) and shows in the preview.",
+            "allOf": [
+                {"$ref": "#/components/schemas/HeatRequest"},
+                {
+                    "type": "object",
+                    "required": ["stack_name"],
+                    "properties": {
+                        "stack_name": {"type": "string", "description": "The root stack's name: a letter, then letters, digits, `_`, `.`, `-` (255 characters at most)."}
+                    }
+                }
+            ]
+        }),
+    );
+    paths.insert(
+        "/v1/{tenant_id}/stacks/preview".to_owned(),
+        stack_preview_path(),
+    );
 }
 
 /// `GET /heatcap/v1/plans`: the plan environments of a root.
