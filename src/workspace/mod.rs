@@ -678,7 +678,7 @@ impl Workspace {
     }
 
     /// `preview`: Heat's create preview of the composition of `root`, the
-    /// root stack named `stack_name` (see [`crate::product::preview`]).
+    /// root stack named `stack_name` (see `product::preview`).
     pub fn preview(&self, root: &str, stack_name: &str) -> Preview {
         let mut diagnostics = self.environment_diagnostics();
         if !self.environment_broken() {
