@@ -711,7 +711,7 @@ impl HeatContext {
     /// The context `heatcap preview --format heat` answers in (and
     /// `serve`'s `/heatcap/v1/preview`, which answers what it answers):
     /// project and user `heatcap`, endpoint `http://localhost:8004/v1`,
-    /// Heat's clock now ([`heat_clock`]).
+    /// Heat's clock now (`heat_clock`).
     pub fn offline() -> HeatContext {
         HeatContext::new(
             "heatcap",
