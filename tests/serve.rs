@@ -16,7 +16,7 @@ use serde_json::Value as J;
 
 mod common;
 use common::stdout as cli;
-use common::{linked_tree, Linked};
+use common::{client_body, corpus_2016_deployment, linked_tree, Linked};
 
 /// A running `heatcap serve` on a free port; killed when dropped.
 struct Server {
@@ -27,9 +27,15 @@ struct Server {
 
 impl Server {
     fn start(args: &[&str]) -> Server {
+        Server::start_with(args, &[])
+    }
+
+    /// A server with these environment variables set.
+    fn start_with(args: &[&str], vars: &[(&str, &str)]) -> Server {
         let mut child = Command::new(env!("CARGO_BIN_EXE_heatcap"))
             .args(["serve", "--listen", "127.0.0.1:0"])
             .args(args)
+            .envs(vars.iter().copied())
             .stdout(Stdio::null())
             .stderr(Stdio::piped())
             .spawn()
@@ -743,6 +749,7 @@ fn own_routes_take_head_and_options() {
         ("/heatcap/v1/options", "GET,HEAD"),
         ("/heatcap/v1/parameters", "GET,HEAD,POST"),
         ("/heatcap/v1/check", "POST"),
+        ("/heatcap/v1/preview", "GET,HEAD"),
         ("/heatcap/page/app.js", "GET,HEAD"),
     ] {
         let o = s.request("OPTIONS", path, &[], b"");
@@ -1717,4 +1724,246 @@ fn check_against_every_definition() {
             .count(),
         3
     );
+}
+
+/// Heat's clock for the preview tests (`SOURCE_DATE_EPOCH`, 2026-01-01),
+/// for the server and the command alike.
+const EPOCH: (&str, &str) = ("SOURCE_DATE_EPOCH", "1767225600");
+
+/// The CLI run as a process with Heat's clock fixed ([`EPOCH`]): its
+/// standard output.
+fn cli_at_epoch(args: &[&str]) -> String {
+    let out = Command::new(env!("CARGO_BIN_EXE_heatcap"))
+        .args(args)
+        .env(EPOCH.0, EPOCH.1)
+        .output()
+        .unwrap();
+    String::from_utf8(out.stdout).unwrap()
+}
+
+/// A validator for the OpenAPI document's (docs/openapi.json) schema
+/// `name`, its references resolved in the document.
+fn openapi_schema(name: &str) -> jsonschema::Validator {
+    let doc: J =
+        serde_json::from_str(&std::fs::read_to_string("docs/openapi.json").unwrap()).unwrap();
+    let schema = serde_json::json!({
+        "$ref": format!("#/components/schemas/{name}"),
+        "components": doc["components"],
+    });
+    jsonschema::draft202012::options().build(&schema).unwrap()
+}
+
+/// `GET /heatcap/v1/preview` answers what `heatcap preview` prints for
+/// the same question, byte for byte (`heat` at the same clock; Heat's
+/// refusal as the command prints it, `{"Error": ...}`).
+#[test]
+fn preview_route_answers_what_the_cli_answers() {
+    let s = Server::start_with(
+        &["--root", "fixtures/preview", "--root", "fixtures/heat"],
+        &[EPOCH],
+    );
+    let (tmpl, env) = (
+        "fixtures/preview/basic/root.yaml",
+        "fixtures/preview/basic/env.yaml",
+    );
+    let q = "template=basic/root.yaml&environment=basic/env.yaml";
+    let cases: Vec<(String, Vec<&str>)> = vec![
+        (format!("{q}&format=heat"), vec!["-t", tmpl, "-e", env, "--format", "heat"]),
+        (q.to_owned(), vec!["-t", tmpl, "-e", env, "--format", "json"]),
+        (
+            format!("{q}&stack_name=overcloud&format=heat"),
+            vec!["-t", tmpl, "-e", env, "--stack-name", "overcloud", "--format", "heat"],
+        ),
+        (
+            "template=basic/root.yaml&choose=OS::Preview::Member=basic/inner.yaml&environment=basic/env.yaml&format=json".to_owned(),
+            vec!["-t", tmpl, "-e", env, "--choose", "OS::Preview::Member=fixtures/preview/basic/inner.yaml", "--format", "json"],
+        ),
+        (
+            "root=heat&template=invalid-version/root.yaml&format=heat".to_owned(),
+            vec!["-t", "fixtures/heat/invalid-version/root.yaml", "--format", "heat"],
+        ),
+    ];
+    for (query, args) in cases {
+        let path = format!("/heatcap/v1/preview?{query}");
+        let a = s.get(&path);
+        assert_eq!(a.status, 200, "{path}: {a:?}");
+        let mut cli_args = vec!["preview"];
+        cli_args.extend(args);
+        assert_eq!(a.body, cli_at_epoch(&cli_args), "{path}");
+    }
+    let heat = s
+        .get(&format!("/heatcap/v1/preview?{q}&format=heat"))
+        .json();
+    assert!(openapi_schema("preview-heat").is_valid(&heat));
+    assert!(openapi_schema("preview").is_valid(&s.get(&format!("/heatcap/v1/preview?{q}")).json()));
+    let refused =
+        s.get("/heatcap/v1/preview?root=heat&template=invalid-version/root.yaml&format=heat");
+    assert!(openapi_schema("preview-heat").is_valid(&refused.json()));
+    assert_eq!(heat["stack"]["creation_time"], "2026-01-01T00:00:00Z");
+    assert_eq!(heat["stack"]["stack_name"], "root");
+    s.get("/heatcap/v1/preview").fault(400, "HTTPBadRequest");
+    s.get("/heatcap/v1/preview?template=basic/root.yaml&format=table")
+        .fault(400, "HTTPBadRequest");
+    s.get("/heatcap/v1/preview?template=../x.yaml")
+        .fault(403, "Forbidden");
+}
+
+/// The body `openstack stack create --dry-run NAME` sends for a
+/// composition: what `export --format heat-api` writes (template, files,
+/// environment_files: the client's shape), with the stack's name and
+/// the client's `disable_rollback`.
+fn dry_run_body(root: &Path, envs: &[PathBuf], name: &str) -> J {
+    let mut body: J = serde_json::from_str(&client_body(root, envs)).unwrap();
+    body["stack_name"] = J::from(name);
+    body["disable_rollback"] = J::Bool(true);
+    body
+}
+
+/// `POST /v1/{tenant}/stacks/preview` answers from the body alone what
+/// `preview --format heat` prints for the same composition (which
+/// tests/preview.rs finds equal to Heat 27's recorded answers,
+/// tests/heat/preview/basic.json and corpus-2016.json), in the request's
+/// context: the path's project, this server's address in `links`.
+#[test]
+fn heat_stack_preview_answers_what_the_cli_answers() {
+    let s = Server::start_with(&[], &[EPOCH]);
+    let basic = Path::new("fixtures/preview/basic");
+    let (root_2016, mut envs_2016) = corpus_2016_deployment();
+    envs_2016.push(PathBuf::from("fixtures/preview/passwords-2016.yaml"));
+    let cases = [
+        (
+            basic.join("root.yaml"),
+            vec![basic.join("env.yaml")],
+            "root",
+        ),
+        (
+            basic.join("root.yaml"),
+            vec![basic.join("env.yaml")],
+            "other-name",
+        ),
+        (root_2016, envs_2016, "overcloud"),
+    ];
+    for (root, envs, name) in &cases {
+        let body = dry_run_body(root, envs, name).to_string();
+        let a = s.post_json("/v1/heatcap/stacks/preview", body.as_bytes());
+        assert_eq!(a.status, 200, "{}: {a:?}", root.display());
+        let mut args = vec![
+            "preview".to_owned(),
+            "-t".to_owned(),
+            root.display().to_string(),
+            "--stack-name".to_owned(),
+            (*name).to_owned(),
+            "--format".to_owned(),
+            "heat".to_owned(),
+        ];
+        for e in envs {
+            args.extend(["-e".to_owned(), e.display().to_string()]);
+        }
+        let args: Vec<&str> = args.iter().map(String::as_str).collect();
+        let ours = cli_at_epoch(&args);
+        assert!(ours.starts_with("{\"stack\""), "{}", root.display());
+        // The command ends its line; the API's body is the document alone.
+        let got = a
+            .body
+            .replace("http://test/v1/", "http://localhost:8004/v1/")
+            + "\n";
+        assert!(
+            got == ours,
+            "{}: the answer differs from the command's",
+            root.display()
+        );
+    }
+    // Every answer fits the OpenAPI document's schema of it.
+    let schema = openapi_schema("preview-heat");
+    for (root, envs, name) in &cases {
+        let body = dry_run_body(root, envs, name).to_string();
+        let doc = s
+            .post_json("/v1/heatcap/stacks/preview", body.as_bytes())
+            .json();
+        assert!(schema.is_valid(&doc), "{}", root.display());
+    }
+    // Another project: its name in the identities, links and
+    // OS::project_id, as Heat's request context puts it.
+    let body = dry_run_body(&basic.join("root.yaml"), &[basic.join("env.yaml")], "root");
+    let doc = s
+        .post_json("/v1/demo/stacks/preview", body.to_string().as_bytes())
+        .json();
+    assert_eq!(
+        doc["stack"]["links"][0]["href"],
+        "http://test/v1/demo/stacks/root/None"
+    );
+    assert_eq!(
+        doc["stack"]["resources"][0]["stack_identity"]["tenant"],
+        "demo"
+    );
+    // The stack's own arguments, as the engine keeps them.
+    let mut with_args = body.clone();
+    with_args["timeout_mins"] = J::from("30");
+    with_args["tags"] = J::from("a,b");
+    with_args["disable_rollback"] = J::from("False");
+    let doc = s
+        .post_json("/v1/demo/stacks/preview", with_args.to_string().as_bytes())
+        .json();
+    assert_eq!(doc["stack"]["timeout_mins"], 30);
+    assert_eq!(doc["stack"]["tags"], serde_json::json!(["a", "b"]));
+    assert_eq!(doc["stack"]["disable_rollback"], false);
+}
+
+/// Heat's refusals of a preview request, each its fault (class, status,
+/// message) in Heat's order: the API's checks (heat/api/openstack/v1/
+/// stacks.py `preview`, `prepare_args`, `InstantiationData`), then the
+/// engine's (the template's version, the stack's name, heat/engine/
+/// stack.py `_validate_stack_name`; `extract_args`), then the preview's
+/// own (a parameter without a value, as `preview --format heat` prints
+/// it; the template version, as tests/heat/preview/invalid-version.json
+/// records it).
+#[test]
+fn heat_stack_preview_refusals() {
+    let s = Server::start(&[]);
+    let t = serde_json::json!({"heat_template_version": "2018-08-31",
+        "parameters": {"x": {"type": "string"}},
+        "resources": {"r": {"type": "OS::Heat::RandomString"}}});
+    let post = |body: &J| s.post_json("/v1/demo/stacks/preview", body.to_string().as_bytes());
+    let message = |a: &Answer| {
+        a.json()["error"]["message"]
+            .as_str()
+            .unwrap_or_default()
+            .to_owned()
+    };
+    let ok =
+        serde_json::json!({"stack_name": "s", "template": t.clone(), "parameters": {"x": "v"}});
+    assert_eq!(post(&ok).status, 200, "{:?}", post(&ok));
+    let refused = [
+        (serde_json::json!({"template": t.clone()}), 400, "HTTPBadRequest", "No stack name specified"),
+        (serde_json::json!({"stack_name": "s"}), 400, "HTTPBadRequest", "No template specified"),
+        (serde_json::json!({"stack_name": "s", "template": t.clone(), "timeout_mins": "x"}), 400, "HTTPBadRequest", "Only integer is acceptable by 'timeout_mins'."),
+        (serde_json::json!({"stack_name": "s", "template": t.clone(), "timeout_mins": -1}), 400, "HTTPBadRequest", "Value '-1' is invalid for 'timeout_mins' which only accepts non-negative integer."),
+        (serde_json::json!({"stack_name": "s", "template": t.clone(), "converge": true}), 400, "HTTPBadRequest", "converge flag only supported in stack update (or update preview) request."),
+        (serde_json::json!({"stack_name": "1s", "template": t.clone(), "parameters": {"x": "v"}}), 400, "StackValidationFailed", "Invalid stack name 1s must contain only alphanumeric or \"_-.\" characters, must start with alpha and must be 255 characters or less."),
+        (serde_json::json!({"stack_name": 5, "template": t.clone(), "parameters": {"x": "v"}}), 400, "StackValidationFailed", "Invalid stack name 5, must be a string"),
+        (serde_json::json!({"stack_name": "s", "template": t.clone()}), 400, "UserParameterMissing", "The Parameter (x) was not provided."),
+    ];
+    for (body, status, kind, text) in &refused {
+        let a = post(body);
+        a.fault(*status, kind);
+        assert_eq!(message(&a), *text, "{body}");
+    }
+    let a = post(
+        &serde_json::json!({"stack_name": "s", "template": t.clone(), "parameters": {"x": "v"}, "disable_rollback": "maybe"}),
+    );
+    a.fault(400, "ValueError");
+    // The template's version is checked before the stack's name.
+    let recorded: J = serde_json::from_str(
+        &std::fs::read_to_string("tests/heat/preview/invalid-version.json").unwrap(),
+    )
+    .unwrap();
+    let template = std::fs::read_to_string("fixtures/heat/invalid-version/root.yaml").unwrap();
+    let a = post(&serde_json::json!({"stack_name": "1s", "template": template}));
+    a.fault(400, "InvalidTemplateVersion");
+    assert_eq!(
+        format!("InvalidTemplateVersion: {}", message(&a)),
+        recorded["Error"].as_str().unwrap()
+    );
+    s.request("POST", "/v1/demo/stacks/preview", &[], b"")
+        .fault(400, "HTTPBadRequest");
 }

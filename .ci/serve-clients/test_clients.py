@@ -31,6 +31,17 @@ TRIPLEO_ENVS = [
     'environments/puppet-pacemaker.yaml',
 ]
 DEPTH = '7'  # as the recordings (TripleO's undercloud)
+# Heat's clock for the create preview (`creation_time`), the server's and
+# the command's alike.
+os.environ['SOURCE_DATE_EPOCH'] = '1767225600'
+# The compositions previewed (tests/preview.rs finds `heatcap preview`
+# equal to Heat 27's recorded answers on both): (root, environments, name).
+PREVIEWED = [
+    ('fixtures/preview/basic/root.yaml', ['fixtures/preview/basic/env.yaml'], 'root'),
+    (TRIPLEO + '/overcloud.yaml',
+     [os.path.join(TRIPLEO, e) for e in TRIPLEO_ENVS]
+     + ['fixtures/preview/passwords-2016.yaml'], 'overcloud'),
+]
 
 
 def deployments():
@@ -250,6 +261,51 @@ class OpenStackCommand(Served):
         got = self.osc('orchestration', 'resource', 'type', 'show', 'OS::Heat::RandomString')
         self.assertEqual(got, cli_json('resource-type', 'show', 'OS::Heat::RandomString',
                                        '--format', 'heat'))
+
+    def test_stack_create_dry_run(self):
+        """`openstack stack create --dry-run` prints what `heatcap preview
+        --format heat` prints (the stack's fields, as the client lists
+        them), in the client's project (`heatcap`, the command's) and with
+        the server's address in `links` (the command's is Heat's default
+        endpoint)."""
+        endpoint = self.root_url + '/v1/heatcap'
+        for root, envs, name in PREVIEWED:
+            args = ['stack', 'create', '--dry-run', '-t', root]
+            for e in envs:
+                args += ['-e', e]
+            r = subprocess.run(
+                [os.path.join(BIN, 'openstack'), '--os-auth-type', 'none',
+                 '--os-endpoint', endpoint] + args + [name, '-f', 'json'],
+                capture_output=True, text=True)
+            self.assertEqual(r.returncode, 0, r.stderr)
+            got = json.loads(r.stdout.replace(
+                self.root_url + '/v1/', 'http://localhost:8004/v1/'))
+            cli_args = ['preview', '-t', root, '--stack-name', name,
+                        '--format', 'heat', '-q', '--max-nested-depth', DEPTH]
+            for e in envs:
+                cli_args += ['-e', e]
+            ours = cli_json(*cli_args)
+            self.assertIn('stack', ours, root)
+            self.assertEqual(got, ours['stack'], root)
+        print('openstack stack create --dry-run: %d compositions equal to '
+              '`heatcap preview --format heat`' % len(PREVIEWED), file=sys.stderr)
+
+    def test_stack_create_dry_run_refused(self):
+        """Heat's refusal reaches the client as Heat's fault: a root
+        parameter without a value."""
+        import tempfile
+        with tempfile.NamedTemporaryFile('w', suffix='.yaml', delete=False) as f:
+            f.write("heat_template_version: '2018-08-31'\n"
+                    'parameters: {x: {type: string}}\n')
+        try:
+            r = subprocess.run(
+                [os.path.join(BIN, 'openstack'), '--os-auth-type', 'none',
+                 '--os-endpoint', self.url, 'stack', 'create', '--dry-run',
+                 '-t', f.name, 's'], capture_output=True, text=True)
+        finally:
+            os.unlink(f.name)
+        self.assertNotEqual(r.returncode, 0)
+        self.assertIn('The Parameter (x) was not provided.', r.stderr)
 
     def test_template_version_list(self):
         got = self.osc('orchestration', 'template', 'version', 'list')

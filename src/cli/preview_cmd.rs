@@ -10,12 +10,6 @@ use crate::report::{self, json, Format};
 use crate::walk::{display, Remap};
 use crate::{HeatContext, Workspace};
 
-/// The project, user and endpoint `--format heat` answers as (Heat's
-/// preview shows them; offline there are none).
-const TENANT: &str = "heatcap";
-const USER: &str = "heatcap";
-const ENDPOINT: &str = "http://localhost:8004/v1";
-
 /// The root stack's default name: the template's file name without its
 /// extension (`overcloud.yaml` → `overcloud`).
 fn default_stack_name(template: &std::path::Path) -> String {
@@ -23,43 +17,6 @@ fn default_stack_name(template: &std::path::Path) -> String {
         .file_stem()
         .map(|s| s.to_string_lossy().into_owned())
         .unwrap_or_default()
-}
-
-/// Heat's clock as `isotime` writes it (`2026-01-01T00:00:00Z`): now, or
-/// `SOURCE_DATE_EPOCH` when set (reproducible output).
-fn now() -> String {
-    let secs = std::env::var("SOURCE_DATE_EPOCH")
-        .ok()
-        .and_then(|s| s.trim().parse::<u64>().ok())
-        .unwrap_or_else(|| {
-            std::time::SystemTime::now()
-                .duration_since(std::time::UNIX_EPOCH)
-                .map(|d| d.as_secs())
-                .unwrap_or_default()
-        });
-    isotime(secs)
-}
-
-/// `secs` since the epoch as Heat's `isotime` writes them.
-fn isotime(secs: u64) -> String {
-    let days = i64::try_from(secs / 86_400).unwrap_or_default();
-    let rem = secs % 86_400;
-    // Howard Hinnant's civil_from_days.
-    let z = days + 719_468;
-    let era = z.div_euclid(146_097);
-    let doe = z - era * 146_097;
-    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
-    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-    let mp = (5 * doy + 2) / 153;
-    let d = doy - (153 * mp + 2) / 5 + 1;
-    let m = if mp < 10 { mp + 3 } else { mp - 9 };
-    let y = yoe + era * 400 + i64::from(m <= 2);
-    format!(
-        "{y:04}-{m:02}-{d:02}T{:02}:{:02}:{:02}Z",
-        rem / 3600,
-        rem % 3600 / 60,
-        rem % 60
-    )
 }
 
 /// `preview`: exit 1 when an error is found (Heat would refuse the
@@ -98,7 +55,7 @@ pub(super) fn preview(
     drop(progress);
     match a.format.unwrap_or(Format::Table) {
         Format::Heat => {
-            let cx = HeatContext::new(TENANT, USER, ENDPOINT, &now());
+            let cx = HeatContext::offline();
             json::write_line(out, &Workspace::preview_heat_document(&p, &cx))?;
         }
         f => report::render_preview(out, &p, f, ui.out)?,
@@ -113,12 +70,6 @@ pub(super) fn preview(
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn the_clock_reads_as_heat_writes_it() {
-        assert_eq!(isotime(1_767_225_600), "2026-01-01T00:00:00Z");
-        assert_eq!(isotime(951_782_400 + 3_723), "2000-02-29T01:02:03Z");
-    }
 
     #[test]
     fn the_stack_is_named_after_the_template() {

@@ -707,6 +707,56 @@ impl HeatContext {
             now: now.to_owned(),
         }
     }
+
+    /// The context `heatcap preview --format heat` answers in (and
+    /// `serve`'s `/heatcap/v1/preview`, which answers what it answers):
+    /// project and user `heatcap`, endpoint `http://localhost:8004/v1`,
+    /// Heat's clock now (`heat_clock`).
+    pub fn offline() -> HeatContext {
+        HeatContext::new(
+            "heatcap",
+            "heatcap",
+            "http://localhost:8004/v1",
+            &heat_clock(),
+        )
+    }
+}
+
+/// Heat's clock as `isotime` writes it (`2026-01-01T00:00:00Z`): now, or
+/// `SOURCE_DATE_EPOCH` when set (reproducible output).
+pub(crate) fn heat_clock() -> String {
+    let secs = std::env::var("SOURCE_DATE_EPOCH")
+        .ok()
+        .and_then(|s| s.trim().parse::<u64>().ok())
+        .unwrap_or_else(|| {
+            std::time::SystemTime::now()
+                .duration_since(std::time::UNIX_EPOCH)
+                .map(|d| d.as_secs())
+                .unwrap_or_default()
+        });
+    isotime(secs)
+}
+
+/// `secs` since the epoch as Heat's `isotime` writes them.
+fn isotime(secs: u64) -> String {
+    let days = i64::try_from(secs / 86_400).unwrap_or_default();
+    let rem = secs % 86_400;
+    // Howard Hinnant's civil_from_days.
+    let z = days + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z - era * 146_097;
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let d = doy - (153 * mp + 2) / 5 + 1;
+    let m = if mp < 10 { mp + 3 } else { mp - 9 };
+    let y = yoe + era * 400 + i64::from(m <= 2);
+    format!(
+        "{y:04}-{m:02}-{d:02}T{:02}:{:02}:{:02}Z",
+        rem / 3600,
+        rem % 3600 / 60,
+        rem % 60
+    )
 }
 
 /// The document Heat's `POST /v1/{tenant}/stacks/preview` answers for the
@@ -822,4 +872,15 @@ fn attributes(r: &PreviewResource) -> J {
             })
             .collect(),
     )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_clock_reads_as_heat_writes_it() {
+        assert_eq!(isotime(1_767_225_600), "2026-01-01T00:00:00Z");
+        assert_eq!(isotime(951_782_400 + 3_723), "2000-02-29T01:02:03Z");
+    }
 }

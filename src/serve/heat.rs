@@ -14,7 +14,8 @@ use super::fault::{json_response, Fault};
 use super::Shared;
 use crate::heat_schema::api::{self, ListFilter, Refusal, TemplateType};
 use crate::heat_schema::{self, versions, Status};
-use crate::workspace::{error_class, validate_request, HeatRequest};
+use crate::product::preview::{heat_clock, HeatContext};
+use crate::workspace::{error_class, validate_request, HeatRequest, BODY_TEMPLATE};
 
 /// 200 with a JSON value, encoded as the CLI encodes it.
 pub(crate) fn ok(value: &Value) -> Response {
@@ -80,6 +81,260 @@ pub(crate) async fn validate(
         )),
         None => Ok(ok(&doc)),
     }
+}
+
+/// `POST /v1/{tenant}/stacks/preview`: Heat's create preview of the
+/// body's stack (heat/api/openstack/v1/stacks.py `preview`), as
+/// `openstack stack create --dry-run` sends it: the composition from the
+/// body alone, as validate reads it ([`instantiation`]), the root stack
+/// named by its `stack_name`; the document `preview --format heat` prints
+/// for it, in this request's context (the path's project, this server's
+/// address in `links`). Heat's refusals, in Heat's order: the API's
+/// checks of `timeout_mins`, `tags` and `converge`, no `stack_name`, no
+/// template; then the engine's: the template's version, the stack's
+/// name, `disable_rollback`, then what the preview itself refuses (a
+/// parameter without a value, a validation error), each a 400 fault
+/// with Heat's class and message.
+pub(crate) async fn stack_preview(
+    State(shared): State<Shared>,
+    Path(tenant): Path<String>,
+    headers: HeaderMap,
+    bytes: Bytes,
+) -> Result<Response, Fault> {
+    let Some(data) = json_body(&headers, &bytes)? else {
+        return Err(body::no_body());
+    };
+    let args = PreviewArgs::of(&data)?;
+    let name = data
+        .get("stack_name")
+        .cloned()
+        .ok_or_else(|| Fault::bad_request("No stack name specified"))?;
+    let request = instantiation(&data)?;
+    let depth = shared.config.max_nested_depth;
+    let stack_name = match &name {
+        Value::String(s) => s.clone(),
+        _ => String::new(),
+    };
+    let preview = shared
+        .blocking(move || {
+            let (load, environments) = request.in_memory();
+            let ws = crate::Workspace::builder()
+                .load_options(load)
+                .environments(&environments)
+                .roots(&[BODY_TEMPLATE])
+                .max_nested_depth(depth)
+                .open();
+            ws.preview(BODY_TEMPLATE, &stack_name)
+        })
+        .await?;
+    let refusal = preview.heat_error.as_deref().map(preview_fault);
+    // The engine parses the template (its version) before it makes the
+    // stack, whose name it checks first.
+    if let Some(f) = refusal
+        .as_ref()
+        .filter(|f| f.kind == "InvalidTemplateVersion")
+    {
+        return Err(f.clone());
+    }
+    check_stack_name(&name)?;
+    args.check_disable_rollback()?;
+    if let Some(f) = refusal {
+        return Err(f);
+    }
+    let host = headers
+        .get(axum::http::header::HOST)
+        .and_then(|h| h.to_str().ok())
+        .unwrap_or("localhost");
+    let cx = HeatContext::new(
+        &tenant,
+        "heatcap",
+        &format!("http://{host}/v1"),
+        &heat_clock(),
+    );
+    let mut doc = crate::Workspace::preview_heat_document(&preview, &cx);
+    args.apply(&mut doc);
+    Ok(ok(&doc))
+}
+
+/// The other methods on `/v1/{tenant}/stacks/preview`: Heat's router sends
+/// them to `stack_lookup` (`/stacks/{stack_name}`), which looks for a
+/// stack named `preview`; heatcap has no stacks (tests/heat/methods.json).
+pub(crate) async fn no_such_stack() -> Fault {
+    Fault::not_found("EntityNotFound", "The Stack (preview) could not be found.")
+}
+
+/// A refusal of the preview (`Class: message`, as
+/// [`crate::Preview::heat_error`] holds it) as Heat's fault: each class a
+/// preview raises maps to 400 (heat/api/middleware/fault.py).
+fn preview_fault(error: &str) -> Fault {
+    match error.split_once(": ") {
+        Some((class, message)) if !class.contains(' ') => {
+            Fault::new(StatusCode::BAD_REQUEST, class, message)
+        }
+        _ => Fault::new(StatusCode::BAD_REQUEST, "StackValidationFailed", error),
+    }
+}
+
+/// heat/engine/stack.py `_validate_stack_name`: a string, a letter then
+/// letters, digits, `_`, `.` or `-`, 255 characters at most.
+fn check_stack_name(name: &Value) -> Result<(), Fault> {
+    let refused = |message: String| {
+        Err(Fault::new(
+            StatusCode::BAD_REQUEST,
+            "StackValidationFailed",
+            message,
+        ))
+    };
+    let Value::String(s) = name else {
+        return refused(format!(
+            "Invalid stack name {}, must be a string",
+            python_value(name)
+        ));
+    };
+    let mut chars = s.chars();
+    let first = chars.next().is_some_and(|c| c.is_ascii_alphabetic());
+    let rest = chars.all(|c| c.is_ascii_alphanumeric() || matches!(c, '_' | '.' | '-'));
+    if first && rest && s.chars().count() <= 255 {
+        return Ok(());
+    }
+    refused(format!(
+        "Invalid stack name {s} must contain only alphanumeric or \"_-.\" characters, must start with alpha and must be 255 characters or less."
+    ))
+}
+
+/// A JSON value as Python's `str` writes it (`None`, `True`, `5`, a
+/// list or mapping as JSON text).
+fn python_value(v: &Value) -> String {
+    match v {
+        Value::Null => "None".to_owned(),
+        Value::Bool(true) => "True".to_owned(),
+        Value::Bool(false) => "False".to_owned(),
+        other => crate::encode::json::to_string(other),
+    }
+}
+
+/// The stack's own arguments of a preview request (Heat's `args`: the
+/// body's keys that are not the template's): what Heat checks of them and
+/// what its preview shows.
+struct PreviewArgs {
+    timeout_mins: Option<i64>,
+    tags: Option<Vec<String>>,
+    disable_rollback: Option<Value>,
+}
+
+impl PreviewArgs {
+    /// The API's checks (stacks.py `prepare_args`): `timeout_mins` an
+    /// integer (`param_utils.extract_int`), `tags` a comma-separated text
+    /// of tags of 80 characters at most, no `converge`.
+    fn of(data: &Map<String, Value>) -> Result<PreviewArgs, Fault> {
+        let timeout_mins = match data.get("timeout_mins") {
+            None | Some(Value::Null) => None,
+            Some(v) => Some(extract_int("timeout_mins", v)?),
+        };
+        let tags = match data.get("tags") {
+            None | Some(Value::Null) => None,
+            Some(Value::String(s)) => {
+                let tags: Vec<String> = s.split(',').map(str::to_owned).collect();
+                if let Some(t) = tags.iter().find(|t| t.chars().count() > 80) {
+                    return Err(Fault::bad_request(format!(
+                        "Invalid tag, \"{t}\" is longer than 80 characters"
+                    )));
+                }
+                Some(tags)
+            }
+            // Heat's API fails here (a 500 `AttributeError`: it splits the
+            // value at commas); heatcap refuses it as the engine would.
+            Some(other) => {
+                return Err(Fault::bad_request(format!(
+                    "Invalid tags, not a comma-separated text: {}",
+                    python_value(other)
+                )))
+            }
+        };
+        if data.contains_key("converge") {
+            return Err(Fault::bad_request(
+                "converge flag only supported in stack update (or update preview) request.",
+            ));
+        }
+        Ok(PreviewArgs {
+            timeout_mins,
+            tags,
+            disable_rollback: data.get("disable_rollback").cloned(),
+        })
+    }
+
+    /// The engine's check of `disable_rollback` (`param_utils.extract_bool`:
+    /// `true` or `false` in any case, else a `ValueError`, whose message
+    /// Heat's fault leaves out).
+    fn check_disable_rollback(&self) -> Result<(), Fault> {
+        match &self.disable_rollback {
+            None | Some(Value::Bool(_)) => Ok(()),
+            Some(v) if boolean_text(v).is_some() => Ok(()),
+            Some(_) => Err(Fault {
+                status: StatusCode::BAD_REQUEST,
+                kind: "ValueError".to_owned(),
+                message: None,
+            }),
+        }
+    }
+
+    /// The preview's `timeout_mins` (a positive one), `tags` and
+    /// `disable_rollback`, as the engine's `extract_args` keeps them.
+    fn apply(&self, doc: &mut Value) {
+        let Some(stack) = doc.get_mut("stack").and_then(Value::as_object_mut) else {
+            return;
+        };
+        if let Some(t) = self.timeout_mins.filter(|t| *t > 0) {
+            stack.insert("timeout_mins".to_owned(), Value::from(t));
+        }
+        if let Some(tags) = &self.tags {
+            stack.insert("tags".to_owned(), Value::from(tags.clone()));
+        }
+        if let Some(b) = self.disable_rollback.as_ref().and_then(boolean_text) {
+            stack.insert("disable_rollback".to_owned(), Value::Bool(b));
+        }
+    }
+}
+
+/// `true`/`false` (a JSON boolean, or a text in any case), as
+/// `extract_bool` takes it.
+fn boolean_text(v: &Value) -> Option<bool> {
+    match v {
+        Value::Bool(b) => Some(*b),
+        Value::String(s) => match s.to_ascii_lowercase().as_str() {
+            "true" => Some(true),
+            "false" => Some(false),
+            _ => None,
+        },
+        _ => None,
+    }
+}
+
+/// heat/common/param_utils.py `extract_int` (zero allowed, negative
+/// not), a 400 with its message.
+fn extract_int(name: &str, v: &Value) -> Result<i64, Fault> {
+    let parsed = match v {
+        Value::Number(n) => n.as_i64(),
+        // oslo's `is_int_like`: the text is the integer's own (no sign,
+        // space or leading zero).
+        Value::String(s) => s.parse::<i64>().ok().filter(|n| n.to_string() == *s),
+        _ => None,
+    };
+    let Some(n) = parsed else {
+        return Err(Fault::bad_request(format!(
+            "Only integer is acceptable by '{name}'."
+        )));
+    };
+    if n < 0 {
+        return Err(Fault::bad_request(format!(
+            "Value '{}' is invalid for '{name}' which only accepts non-negative integer.",
+            match v {
+                Value::String(s) => s.clone(),
+                other => other.to_string(),
+            }
+        )));
+    }
+    Ok(n)
 }
 
 /// The error codes Heat lets `ignore_errors` name

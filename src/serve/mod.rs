@@ -149,7 +149,15 @@ pub(crate) fn router(shared: Shared) -> Router {
             "/template_versions/{version}/functions",
             get(heat::template_functions),
         )
-        .route("/build_info", get(heat::build_info));
+        .route("/build_info", get(heat::build_info))
+        .route(
+            "/stacks/preview",
+            post(heat::stack_preview)
+                .get(heat::no_such_stack)
+                .put(heat::no_such_stack)
+                .patch(heat::no_such_stack)
+                .delete(heat::no_such_stack),
+        );
     let routes = Router::new()
         .route("/versions", get(heat::versions))
         .route("/v1", get(heat::versions))
@@ -185,7 +193,7 @@ fn heat_methods(path: &str) -> Option<&'static str> {
     let (_tenant, route) = rest.split_once('/')?;
     let parts: Vec<&str> = route.split('/').collect();
     match parts.as_slice() {
-        ["validate"] => Some("POST"),
+        ["validate"] | ["stacks", "preview"] => Some("POST"),
         ["resource_types" | "template_versions" | "build_info"]
         | ["resource_types", _]
         | ["resource_types", _, "template"]

@@ -167,6 +167,30 @@ const ENDPOINTS: &[Endpoint] = &[
         schema: "export-heat-api",
         formats: &[("heat-api", "export-heat-api"), ("tarball", "")],
     },
+    Endpoint {
+        path: "/heatcap/v1/preview",
+        summary: "`heatcap preview -t TEMPLATE -e ENV... [--choose TYPE=PATH]... [--stack-name NAME] --format json|heat`",
+        params: &[
+            ROOT,
+            PLAN,
+            TEMPLATE,
+            ENV,
+            (
+                "choose",
+                false,
+                true,
+                "TYPE=PATH: a UI's choice for a type; repeatable.",
+            ),
+            (
+                "stack_name",
+                false,
+                false,
+                "The root stack's name (--stack-name); the root template's file name without its extension when absent.",
+            ),
+        ],
+        schema: "preview",
+        formats: &[("json", "preview"), ("heat", "preview-heat")],
+    },
 ];
 
 /// The routes that also answer a POST body.
@@ -186,6 +210,95 @@ fn heat_request_schema() -> Value {
             "parameters": {"description": "A mapping merged into the environment's parameters; anything else is ignored."}
         }
     })
+}
+
+/// The document of Heat's `POST /v1/{tenant}/stacks/preview` (`preview
+/// --format heat`; docs/output.md), or Heat's refusal as that command
+/// prints it.
+fn preview_heat_schema() -> Value {
+    json!({
+        "description": "Heat's create preview (heat/engine/api.py format_stack_preview under the API's {\"stack\": ...}); nested stacks as lists of their resources. `preview --format heat` prints {\"Error\": \"Class: message\"} where Heat refuses the preview.",
+        "oneOf": [
+            {
+                "type": "object",
+                "required": ["stack"],
+                "properties": {"stack": {
+                    "type": "object",
+                    "required": ["stack_name", "resources", "parameters", "outputs", "links"],
+                    "properties": {
+                        "stack_name": {"type": "string"},
+                        "description": {"type": "string"},
+                        "parameters": {"type": "object"},
+                        "outputs": {"type": "array", "items": {"type": "object"}},
+                        "resources": {"$ref": "#/components/schemas/preview-heat.Resources"},
+                        "links": {"type": "array", "items": {"type": "object"}},
+                        "disable_rollback": {"type": "boolean"},
+                        "timeout_mins": {"type": ["integer", "null"]},
+                        "tags": {"type": "array", "items": {"type": "string"}}
+                    }
+                }}
+            },
+            {
+                "type": "object",
+                "required": ["Error"],
+                "properties": {"Error": {"type": "string"}}
+            }
+        ]
+    })
+}
+
+/// A stack's resources in Heat's preview: each resource, or a nested
+/// stack as the list of its own.
+fn preview_heat_resources_schema() -> Value {
+    json!({
+        "type": "array",
+        "items": {"anyOf": [
+            {
+                "type": "object",
+                "required": ["resource_name", "resource_type", "properties", "required_by", "stack_name"],
+                "properties": {
+                    "resource_name": {"type": "string"},
+                    "resource_type": {"type": "string"},
+                    "properties": {"type": "object"},
+                    "required_by": {"type": "array", "items": {"type": "string"}},
+                    "stack_name": {"type": "string"},
+                    "parent_resource": {"type": "string"}
+                }
+            },
+            {"$ref": "#/components/schemas/preview-heat.Resources"}
+        ]}
+    })
+}
+
+/// `POST /v1/{tenant_id}/stacks/preview`: Heat's own route, answered from
+/// the body (`openstack stack create --dry-run`).
+fn stack_preview_path() -> Value {
+    json!({"post": {
+        "summary": "Heat's create preview (`openstack stack create --dry-run`), from the request body alone: Heat's `POST /v1/{tenant_id}/stacks/preview`; the document `heatcap preview --format heat` prints for the same composition, in this request's project and with this server's address in `links`.",
+        "operationId": "stack_preview",
+        "parameters": [{
+            "name": "tenant_id",
+            "in": "path",
+            "required": true,
+            "description": "Any project (heatcap checks no token).",
+            "schema": {"type": "string", "pattern": "^[^/]+$"}
+        }],
+        "requestBody": {
+            "required": true,
+            "content": {"application/json": {"schema": {"$ref": "#/components/schemas/HeatPreviewRequest"}}}
+        },
+        "responses": {
+            "200": {
+                "description": "Heat's preview document.",
+                "content": {"application/json": {"schema": {"allOf": [
+                    {"$ref": "#/components/schemas/preview-heat"},
+                    {"required": ["stack"]}
+                ]}}}
+            },
+            "400": fault_response("Heat's refusal: no stack name, no template, an invalid stack name or argument, a parameter without a value (UserParameterMissing), an invalid template version, a validation error (StackValidationFailed)."),
+            "500": fault_response("A limit (time) or a fault of heatcap's.")
+        }
+    }})
 }
 
 /// `#/$defs/X` → `#/components/schemas/{prefix}.X`, everywhere in `v`.
@@ -362,6 +475,7 @@ pub(crate) fn value() -> Value {
         paths.insert(e.path.to_owned(), item);
     }
     components.insert("HeatRequest".to_owned(), heat_request_schema());
+    add_stack_preview(&mut components, &mut paths);
     paths.insert(
         "/heatcap/v1/roots".to_owned(),
         json!({"get": {
@@ -388,11 +502,41 @@ pub(crate) fn value() -> Value {
         "info": {
             "title": "heatcap serve",
             "version": env!("CARGO_PKG_VERSION"),
-            "description": "heatcap's answers over the served roots (docs/cli.md, `serve`). Each answer is the JSON the command prints for the same question; errors are Heat's fault documents. Heat's own API (/v1/{tenant_id}/...) is Heat's: see Heat's API reference."
+            "description": "heatcap's answers over the served roots (docs/cli.md, `serve`). Each answer is the JSON the command prints for the same question; errors are Heat's fault documents. Heat's own API (/v1/{tenant_id}/...) is Heat's: see Heat's API reference; the create preview, which heatcap computes, is described here too."
         },
         "paths": paths,
         "components": {"schemas": components}
     })
+}
+
+/// Heat's `POST /v1/{tenant_id}/stacks/preview` (its path, its request
+/// body) and the schemas of the preview's Heat document.
+fn add_stack_preview(components: &mut Map<String, Value>, paths: &mut Map<String, Value>) {
+    components.insert("preview-heat".to_owned(), preview_heat_schema());
+    components.insert(
+        "preview-heat.Resources".to_owned(),
+        preview_heat_resources_schema(),
+    );
+    components.insert(
+        "HeatPreviewRequest".to_owned(),
+        json!({
+            "description": "What `openstack stack create --dry-run` sends: Heat's InstantiationData (see HeatRequest) with the stack's name, and the stack's arguments Heat checks (timeout_mins, tags as a comma-separated text, disable_rollback) and shows in the preview.",
+            "allOf": [
+                {"$ref": "#/components/schemas/HeatRequest"},
+                {
+                    "type": "object",
+                    "required": ["stack_name"],
+                    "properties": {
+                        "stack_name": {"type": "string", "description": "The root stack's name: a letter, then letters, digits, `_`, `.`, `-` (255 characters at most)."}
+                    }
+                }
+            ]
+        }),
+    );
+    paths.insert(
+        "/v1/{tenant_id}/stacks/preview".to_owned(),
+        stack_preview_path(),
+    );
 }
 
 /// `GET /heatcap/v1/plans`: the plan environments of a root.

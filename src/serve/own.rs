@@ -137,6 +137,7 @@ pub(crate) fn router() -> Router<Shared> {
         .route("/parameters", get(parameters).post(parameters))
         .route("/validate", get(validate))
         .route("/export", get(export))
+        .route("/preview", get(preview))
         .route("/catalogue", get(catalogue))
         .route("/plans", get(plans))
         .route("/openapi.json", get(openapi))
@@ -677,6 +678,53 @@ async fn parameters(
             }
         })
         .await
+}
+
+/// `preview -t TEMPLATE -e ENV... [--plan P] [--choose TYPE=PATH]...
+/// [--stack-name NAME] --format json|heat`: the bytes the command prints
+/// (`heat`: in its context, `HeatContext::offline`; Heat's refusal is
+/// its `{"Error": ...}` document, as the command prints it). Computed for
+/// each request, never kept whole: `heat`'s `creation_time` is the clock
+/// when asked.
+async fn preview(State(shared): State<Shared>, asked: Asked) -> Answer {
+    let envs = asked.environments(&shared)?;
+    let root = asked.template(&shared, true)?.unwrap_or_default();
+    let mut choices = IndexMap::new();
+    for c in all(&asked.pairs, "choose") {
+        let (t, p) = c
+            .split_once('=')
+            .filter(|(t, p)| !t.is_empty() && !p.is_empty())
+            .ok_or_else(|| Fault::bad_request(format!("choose takes TYPE=PATH, got `{c}`")))?;
+        choices.insert(t.to_owned(), display(&asked.root()?.path(p)?));
+    }
+    let heat = asked.format(&["json", "heat"])? == "heat";
+    let name = asked.one("stack_name").map_or_else(
+        || {
+            Path::new(&root)
+                .file_stem()
+                .map(|s| s.to_string_lossy().into_owned())
+                .unwrap_or_default()
+        },
+        str::to_owned,
+    );
+    let depth = shared.config.max_nested_depth;
+    computed(&shared, move |load| {
+        let ws = Workspace::builder()
+            .load_options(load)
+            .environments(&envs)
+            .roots(std::slice::from_ref(&root))
+            .choices(choices)
+            .max_nested_depth(depth)
+            .open();
+        let p = ws.preview(&root, &name);
+        if heat {
+            let cx = crate::product::preview::HeatContext::offline();
+            json_text(&Workspace::preview_heat_document(&p, &cx))
+        } else {
+            text(|out| report::render_preview(out, &p, Format::Json, Look::default()))
+        }
+    })
+    .await
 }
 
 /// `validate [PATH]... [-e ENV]... [-r] [--format json|sarif]`.

@@ -38,6 +38,7 @@ import oracle  # noqa: E402  (sets the threading backend, warnings off)
 from unittest import mock  # noqa: E402
 
 from oslo_config import cfg  # noqa: E402
+import oslo_messaging as messaging  # noqa: E402
 from oslo_log import log as logging  # noqa: E402
 
 from heat.api import openstack as api_openstack  # noqa: E402
@@ -50,7 +51,9 @@ from heat.tests import utils as heat_test_utils  # noqa: E402
 
 TENANT = 'demo'
 
-# Heat's template-level routes (heat-api.md §1.1) and the versions paths.
+# Heat's template-level routes (heat-api.md §1.1), the create preview's
+# route (whose other methods Heat's router sends to `stack_lookup`, the
+# route `/stacks/{stack_name}`) and the versions paths.
 GET_ROUTES = [
     '/v1/demo/resource_types',
     '/v1/demo/resource_types/OS::Heat::RandomString',
@@ -65,6 +68,8 @@ CASES = (
     + [(m, p) for p in ['/v1', '/v1/demo'] for m in ['GET', 'HEAD']]
     + [(m, p) for p in GET_ROUTES for m in ['GET', 'HEAD', 'OPTIONS', 'POST']]
     + [(m, '/v1/demo/validate') for m in ['GET', 'HEAD', 'OPTIONS', 'PUT']]
+    + [(m, '/v1/demo/stacks/preview')
+       for m in ['GET', 'HEAD', 'OPTIONS', 'PUT', 'PATCH', 'DELETE']]
     + [(m, '/v1/demo/no_such_route') for m in ['GET', 'HEAD']]
 )
 
@@ -80,7 +85,13 @@ def app():
 
     def call(self, ctxt, msg, version=None, timeout=None):
         method, kwargs = msg
-        return getattr(engine, method)(ctxt, **kwargs)
+        try:
+            return getattr(engine, method)(ctxt, **kwargs)
+        except messaging.ExpectedException as e:
+            # What the RPC server sends back is the exception inside
+            # (oslo.messaging's dispatcher unwraps it): a stack lookup's
+            # `StackNotFound`, as a running heat-api sees it.
+            raise e.exc_info[1]
 
     mock.patch.object(rpc_client.EngineClient, 'call', call).start()
     mock.patch.object(fault.Fault, '__init__', _noting_fault).start()
