@@ -31,8 +31,18 @@ fn old_side(a: &DiffArgs) -> Result<(PathBuf, Vec<PathBuf>), Error> {
     let mut environments: Vec<PathBuf> = Vec::new();
     let mut template = a.from_template.clone();
     if let Some(plan) = &a.from_plan {
-        let plan =
-            crate::workspace::open_plan(&in_tree(from, plan), &crate::load::LoadOptions::default());
+        let path = in_tree(from, plan);
+        let plan = crate::workspace::open_plan(&path, &crate::load::LoadOptions::default());
+        if let Some(e) = plan
+            .diagnostics
+            .iter()
+            .find(|d| d.severity == crate::diag::Severity::Error)
+        {
+            return Err(Error::Usage(format!(
+                "the old side's plan `{}` fails: {e}",
+                path.display()
+            )));
+        }
         environments.extend(plan.environments.iter().map(|e| PathBuf::from(&e.path)));
         if template.is_none() {
             template = plan.template.map(|(p, _)| PathBuf::from(p));

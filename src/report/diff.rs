@@ -17,6 +17,10 @@ pub(crate) fn render_diff(
     match format {
         Format::Table => {
             let _ = look;
+            // Heat refuses: stderr says which side and why.
+            if d.heat_error.is_some() {
+                return Ok(());
+            }
             for c in d.changes.iter().filter(|c| c.action != Action::Unchanged) {
                 change(out, c)?;
             }
