@@ -158,3 +158,51 @@ fn the_reasons_are_given() {
     assert_eq!(d["summary"]["add"], 2);
     assert_eq!(d["summary"]["replace"], 2);
 }
+
+/// One resource per rule against another template: `OS::Heat::None`
+/// never changes; `depends_on` only and `deletion_policy` only: updated;
+/// a resource only the old side has: deleted; a plugin for another (a
+/// change of class): replaced; a server's image with
+/// `image_update_policy` REPLACE: replaced.
+#[test]
+fn the_decision_rules_are_heats() {
+    let golden = "rules.json";
+    let heat: J = serde_json::from_str(
+        &std::fs::read_to_string(format!("tests/heat/diff/{golden}")).unwrap(),
+    )
+    .unwrap();
+    let ours = common::json(&[
+        "diff",
+        "--format",
+        "heat",
+        "-q",
+        "-t",
+        &format!("{NEW}/rules.yaml"),
+        "--from-template",
+        &format!("{NEW}/rules-old.yaml"),
+    ]);
+    assert_eq!(heat, ours, "{golden}: differs from Heat");
+}
+
+/// A changed `immutable` property (a trunk's parent `port`): Heat refuses
+/// the update preview, `NotSupported`; heatcap says so and exits 1.
+#[test]
+fn an_immutable_change_is_refused_as_heat_refuses_it() {
+    let heat: J =
+        serde_json::from_str(&std::fs::read_to_string("tests/heat/diff/immutable.json").unwrap())
+            .unwrap();
+    let words = [
+        "diff",
+        "--format",
+        "heat",
+        "-q",
+        "-t",
+        &format!("{NEW}/trunk.yaml"),
+        "--from-template",
+        &format!("{NEW}/trunk-old.yaml"),
+    ];
+    let (code, out, err) = common::heatcap(&words);
+    assert_eq!(code, 1);
+    assert_eq!(serde_json::from_str::<J>(&out).unwrap(), heat);
+    assert!(err.contains("new side: NotSupported"), "{err}");
+}

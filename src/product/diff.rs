@@ -233,16 +233,20 @@ pub(crate) fn compare(old: &Preview, new: &Preview) -> Diff {
 /// Heat's `NotSupported` for a changed `immutable` property of an updated
 /// or replaced resource (`update_template_diff_properties`).
 fn immutable_error(c: &Change) -> Option<String> {
-    if !matches!(c.action, Action::Updated | Action::Replaced) {
+    if !matches!(
+        c.rule,
+        Rule::UpdateAllowed | Rule::NotUpdateAllowed | Rule::ServerPolicy
+    ) {
         return None;
     }
     let schema = heat_schema::heat().get(&c.type_name)?;
-    let names: Vec<&str> = c
+    let mut names: Vec<&str> = c
         .properties
         .iter()
         .filter(|p| schema.properties.get(&p.name).is_some_and(|s| s.immutable))
         .map(|p| p.name.as_str())
         .collect();
+    names.sort_unstable();
     (!names.is_empty()).then(|| {
         format!(
             "new side: NotSupported: Update to properties {} of {} ({}) is not supported.",
