@@ -496,3 +496,64 @@ pub(crate) fn heat_document(d: &Diff, cx: &HeatContext) -> J {
     }
     json!({ "resource_changes": lists })
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn resource(name: &str, plugin: &str, properties: J) -> PreviewResource {
+        let properties: IndexMap<String, J> = serde_json::from_value(properties).unwrap();
+        PreviewResource {
+            name: name.to_owned(),
+            type_name: plugin.to_owned(),
+            plugin: Some(plugin.to_owned()),
+            definition: json!({ "properties": properties }),
+            properties,
+            metadata: json!({}),
+            description: String::new(),
+            requires: Vec::new(),
+            required_by: Vec::new(),
+            nested: None,
+            value_attribute: None,
+        }
+    }
+
+    #[test]
+    fn none_never_changes_and_a_handle_is_always_replaced() {
+        let (a, b) = (
+            resource("N", "OS::Heat::None", json!({"x": 1})),
+            resource("N", "OS::Heat::None", json!({"x": 2})),
+        );
+        assert_eq!(decide(&a, &b).1, Rule::NoneResource);
+        let h = resource("H", "OS::Heat::UpdateWaitConditionHandle", json!({}));
+        assert_eq!(decide(&h, &h).0, Action::Replaced);
+    }
+
+    #[test]
+    fn a_property_not_update_allowed_replaces() {
+        let (a, b) = (
+            resource("S", "OS::Heat::RandomString", json!({"length": 16})),
+            resource("S", "OS::Heat::RandomString", json!({"length": 32})),
+        );
+        let (action, rule, props, _) = decide(&a, &b);
+        assert_eq!((action, rule), (Action::Replaced, Rule::NotUpdateAllowed));
+        assert_eq!(props[0].before, json!(16));
+    }
+
+    #[test]
+    fn a_servers_user_data_replaces_by_default_policy() {
+        let (a, b) = (
+            resource(
+                "S",
+                "OS::Nova::Server",
+                json!({"user_data": "a", "user_data_update_policy": "REPLACE"}),
+            ),
+            resource(
+                "S",
+                "OS::Nova::Server",
+                json!({"user_data": "b", "user_data_update_policy": "REPLACE"}),
+            ),
+        );
+        assert_eq!(decide(&a, &b).1, Rule::ServerPolicy);
+    }
+}
