@@ -107,6 +107,10 @@ pub use product::catalogue::{
     CapabilitiesEnvironment, CapabilitiesGroup, CapabilitiesTopic, CatalogueReport, Drift,
     DriftKind,
 };
+pub use product::diff::{
+    Action as DiffAction, Change as DiffChange, Diff, PropertyChange, Rule as DiffRule,
+    Summary as DiffSummary,
+};
 pub use product::feeds::{
     ConstraintBounds, ConstraintModulo, Feed, PropertyConstraint, Via as FeedVia,
 };

@@ -132,6 +132,12 @@ fn schema_of(command: &Command) -> Option<(String, bool)> {
             Format::Heat => return None,
             f => ("preview", f),
         },
+        Command::Diff(a) => match a.format.unwrap_or(Format::Table) {
+            // Heat's document is checked against Heat's recordings
+            // (tests/diff.rs).
+            Format::Heat => return None,
+            f => ("diff", f),
+        },
         Command::Export(a) if a.format == Format::HeatApi => ("export-heat-api", Format::Json),
         Command::Export(a) => ("export", a.format),
         Command::Validate(a) => ("validate", a.format),
@@ -186,7 +192,10 @@ fn check_goldens(schemas: &Schemas, used: &mut BTreeSet<String>) -> usize {
                     .args
                     .iter()
                     .any(|a| a == "heat" || a == "--template-type"))
-            || (case.args.first().is_some_and(|a| a == "preview")
+            || (case
+                .args
+                .first()
+                .is_some_and(|a| a == "preview" || a == "diff")
                 && case.args.iter().any(|a| a == "heat"));
         let Some(name) = name else {
             // SARIF has its official schema (tests/sarif_schema.rs).

@@ -26,6 +26,8 @@ pub const PARAMETERS_FORMATS: &[Format] = &[
 ];
 /// `preview`'s formats.
 pub const PREVIEW_FORMATS: &[Format] = &[Format::Table, Format::Json, Format::Yaml, Format::Heat];
+/// `diff`'s formats.
+pub const DIFF_FORMATS: &[Format] = &[Format::Table, Format::Json, Format::Yaml, Format::Heat];
 /// `export`'s formats.
 pub const EXPORT_FORMATS: &[Format] = &[Format::Plain, Format::Json, Format::HeatApi];
 /// `rules`' formats.
@@ -164,6 +166,8 @@ pub enum Command {
     Parameters(ParametersArgs),
     /// Heat's create preview: every resource of every nested stack, its properties resolved as Heat resolves them before create.
     Preview(PreviewArgs),
+    /// What an update from one composition to another does, as Heat's update preview decides it, and why.
+    Diff(DiffArgs),
     /// Check templates against Heat's rules; findings as path:line:col lines.
     Validate(ValidateArgs),
     /// A TripleO tree's environment catalogue (capabilities-map.yaml):
@@ -713,6 +717,47 @@ pub struct PreviewArgs {
     /// Output format (`heat`: the document Heat's stack preview API
     /// returns, as `openstack stack create --dry-run` receives it).
     #[arg(long, value_parser = format_parser(PREVIEW_FORMATS))]
+    pub format: Option<Format>,
+    #[command(flatten)]
+    pub evaluation: EvaluationArgs,
+}
+
+#[derive(Debug, Args)]
+pub struct DiffArgs {
+    /// The new side: `-t`, `-e`, `--plan`.
+    #[command(flatten)]
+    pub composition: CompositionArgs,
+    /// Use this template for this type on the new side, as a UI selection
+    /// would (repeatable).
+    #[arg(long, value_name = "TYPE=PATH")]
+    pub choose: Vec<String>,
+    /// The old side's tree: its relative template and environment paths
+    /// are read in DIR (absolute ones as they are) [default: the new
+    /// side's].
+    #[arg(long, value_name = "DIR")]
+    pub from: Option<PathBuf>,
+    /// The old side's root template [default: the new side's].
+    #[arg(long, value_name = "TEMPLATE")]
+    pub from_template: Option<PathBuf>,
+    /// An environment of the old side (repeatable, merged in order): when
+    /// given, the old side uses these instead of the `-e` ones.
+    #[arg(long, value_name = "ENV")]
+    pub from_environment: Vec<PathBuf>,
+    /// The old side's plan environment (its environments before the old
+    /// side's, its template unless `--from-template`).
+    #[arg(long, value_name = "PLAN")]
+    pub from_plan: Option<PathBuf>,
+    /// A `--choose` of the old side (repeatable): when given, the old side
+    /// uses these instead of the `--choose` ones.
+    #[arg(long, value_name = "TYPE=PATH")]
+    pub from_choose: Vec<String>,
+    /// The stack's name [default: the new root template's file name
+    /// without its extension].
+    #[arg(long, value_name = "NAME")]
+    pub stack_name: Option<String>,
+    /// Output format (`heat`: the document Heat's update preview API
+    /// returns, `openstack stack update --dry-run --show-nested`).
+    #[arg(long, value_parser = format_parser(DIFF_FORMATS))]
     pub format: Option<Format>,
     #[command(flatten)]
     pub evaluation: EvaluationArgs,

@@ -7,6 +7,7 @@ pub mod args;
 mod catalogue_cmd;
 pub mod config;
 pub mod config_file;
+mod diff_cmd;
 mod export_cmd;
 mod introspect_cmd;
 mod lsp_cmd;
@@ -25,7 +26,7 @@ mod validate_cmd;
 use std::io::Write;
 
 pub use args::{Cli, Command};
-use args::{ExportArgs, ParametersArgs, PreviewArgs};
+use args::{DiffArgs, ExportArgs, ParametersArgs, PreviewArgs};
 pub use terminal::Terminal;
 
 use crate::diag::{Diagnostic, Severity};
@@ -74,6 +75,7 @@ pub fn run_on(
         Command::Render(a) => render_cmd::render(&a, &ui, out, err),
         Command::Parameters(a) => parameters_cmd::parameters(&a, r, &ui, out, err),
         Command::Preview(a) => preview_cmd::preview(&a, r, &ui, out, err),
+        Command::Diff(a) => diff_cmd::diff(&a, r, &ui, out, err),
         Command::Validate(a) => validate_cmd::validate(&a, r, &ui, out, err),
         Command::Catalogue(a) => catalogue_cmd::catalogue(&a, r, &ui, out, err),
         Command::Rules(a) => rules_cmd::rules(&a, &ui, out),
@@ -122,6 +124,11 @@ fn expand_plan(
             ..
         })
         | Command::Preview(PreviewArgs {
+            composition: c,
+            evaluation: e,
+            ..
+        })
+        | Command::Diff(DiffArgs {
             composition: c,
             evaluation: e,
             ..
@@ -203,6 +210,13 @@ fn remap_paths(command: &mut Command, remap: &Remap) {
         | Command::Preview(PreviewArgs { composition: c, .. }) => {
             all(&mut c.environments);
             c.template = c.template.as_deref().map(|t| remap.apply_path(t));
+        }
+        Command::Diff(a) => {
+            all(&mut a.composition.environments);
+            all(&mut a.from_environment);
+            let c = &mut a.composition;
+            c.template = c.template.as_deref().map(|t| remap.apply_path(t));
+            a.from_template = a.from_template.as_deref().map(|t| remap.apply_path(t));
         }
         Command::Render(a) => a.tree = remap.apply_path(&a.tree),
         Command::Validate(a) => {

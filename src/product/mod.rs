@@ -5,6 +5,7 @@
 //! ([`heat_validate`]), and what stock Heat accepts ([`export`]).
 
 pub(crate) mod catalogue;
+pub(crate) mod diff;
 pub(crate) mod export;
 pub(crate) mod feeds;
 pub(crate) mod heat_validate;

@@ -100,6 +100,12 @@ pub struct PreviewResource {
     #[serde(skip)]
     #[schemars(skip)]
     pub(crate) value_attribute: Option<J>,
+    /// Its definition as Heat's update compares it (`ResourceDefinition`
+    /// frozen: properties as written and resolved, unconverted; metadata,
+    /// `depends_on`, `deletion_policy`, `update_policy`), for `diff`.
+    #[serde(skip)]
+    #[schemars(skip)]
+    pub(crate) definition: J,
 }
 
 /// One output of the root stack.
@@ -366,7 +372,32 @@ fn resource(
         })
         .map(python::str)
         .unwrap_or_default();
+    let mut definition = Map::new();
+    definition.insert(
+        "properties".to_owned(),
+        J::Object(
+            child
+                .properties
+                .iter()
+                .map(|(k, v)| (k.clone(), shown(v)))
+                .collect(),
+        ),
+    );
+    definition.insert(
+        "metadata".to_owned(),
+        child.metadata.as_ref().map_or(J::Null, shown),
+    );
+    for (key, alias) in [
+        ("depends_on", "DependsOn"),
+        ("deletion_policy", "DeletionPolicy"),
+        ("update_policy", "UpdatePolicy"),
+    ] {
+        if let Some(v) = written.and_then(|u| u.other.get(key).or_else(|| u.other.get(alias))) {
+            definition.insert(key.to_owned(), v.clone());
+        }
+    }
     PreviewResource {
+        definition: J::Object(definition),
         name: name.to_owned(),
         type_name: child.type_name.clone(),
         plugin: child.plugin.clone(),
@@ -824,7 +855,7 @@ fn heat_resources(s: &PreviewStack, cx: &HeatContext) -> Vec<J> {
 
 /// One resource as `format_stack_resource(with_props=True)` gives it
 /// before create.
-fn heat_resource(r: &PreviewResource, s: &PreviewStack, cx: &HeatContext) -> J {
+pub(crate) fn heat_resource(r: &PreviewResource, s: &PreviewStack, cx: &HeatContext) -> J {
     let identity = |path: String| json!({"path": path, "stack_id": "None", "stack_name": s.name, "tenant": cx.tenant});
     let mut out = json!({
         "attributes": attributes(r),

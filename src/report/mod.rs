@@ -5,6 +5,7 @@ mod catalogue;
 mod full;
 mod introspect;
 pub(crate) use crate::encode::{json, yaml};
+mod diff;
 mod github;
 mod look;
 mod options;
@@ -20,6 +21,7 @@ mod text;
 use std::io::{self, Write};
 
 pub(crate) use catalogue::render_catalogue;
+pub(crate) use diff::render_diff;
 pub(crate) use introspect::{render_by_type, render_find, render_index, render_summary};
 pub(crate) use options::render_options;
 pub(crate) use parameters::{render_parameters, render_parameters_diff};

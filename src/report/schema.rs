@@ -156,6 +156,12 @@ pub(crate) const SCHEMAS: &[OutputSchema] = &[
         generate: derived::<crate::product::preview::Preview>,
     },
     OutputSchema {
+        name: "diff",
+        output: "diff --format json",
+        about: "What an update from one composition to another does, as Heat's update preview decides it: every resource's action, the rule that decided, the properties that change.",
+        generate: derived::<crate::product::diff::Diff>,
+    },
+    OutputSchema {
         name: "export",
         output: "export --format json",
         about: "The files export wrote, and the environments to give Heat.",

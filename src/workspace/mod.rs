@@ -733,6 +733,21 @@ impl Workspace {
         preview
     }
 
+    /// `diff`: what an update from the composition previewed as `old` to
+    /// the one previewed as `new` does (see [`crate::product::diff`]).
+    pub fn diff(old: &Preview, new: &Preview) -> crate::product::diff::Diff {
+        crate::product::diff::compare(old, new)
+    }
+
+    /// The document Heat's update preview API answers for `d`
+    /// (`diff --format heat`).
+    pub fn diff_heat_document(
+        d: &crate::product::diff::Diff,
+        cx: &crate::product::preview::HeatContext,
+    ) -> serde_json::Value {
+        crate::product::diff::heat_document(d, cx)
+    }
+
     /// The document Heat's stack preview API answers for `p` in the
     /// context `cx` (`preview --format heat`).
     pub fn preview_heat_document(
