@@ -734,7 +734,7 @@ impl Workspace {
     }
 
     /// `diff`: what an update from the composition previewed as `old` to
-    /// the one previewed as `new` does (see [`crate::product::diff`]).
+    /// the one previewed as `new` does (see `product::diff`).
     pub fn diff(old: &Preview, new: &Preview) -> crate::product::diff::Diff {
         crate::product::diff::compare(old, new)
     }
