@@ -453,6 +453,26 @@ impl CompositionArgs {
     pub fn template(&self) -> &std::path::Path {
         self.template.as_deref().unwrap_or(std::path::Path::new(""))
     }
+
+    /// A usage error when the template or an environment is standard
+    /// input (`what` names the command, which reads them by path).
+    pub fn no_stdin(&self, what: &str) -> Result<(), crate::error::Error> {
+        super::config::no_stdin(
+            std::iter::once(&self.template().to_path_buf()).chain(&self.environments),
+            what,
+        )
+    }
+}
+
+impl EvaluationArgs {
+    /// How the diagnostics are printed on stderr: as `format`, at the
+    /// verbosity `-q`/`-v` ask for.
+    pub fn diagnostics_output(&self, format: crate::report::Format) -> super::config::Output {
+        super::config::Output {
+            format,
+            min_severity: super::config::verbosity(self.output.quiet, self.output.verbose),
+        }
+    }
 }
 
 /// How `export` and `parameters` evaluate a composition and report on it:

@@ -6,10 +6,11 @@ use std::path::{Path, PathBuf};
 
 use super::args::DiffArgs;
 use super::parameters_cmd::choices;
+use super::preview_cmd::{default_stack_name, preview_of};
 use super::{config, exit_for_errors, print_diagnostics, Ui};
 use crate::error::{Error, Exit};
 use crate::report::{self, json, Format};
-use crate::walk::{display, Remap};
+use crate::walk::Remap;
 use crate::{HeatContext, Workspace};
 
 /// The project, user and endpoint `--format heat` answers as.
@@ -83,35 +84,27 @@ pub(super) fn diff(
             .chain(&from_environments),
         "diff",
     )?;
-    let output = config::Output {
-        format: Format::Table,
-        min_severity: config::verbosity(a.evaluation.output.quiet, a.evaluation.output.verbose),
-    };
-    let name = a.stack_name.clone().unwrap_or_else(|| {
-        a.composition
-            .template()
-            .file_stem()
-            .map(|s| s.to_string_lossy().into_owned())
-            .unwrap_or_default()
-    });
+    let output = a.evaluation.diagnostics_output(Format::Table);
+    let name = a
+        .stack_name
+        .clone()
+        .unwrap_or_else(|| default_stack_name(a.composition.template()));
     let progress = ui.progress(a.evaluation.output.quiet, "evaluating");
-    let open = |template: &Path, environments: &[PathBuf], chosen| {
-        let root = display(template);
-        let ws = Workspace::builder()
-            .environments(environments)
-            .roots(std::slice::from_ref(&root))
-            .choices(chosen)
-            .max_nested_depth(a.evaluation.max_nested_depth)
-            .remap(remap.clone())
-            .render_options(config::render_options(&a.evaluation.render))
-            .open();
-        ws.preview(&root, &name)
-    };
-    let old = open(&from_template, &from_environments, from_chosen);
-    let new = open(
+    let old = preview_of(
+        &from_template,
+        &from_environments,
+        from_chosen,
+        &a.evaluation,
+        remap,
+        &name,
+    );
+    let new = preview_of(
         a.composition.template(),
         &a.composition.environments,
         chosen,
+        &a.evaluation,
+        remap,
+        &name,
     );
     let d = Workspace::diff(&old, &new);
     drop(progress);

@@ -23,14 +23,8 @@ pub(super) fn export(
             "--out DIR is required (or --format heat-api)".into(),
         ));
     }
-    config::no_stdin(
-        std::iter::once(&a.composition.template().to_path_buf()).chain(&a.composition.environments),
-        "export",
-    )?;
-    let output = config::Output {
-        format: Format::Plain,
-        min_severity: config::verbosity(a.evaluation.output.quiet, a.evaluation.output.verbose),
-    };
+    a.composition.no_stdin("export")?;
+    let output = a.evaluation.diagnostics_output(Format::Plain);
     let root = display(a.composition.template());
     let progress = ui.progress(a.evaluation.output.quiet, "exporting");
     let ws = Workspace::builder()

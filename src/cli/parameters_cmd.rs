@@ -46,14 +46,8 @@ pub(super) fn parameters(
     err: &mut dyn Write,
 ) -> Result<Exit, Error> {
     let chosen = choices(&a.choose)?;
-    config::no_stdin(
-        std::iter::once(&a.composition.template().to_path_buf()).chain(&a.composition.environments),
-        "parameters",
-    )?;
-    let output = config::Output {
-        format: Format::Table,
-        min_severity: config::verbosity(a.evaluation.output.quiet, a.evaluation.output.verbose),
-    };
+    a.composition.no_stdin("parameters")?;
+    let output = a.evaluation.diagnostics_output(Format::Table);
     if let Some(spec) = &a.diff {
         return parameters_diff(a, &chosen, spec, remap, ui, out, err);
     }
@@ -85,10 +79,7 @@ fn parameters_diff(
     out: &mut dyn Write,
     err: &mut dyn Write,
 ) -> Result<Exit, Error> {
-    let output = config::Output {
-        format: Format::Table,
-        min_severity: config::verbosity(a.evaluation.output.quiet, a.evaluation.output.verbose),
-    };
+    let output = a.evaluation.diagnostics_output(Format::Table);
     let usage = || Error::Usage(format!("--diff takes TYPE=PATH_A,PATH_B, got `{spec}`"));
     let (t, pair) = spec.split_once('=').ok_or_else(usage)?;
     let (from, to) = pair.split_once(',').ok_or_else(usage)?;

@@ -2,21 +2,48 @@
 
 use std::io::Write;
 
-use super::args::PreviewArgs;
+use std::path::{Path, PathBuf};
+
+use indexmap::IndexMap;
+
+use super::args::{EvaluationArgs, PreviewArgs};
 use super::parameters_cmd::choices;
 use super::{config, exit_for_errors, print_diagnostics, Ui};
 use crate::error::{Error, Exit};
+use crate::product::preview::Preview;
 use crate::report::{self, json, Format};
 use crate::walk::{display, Remap};
 use crate::{HeatContext, Workspace};
 
 /// The root stack's default name: the template's file name without its
 /// extension (`overcloud.yaml` → `overcloud`).
-fn default_stack_name(template: &std::path::Path) -> String {
+pub(super) fn default_stack_name(template: &Path) -> String {
     template
         .file_stem()
         .map(|s| s.to_string_lossy().into_owned())
         .unwrap_or_default()
+}
+
+/// The create preview of `template` with `environments` and `chosen`
+/// (one side of `diff`, or `preview`'s answer), the root stack named `name`.
+pub(super) fn preview_of(
+    template: &Path,
+    environments: &[PathBuf],
+    chosen: IndexMap<String, String>,
+    evaluation: &EvaluationArgs,
+    remap: &Remap,
+    name: &str,
+) -> Preview {
+    let root = display(template);
+    Workspace::builder()
+        .environments(environments)
+        .roots(std::slice::from_ref(&root))
+        .choices(chosen)
+        .max_nested_depth(evaluation.max_nested_depth)
+        .remap(remap.clone())
+        .render_options(config::render_options(&evaluation.render))
+        .open()
+        .preview(&root, name)
 }
 
 /// `preview`: exit 1 when an error is found (Heat would refuse the
@@ -29,29 +56,21 @@ pub(super) fn preview(
     err: &mut dyn Write,
 ) -> Result<Exit, Error> {
     let chosen = choices(&a.choose)?;
-    config::no_stdin(
-        std::iter::once(&a.composition.template().to_path_buf()).chain(&a.composition.environments),
-        "preview",
-    )?;
-    let output = config::Output {
-        format: Format::Table,
-        min_severity: config::verbosity(a.evaluation.output.quiet, a.evaluation.output.verbose),
-    };
-    let root = display(a.composition.template());
+    a.composition.no_stdin("preview")?;
+    let output = a.evaluation.diagnostics_output(Format::Table);
     let name = a
         .stack_name
         .clone()
         .unwrap_or_else(|| default_stack_name(a.composition.template()));
     let progress = ui.progress(a.evaluation.output.quiet, "evaluating");
-    let ws = Workspace::builder()
-        .environments(&a.composition.environments)
-        .roots(std::slice::from_ref(&root))
-        .choices(chosen)
-        .max_nested_depth(a.evaluation.max_nested_depth)
-        .remap(remap.clone())
-        .render_options(config::render_options(&a.evaluation.render))
-        .open();
-    let p = ws.preview(&root, &name);
+    let p = preview_of(
+        a.composition.template(),
+        &a.composition.environments,
+        chosen,
+        &a.evaluation,
+        remap,
+        &name,
+    );
     drop(progress);
     match a.format.unwrap_or(Format::Table) {
         Format::Heat => {
