@@ -244,16 +244,29 @@ impl Interface {
 /// A template's parameters: name, type, constraints.
 type Declared = Vec<(String, String, Option<serde_json::Value>)>;
 
-/// E7007 without environments: a resource whose type is a template path
-/// passes a property that template does not declare. Heat's validate
-/// refuses it ("Property error: resources.N.properties: Unknown Property
-/// P"; tests/heat/path-type-unknown-property.json); with `-e` the
-/// composition reports it instead.
-pub(super) fn path_type_properties(
-    all: &[Contribution],
+/// What a template-path type's template offers the resources that use it:
+/// the name it is shown by, its parameters (name, type, constraints), and
+/// those it reads at validate without a default.
+pub(super) struct PathTarget {
+    shown: String,
+    declared: Declared,
+    reads: Vec<String>,
+}
+
+/// Every use of a template-path type in `all`, with the template it
+/// names; each template located and loaded once, for both checks below.
+pub(super) type PathUses<'a> = (
+    Vec<(&'a Contribution, &'a PathUse, PathBuf)>,
+    HashMap<PathBuf, PathTarget>,
+);
+
+/// The template-path uses of `all` and their templates (a missing or
+/// broken template is left out: its own checks report it).
+pub(super) fn path_targets<'a>(
+    all: &'a [Contribution],
     opts: &crate::load::LoadOptions,
-) -> Vec<crate::diag::Diagnostic> {
-    use crate::diag::{codes, Diagnostic};
+) -> PathUses<'a> {
+    use crate::validate::hot::missing_value;
     let mut targets: Vec<(PathBuf, String)> = Vec::new();
     let mut seen: HashSet<PathBuf> = HashSet::new();
     let mut uses: Vec<(&Contribution, &PathUse, PathBuf)> = Vec::new();
@@ -273,32 +286,58 @@ pub(super) fn path_type_properties(
         .into_iter()
         .map(|(read, shown)| crate::walk::Source::new(read, shown, true))
         .collect();
-    // Each target's parameters: name, type, constraints.
-    let declared: HashMap<PathBuf, (String, Declared)> =
-        crate::load::load_all(&sources, opts, |l| {
-            let record = FileRecord::from_loaded(l, false);
-            let params = record.template().map(|t| {
-                t.parameters
-                    .iter()
-                    .map(|p| {
-                        (
-                            p.name.clone(),
-                            p.type_.clone().unwrap_or_else(|| "string".to_owned()),
-                            p.constraints().cloned(),
-                        )
-                    })
-                    .collect()
-            });
-            (record.path.clone(), params)
+    let loaded: HashMap<PathBuf, PathTarget> = crate::load::load_all(&sources, opts, |l| {
+        let record = FileRecord::from_loaded(l, true);
+        record.template().map(|t| {
+            let declared = t
+                .parameters
+                .iter()
+                .map(|p| {
+                    (
+                        p.name.clone(),
+                        p.type_.clone().unwrap_or_else(|| "string".to_owned()),
+                        p.constraints().cloned(),
+                    )
+                })
+                .collect();
+            let mut reads: Vec<String> = Vec::new();
+            if let Some(root) = record.tree.as_ref().and_then(|t| t.as_map()) {
+                for (name, _, _) in missing_value::reads_at_validate(root, t.format) {
+                    if !reads.iter().any(|n| n == name) {
+                        reads.push(name.to_owned());
+                    }
+                }
+            }
+            PathTarget {
+                shown: record.path.clone(),
+                declared,
+                reads,
+            }
         })
-        .into_iter()
-        .zip(&sources)
-        .filter_map(|((shown, params), s)| params.map(|n| (s.path.clone(), (shown, n))))
-        .collect();
+    })
+    .into_iter()
+    .zip(&sources)
+    .filter_map(|(target, s)| target.map(|t| (s.path.clone(), t)))
+    .collect();
+    (uses, loaded)
+}
+
+/// E7007 without environments: a resource whose type is a template path
+/// passes a property that template does not declare. Heat's validate
+/// refuses it ("Property error: resources.N.properties: Unknown Property
+/// P"; tests/heat/path-type-unknown-property.json); with `-e` the
+/// composition reports it instead. E7015: a literal value its parameter
+/// refuses.
+pub(super) fn path_type_properties((uses, targets): &PathUses<'_>) -> Vec<crate::diag::Diagnostic> {
+    use crate::diag::{codes, Diagnostic};
     let mut out = Vec::new();
     for (c, u, read) in uses {
-        // A missing or broken target is reported by its own checks.
-        let Some((shown, params)) = declared.get(&read) else {
+        let Some(PathTarget {
+            shown,
+            declared: params,
+            ..
+        }) = targets.get(read)
+        else {
             continue;
         };
         for p in u
@@ -356,57 +395,17 @@ pub(super) fn path_type_properties(
 /// one), so validated alone the parent is refused too
 /// (tests/heat/missing-value-verdicts.json, `nested-*.yaml`).
 pub(super) fn nested_values_missing(
-    all: &[Contribution],
-    opts: &crate::load::LoadOptions,
+    (uses, targets): &PathUses<'_>,
 ) -> Vec<crate::diag::Diagnostic> {
     use crate::validate::hot::missing_value;
-    let mut targets: Vec<(PathBuf, String)> = Vec::new();
-    let mut seen: HashSet<PathBuf> = HashSet::new();
-    let mut uses: Vec<(&Contribution, &PathUse, PathBuf)> = Vec::new();
-    for c in all {
-        let mut locator = Locator::new(&c.from, &opts.remap, &opts.overlay);
-        for u in &c.path_uses {
-            let Some((read, shown)) = locator.locate(&u.type_name) else {
-                continue;
-            };
-            if seen.insert(read.clone()) {
-                targets.push((read.clone(), shown));
-            }
-            uses.push((c, u, read));
-        }
-    }
-    if uses.is_empty() {
-        return Vec::new();
-    }
-    let sources: Vec<crate::walk::Source> = targets
-        .into_iter()
-        .map(|(read, shown)| crate::walk::Source::new(read, shown, true))
-        .collect();
-    // Each target's parameters read at validate without a default.
-    let reads: HashMap<PathBuf, (String, Vec<String>)> =
-        crate::load::load_all(&sources, opts, |l| {
-            let record = FileRecord::from_loaded(l, true);
-            let format = record.template().map(|t| t.format);
-            let mut names: Vec<String> = Vec::new();
-            if let (Some(format), Some(root)) =
-                (format, record.tree.as_ref().and_then(|t| t.as_map()))
-            {
-                for (name, _, _) in missing_value::reads_at_validate(root, format) {
-                    if !names.iter().any(|n| n == name) {
-                        names.push(name.to_owned());
-                    }
-                }
-            }
-            (record.path.clone(), names)
-        })
-        .into_iter()
-        .zip(&sources)
-        .filter(|((_, names), _)| !names.is_empty())
-        .map(|((shown, names), s)| (s.path.clone(), (shown, names)))
-        .collect();
     let mut out = Vec::new();
     for (c, u, read) in uses {
-        let Some((shown, names)) = reads.get(&read) else {
+        let Some(PathTarget {
+            shown,
+            reads: names,
+            ..
+        }) = targets.get(read)
+        else {
             continue;
         };
         for name in names.iter().filter(|n| !u.properties.contains(n)) {

@@ -298,9 +298,12 @@ pub fn validate(opts: &ValidateOptions) -> Validated {
     // (E7015).
     let names = opts.environments.is_empty() && selection.includes(codes::UNKNOWN_PROPERTY);
     let values = selection.includes(codes::INVALID_PROVIDER_PROPERTY);
-    if names || values {
-        let mut found: Vec<Diagnostic> =
-            super::interface::path_type_properties(&contributions, load)
+    let missing = selection.includes(VALUE_MISSING_AT_VALIDATE);
+    if names || values || missing {
+        // Each template a path type names is read once for both checks.
+        let path_uses = super::interface::path_targets(&contributions, load);
+        if names || values {
+            let mut found: Vec<Diagnostic> = super::interface::path_type_properties(&path_uses)
                 .into_iter()
                 .filter(|d| {
                     if d.code == codes::UNKNOWN_PROPERTY {
@@ -310,13 +313,14 @@ pub fn validate(opts: &ValidateOptions) -> Validated {
                     }
                 })
                 .collect();
-        count_against_compliance(&mut found, opts.profile);
-        out.findings.extend(found);
-    }
-    if selection.includes(VALUE_MISSING_AT_VALIDATE) {
-        let mut found = super::interface::nested_values_missing(&contributions, load);
-        count_against_compliance(&mut found, opts.profile);
-        out.findings.extend(found);
+            count_against_compliance(&mut found, opts.profile);
+            out.findings.extend(found);
+        }
+        if missing {
+            let mut found = super::interface::nested_values_missing(&path_uses);
+            count_against_compliance(&mut found, opts.profile);
+            out.findings.extend(found);
+        }
     }
     drop_passed_parameters(&mut out.findings, contributions, opts, &disk);
     if !opts.environments.is_empty() {
