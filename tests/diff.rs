@@ -27,27 +27,7 @@ fn assert_equal_to_heat(golden: &str, args: &[String]) {
     words.push(format!("{NEW}/root.yaml"));
     words.extend(args.iter().cloned());
     let ours = common::json(&words);
-    if heat != ours {
-        let pretty = |v: &J| serde_json::to_string_pretty(v).unwrap();
-        let (a, b) = (pretty(&heat), pretty(&ours));
-        let first = a
-            .lines()
-            .zip(b.lines())
-            .position(|(x, y)| x != y)
-            .unwrap_or(0);
-        let around = |s: &str| {
-            s.lines()
-                .skip(first.saturating_sub(8))
-                .take(16)
-                .collect::<Vec<_>>()
-                .join("\n")
-        };
-        panic!(
-            "{golden}: differs from Heat at line {first}:\nHeat:\n{}\nheatcap:\n{}",
-            around(&a),
-            around(&b)
-        );
-    }
+    common::assert_same_as_heat(golden, &heat, &ours);
 }
 
 fn env(dir: &str, name: &str) -> String {

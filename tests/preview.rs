@@ -73,28 +73,7 @@ fn assert_equal_to_heat(golden: &str, args: &[String]) {
     ) {
         *s = t.clone();
     }
-    let (a, b) = (normalize(&heat), normalize(&ours));
-    if a != b {
-        let pretty = |v: &J| serde_json::to_string_pretty(v).unwrap();
-        let (a, b) = (pretty(&a), pretty(&b));
-        let first = a
-            .lines()
-            .zip(b.lines())
-            .position(|(x, y)| x != y)
-            .unwrap_or(0);
-        let around = |s: &str| {
-            s.lines()
-                .skip(first.saturating_sub(8))
-                .take(16)
-                .collect::<Vec<_>>()
-                .join("\n")
-        };
-        panic!(
-            "{golden}: differs from Heat at line {first}:\nHeat:\n{}\nheatcap:\n{}",
-            around(&a),
-            around(&b)
-        );
-    }
+    common::assert_same_as_heat(golden, &normalize(&heat), &normalize(&ours));
 }
 
 fn args(words: &[&str]) -> Vec<String> {

@@ -88,6 +88,38 @@ pub(crate) fn heat_document(
     json(&deployment_args("parameters", root, envs, &options))
 }
 
+/// Fails when heatcap's document differs from Heat's recorded one
+/// (`golden` names the recording), showing both around the first line
+/// that differs.
+pub(crate) fn assert_same_as_heat(
+    golden: &str,
+    heat: &serde_json::Value,
+    ours: &serde_json::Value,
+) {
+    if heat == ours {
+        return;
+    }
+    let pretty = |v: &serde_json::Value| serde_json::to_string_pretty(v).unwrap();
+    let (a, b) = (pretty(heat), pretty(ours));
+    let first = a
+        .lines()
+        .zip(b.lines())
+        .position(|(x, y)| x != y)
+        .unwrap_or(0);
+    let around = |s: &str| {
+        s.lines()
+            .skip(first.saturating_sub(8))
+            .take(16)
+            .collect::<Vec<_>>()
+            .join("\n")
+    };
+    panic!(
+        "{golden}: differs from Heat at line {first}:\nHeat:\n{}\nheatcap:\n{}",
+        around(&a),
+        around(&b)
+    );
+}
+
 /// Which file of a raw TripleO tree [`linked_tree`] makes a link to a
 /// file outside it.
 #[derive(Clone, Copy, Debug)]
