@@ -701,6 +701,7 @@ impl Workspace {
             },
             heat_error: None,
             diagnostics: Vec::new(),
+            unassigned: Vec::new(),
         };
         if self.environment_broken() {
             preview.heat_error = diagnostics
@@ -712,8 +713,16 @@ impl Workspace {
         }
         let c = compose_preview(root, &registry, &self.catalog, self.max_depth, stack_name);
         diagnostics.extend(c.diagnostics.iter().cloned());
-        let (stack, description, parameters, outputs) =
-            crate::product::preview::build(&c, &self.catalog, root, stack_name);
+        let (stack, description, parameters, outputs) = crate::product::preview::build(
+            &c,
+            &self.catalog,
+            &crate::product::parameters::Origins {
+                merged: &self.merged,
+                environments: &self.environment_paths(),
+            },
+            root,
+            stack_name,
+        );
         preview.stack = stack;
         preview.description = description;
         preview.parameters = parameters;
@@ -729,6 +738,7 @@ impl Workspace {
                 format!("UserParameterMissing: The Parameter ({name}) was not provided.")
             });
         preview.heat_error = missing.or_else(|| c.heat_error.as_deref().map(preview_error));
+        preview.unassigned.clone_from(&c.unassigned);
         preview.diagnostics = finish(diagnostics, &self.load.overlay);
         preview
     }
