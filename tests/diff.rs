@@ -536,3 +536,47 @@ fn a_refused_side_is_named_and_the_rest_still_shown() {
         assert!(out.lines().last().unwrap().contains("to update"), "{out}");
     }
 }
+
+/// Where Heat refuses and heatcap still answers: a yaql expression fed
+/// `get_attr` (`None` before create) fails inside Heat's update preview
+/// (tests/heat/diff/yaql-null.json: `StackValidationFailed`), as on every
+/// TripleO tree from 2018 on; heatcap leaves the value as it cannot know
+/// it, the same on both sides, and answers (exit 0).
+#[test]
+fn heatcap_answers_where_heat_refuses_a_yaql_fed_null() {
+    let heat: J =
+        serde_json::from_str(&std::fs::read_to_string("tests/heat/diff/yaql-null.json").unwrap())
+            .unwrap();
+    assert!(heat["Error"]
+        .as_str()
+        .unwrap()
+        .contains("for receiver None"));
+    let (t, f) = (format!("{NEW}/yaql.yaml"), format!("{NEW}/yaql-old.yaml"));
+    let (code, out, err) = common::heatcap(&[
+        "diff",
+        "--format",
+        "json",
+        "-q",
+        "-t",
+        &t,
+        "--from-template",
+        &f,
+    ]);
+    assert_eq!(code, 0, "{err}");
+    let d: J = serde_json::from_str(&out).unwrap();
+    let actions: Vec<(&str, &str)> = d["changes"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| {
+            (
+                c["resource"].as_str().unwrap(),
+                c["action"].as_str().unwrap(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        actions,
+        [("R", "unchanged"), ("V", "unchanged"), ("W", "updated")]
+    );
+}
