@@ -533,6 +533,12 @@ fn a_refused_side_is_named_and_the_rest_still_shown() {
         let (code, out, _) = common::heatcap(&base);
         assert_eq!(code, 1);
         assert!(out.contains("root-Role-Inner/Leaf"), "{out}");
+        let marked = if side == "new side" {
+            "after unset: Deep has no value"
+        } else {
+            "before unset: Deep has no value"
+        };
+        assert!(out.contains(marked), "{out}");
         assert!(out.lines().last().unwrap().contains("to update"), "{out}");
     }
 }

@@ -132,6 +132,14 @@ pub struct PropertyChange {
     /// Where the new side sets it, as `set_before`.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub set_after: Vec<String>,
+    /// The parameters its old value reads that nothing gives a value (Heat
+    /// refuses that side: "Property X not assigned"; the value shows
+    /// `null`).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub unset_before: Vec<String>,
+    /// The same for the new value.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub unset_after: Vec<String>,
 }
 
 /// What the update does to one resource.
@@ -449,8 +457,11 @@ fn pair(old: &PreviewStack, new: &PreviewStack, d: &mut Diff, random: bool) {
 /// destruction.
 fn annotate(c: &mut Change, o: &PreviewResource, n: &PreviewResource) {
     for p in &mut c.properties {
-        p.set_before = o.sources.get(&p.name).cloned().unwrap_or_default();
-        p.set_after = n.sources.get(&p.name).cloned().unwrap_or_default();
+        let (before, after) = (o.sources.get(&p.name), n.sources.get(&p.name));
+        p.set_before = before.map(|v| v.sites.clone()).unwrap_or_default();
+        p.unset_before = before.map(|v| v.unset.clone()).unwrap_or_default();
+        p.set_after = after.map(|v| v.sites.clone()).unwrap_or_default();
+        p.unset_after = after.map(|v| v.unset.clone()).unwrap_or_default();
     }
     let action = match c.action {
         Action::Replaced => Some("replace"),
@@ -586,6 +597,8 @@ fn changed_properties(o: &PreviewResource, n: &PreviewResource) -> Vec<PropertyC
                 after,
                 set_before: Vec::new(),
                 set_after: Vec::new(),
+                unset_before: Vec::new(),
+                unset_after: Vec::new(),
             })
         })
         .collect()

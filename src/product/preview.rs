@@ -132,7 +132,18 @@ pub struct PreviewResource {
 /// `parameter_defaults`, the parameter's `default`, or the parent
 /// resource's property, followed outward the same way), as `file:line`.
 /// A property not written (a schema default) has no entry.
-pub(crate) type Sources = IndexMap<String, Vec<String>>;
+pub(crate) type Sources = IndexMap<String, ValueSites>;
+
+/// Where one value is set (see [`Sources`]).
+#[derive(Debug, Clone, Default, PartialEq)]
+pub(crate) struct ValueSites {
+    /// The `file:line` chain, nearest first.
+    pub(crate) sites: Vec<String>,
+    /// The parameters it reads that nothing gives a value (no property,
+    /// `parameter_defaults` or `default`): Heat's "Property X not
+    /// assigned"; the value shows `null`.
+    pub(crate) unset: Vec<String>,
+}
 
 /// What a nested stack's sources start from: the parent resource's
 /// property sources (a template's parameters), or the sources of every
@@ -549,13 +560,27 @@ fn parameter_sites(
     let sites = t
         .parameters
         .iter()
-        .filter_map(|p| {
-            let (from, _, (file, span)) = value_source(origins, node, &path, p, source, &passed)?;
-            let mut chain = vec![format!("{file}:{}", span.start.line)];
+        .map(|p| {
+            let Some((from, _, (file, span))) =
+                value_source(origins, node, &path, p, source, &passed)
+            else {
+                let unset = ValueSites {
+                    sites: Vec::new(),
+                    unset: vec![p.name.clone()],
+                };
+                return (p.name.clone(), unset);
+            };
+            let mut at = ValueSites {
+                sites: vec![format!("{file}:{}", span.start.line)],
+                unset: Vec::new(),
+            };
             if let (Source::Property, Inherited::Parameters(up)) = (from, inherited) {
-                chain.extend(up.get(&p.name).into_iter().flatten().cloned());
+                if let Some(up) = up.get(&p.name) {
+                    at.sites.extend(up.sites.iter().cloned());
+                    at.unset.extend(up.unset.iter().cloned());
+                }
             }
-            Some((p.name.clone(), chain))
+            (p.name.clone(), at)
         })
         .collect();
     (path, sites)
@@ -572,21 +597,29 @@ fn property_sources(
     properties
         .iter()
         .map(|(k, v)| {
-            let mut chain: Vec<String> = keys
-                .get(k)
-                .map(|s| format!("{file}:{}", s.start.line))
-                .into_iter()
-                .collect();
+            let mut at = ValueSites {
+                sites: keys
+                    .get(k)
+                    .map(|s| format!("{file}:{}", s.start.line))
+                    .into_iter()
+                    .collect(),
+                unset: Vec::new(),
+            };
             let mut read = Vec::new();
             parameters_read(v, &mut read);
-            for p in read {
-                for site in parameters.get(&p).into_iter().flatten() {
-                    if !chain.contains(site) {
-                        chain.push(site.clone());
+            for p in read.iter().filter_map(|p| parameters.get(p)) {
+                for site in &p.sites {
+                    if !at.sites.contains(site) {
+                        at.sites.push(site.clone());
+                    }
+                }
+                for name in &p.unset {
+                    if !at.unset.contains(name) {
+                        at.unset.push(name.clone());
                     }
                 }
             }
-            (k.clone(), chain)
+            (k.clone(), at)
         })
         .collect()
 }
@@ -1112,5 +1145,43 @@ mod tests {
     fn the_clock_reads_as_heat_writes_it() {
         assert_eq!(isotime(1_767_225_600), "2026-01-01T00:00:00Z");
         assert_eq!(isotime(951_782_400 + 3_723), "2000-02-29T01:02:03Z");
+    }
+
+    #[test]
+    fn a_propertys_sources_are_its_line_then_its_parameters() {
+        let mut read = Vec::new();
+        parameters_read(
+            &json!({"list_join": ["-", [{"get_param": "A"}, {"get_param": ["B", "k"]}, {"Ref": "C"}, {"get_param": "A"}]]}),
+            &mut read,
+        );
+        assert_eq!(read, ["A", "B", "C"]);
+        let parameters: Sources = [
+            (
+                "A".to_owned(),
+                ValueSites {
+                    sites: vec!["env.yaml:3".to_owned()],
+                    unset: Vec::new(),
+                },
+            ),
+            (
+                "B".to_owned(),
+                ValueSites {
+                    sites: Vec::new(),
+                    unset: vec!["B".to_owned()],
+                },
+            ),
+        ]
+        .into_iter()
+        .collect();
+        let properties: IndexMap<String, J> =
+            [("p".to_owned(), json!({"str_replace": {"template": "x", "params": {"x": {"get_param": "A"}, "y": {"get_param": "B"}}}}))]
+                .into_iter()
+                .collect();
+        let keys = [("p".to_owned(), crate::diag::Span::point(7, 5))]
+            .into_iter()
+            .collect();
+        let got = property_sources("t.yaml", &parameters, &properties, &keys);
+        assert_eq!(got["p"].sites, ["t.yaml:7", "env.yaml:3"]);
+        assert_eq!(got["p"].unset, ["B"]);
     }
 }

@@ -115,9 +115,20 @@ fn change(out: &mut dyn Write, c: &Change) -> io::Result<()> {
             serde_json::to_string(&p.before).unwrap_or_default(),
             serde_json::to_string(&p.after).unwrap_or_default()
         )?;
-        for (side, sites) in [("before", &p.set_before), ("after", &p.set_after)] {
+        for (side, sites, unset) in [
+            ("before", &p.set_before, &p.unset_before),
+            ("after", &p.set_after, &p.unset_after),
+        ] {
             if !sites.is_empty() {
                 writeln!(out, "        {side} set at {}", sites.join(" ← "))?;
+            }
+            if !unset.is_empty() {
+                writeln!(
+                    out,
+                    "        {side} unset: {} has no value (Heat: Property {} not assigned)",
+                    unset.join(", "),
+                    unset[0]
+                )?;
             }
         }
     }
