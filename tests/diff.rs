@@ -586,3 +586,18 @@ fn heatcap_answers_where_heat_refuses_a_yaql_fed_null() {
         [("R", "unchanged"), ("V", "unchanged"), ("W", "updated")]
     );
 }
+
+/// What else of a definition Heat compares (tests/heat/diff/definition.json):
+/// another condition, both true (`render_hot` keeps its name): updated; a
+/// new `description` alone: unchanged (not compared); a group's
+/// `update_policy`: updated, its member unchanged.
+#[test]
+fn conditions_descriptions_and_update_policies_are_heats() {
+    assert_pair_equal_to_heat(
+        "definition.json",
+        "definition.yaml",
+        "definition-old.yaml",
+        &[],
+        None,
+    );
+}

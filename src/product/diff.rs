@@ -84,8 +84,8 @@ pub enum Rule {
     NotUpdateAllowed,
     /// Every changed property is `update_allowed`.
     UpdateAllowed,
-    /// Only metadata, `depends_on`, `deletion_policy` or `update_policy`
-    /// changed.
+    /// Only metadata, `depends_on`, `deletion_policy`, `update_policy` or
+    /// `condition` (another condition, whatever its value) changed.
     Definition,
     /// Nothing Heat compares changed.
     Same,
@@ -168,7 +168,7 @@ pub struct Change {
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub properties: Vec<PropertyChange>,
     /// What else of its definition changes: `metadata`, `depends_on`,
-    /// `deletion_policy`, `update_policy`, `type`.
+    /// `deletion_policy`, `update_policy`, `condition`, `type`.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub changed: Vec<String>,
     /// Heat's words when the update itself would fail at this resource
@@ -635,7 +635,13 @@ fn decide(
     if o.type_name != n.type_name {
         changed.push("type".to_owned());
     }
-    for key in ["metadata", "depends_on", "deletion_policy", "update_policy"] {
+    for key in [
+        "metadata",
+        "depends_on",
+        "deletion_policy",
+        "update_policy",
+        "condition",
+    ] {
         if o.definition.get(key) != n.definition.get(key) {
             changed.push(key.to_owned());
         }

@@ -464,32 +464,8 @@ fn resource(
         })
         .map(python::str)
         .unwrap_or_default();
-    let mut definition = Map::new();
-    definition.insert(
-        "properties".to_owned(),
-        J::Object(
-            child
-                .properties
-                .iter()
-                .map(|(k, v)| (k.clone(), shown(v)))
-                .collect(),
-        ),
-    );
-    definition.insert(
-        "metadata".to_owned(),
-        child.metadata.as_ref().map_or(J::Null, shown),
-    );
-    for (key, alias) in [
-        ("depends_on", "DependsOn"),
-        ("deletion_policy", "DeletionPolicy"),
-        ("update_policy", "UpdatePolicy"),
-    ] {
-        if let Some(v) = written.and_then(|u| u.other.get(key).or_else(|| u.other.get(alias))) {
-            definition.insert(key.to_owned(), v.clone());
-        }
-    }
     PreviewResource {
-        definition: J::Object(definition),
+        definition: definition(child, written),
         name: name.to_owned(),
         type_name: child.type_name.clone(),
         plugin: child.plugin.clone(),
@@ -529,6 +505,43 @@ fn takes(u: &ResourceUse, enabled: &[&str]) -> Vec<String> {
         .filter(|n| **n != u.name && named.iter().any(|x| x == *n))
         .map(|n| (*n).to_owned())
         .collect()
+}
+
+/// A resource's definition as Heat's update compares it
+/// (`ResourceDefinition.render_hot`, engine/rsrc_defn.py L343: properties,
+/// metadata, `depends_on`, `deletion_policy`, `update_policy`,
+/// `condition`; not `description`).
+fn definition(child: &TreeNode, written: Option<&ResourceUse>) -> J {
+    let mut definition = Map::new();
+    definition.insert(
+        "properties".to_owned(),
+        J::Object(
+            child
+                .properties
+                .iter()
+                .map(|(k, v)| (k.clone(), shown(v)))
+                .collect(),
+        ),
+    );
+    definition.insert(
+        "metadata".to_owned(),
+        child.metadata.as_ref().map_or(J::Null, shown),
+    );
+    for (key, alias) in [
+        ("depends_on", "DependsOn"),
+        ("deletion_policy", "DeletionPolicy"),
+        ("update_policy", "UpdatePolicy"),
+    ] {
+        if let Some(v) = written.and_then(|u| u.other.get(key).or_else(|| u.other.get(alias))) {
+            definition.insert(key.to_owned(), v.clone());
+        }
+    }
+    // `ResourceDefinition.render_hot` keeps the condition as written (its
+    // name): another condition, however it evaluates, is a change.
+    if let Some(c) = written.and_then(|u| u.condition.as_ref()) {
+        definition.insert("condition".to_owned(), c.clone());
+    }
+    J::Object(definition)
 }
 
 /// What a walk of the preview reads besides the tree.
