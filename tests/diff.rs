@@ -601,3 +601,33 @@ fn conditions_descriptions_and_update_policies_are_heats() {
         None,
     );
 }
+
+/// A name in the new side's `parameters` the root template does not
+/// declare (tests/heat/diff/unknown-parameter.json: Heat refuses,
+/// `UnknownUserParameter`): E7018 at the environment's key, with the
+/// side; exit 1; the comparison still shown (Net's new name).
+#[test]
+fn an_unknown_parameter_refuses_its_side_with_a_position() {
+    let heat: J = serde_json::from_str(
+        &std::fs::read_to_string("tests/heat/diff/unknown-parameter.json").unwrap(),
+    )
+    .unwrap();
+    let (t, e, f) = (
+        format!("{NEW}/root.yaml"),
+        env(NEW, "unknown.yaml"),
+        env(NEW, "env.yaml"),
+    );
+    let base = ["diff", "-t", &t, "-e", &e, "--from-environment", &f];
+    let mut words = base.to_vec();
+    words.extend(["--format", "heat"]);
+    let (code, out, err) = common::heatcap(&words);
+    assert_eq!(code, 1);
+    assert_eq!(serde_json::from_str::<J>(&out).unwrap(), heat);
+    assert!(
+        err.contains(&format!("{NEW}/unknown.yaml:8:3: E7018 error: new side: ")),
+        "{err}"
+    );
+    let (code, out, _) = common::heatcap(&base);
+    assert_eq!(code, 1);
+    assert!(out.contains("name: \"net-a\" → \"net-b\""), "{out}");
+}

@@ -105,6 +105,12 @@ pub(crate) const INVALID_PROVIDER_PROPERTY: Code = Code("E7015");
 /// E2008 where the composition (`-e`) passes the parameter: Heat refuses
 /// the file only when it is validated alone.
 pub(crate) const VALUE_MISSING_WHEN_ALONE: Code = Code("I7016");
+/// A root template parameter nothing gives a value: Heat refuses the
+/// stack (`UserParameterMissing`).
+pub(crate) const ROOT_PARAMETER_UNSET: Code = Code("E7017");
+/// An environment's `parameters` name a parameter the root template does
+/// not declare: Heat refuses the stack (`UnknownUserParameter`).
+pub(crate) const UNKNOWN_USER_PARAMETER: Code = Code("E7018");
 /// A `capabilities-map.yaml` that is not the catalogue's shape.
 pub(crate) const CATALOGUE_INVALID: Code = Code("E9001");
 /// A catalogue entry whose file is missing, only a Jinja source, or no environment.
@@ -546,6 +552,24 @@ pub(crate) static CODES: &[CodeInfo] = &[
         why: "Heat accepts the template at `template validate` and refuses the stack at `stack create`, before it creates anything: \"Property error: resources.child.properties.size: 30 is out of range (min: 1, max: 10)\".",
         example: "`type: nested/child.yaml` with `size: 30` where the child's `size` has `range: {min: 1, max: 10}`.",
         source: "heat/engine/resources/template_resource.py (properties schema from the template's parameters), heat/engine/properties.py; recorded: tests/heat/provider-value-verdicts.json",
+    },
+    CodeInfo {
+        code: ROOT_PARAMETER_UNSET,
+        name: "RootParameterUnset",
+        summary: "a parameter of the root template that nothing gives a value (no default, no environment `parameters` or `parameter_defaults`): Heat refuses the stack, and `preview` and `diff` (that side) with it",
+        what: "Every parameter of the root template without a default has a value from the environments given to `preview` or `diff`.",
+        why: "Heat refuses the create preview, the update preview and the stack: \"UserParameterMissing: The Parameter (X) was not provided.\"",
+        example: "`parameters: {AdminPassword: {type: string, hidden: true}}` with no environment setting it.",
+        source: "heat/engine/parameters.py (Parameter.value: UserParameterMissing); recorded: tests/heat/diff/unset-old.json, tests/heat/later/README.md (the preview values files)",
+    },
+    CodeInfo {
+        code: UNKNOWN_USER_PARAMETER,
+        name: "UnknownUserParameter",
+        summary: "an environment's `parameters` section names a parameter the root template does not declare: Heat refuses the stack, and `preview` and `diff` (that side) with it",
+        what: "Every name in an environment's `parameters` (unlike `parameter_defaults`) is a parameter of the root template.",
+        why: "Heat refuses before anything else: \"UnknownUserParameter: The Parameter (X) was not defined in template.\"",
+        example: "`parameters: {Flavor: m1.large}` for a root template without `Flavor`.",
+        source: "heat/engine/parameters.py (Parameters._validate_user_parameters); recorded: tests/heat/diff/unknown-parameter.json",
     },
     CodeInfo {
         code: VALUE_MISSING_WHEN_ALONE,
