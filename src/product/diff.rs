@@ -316,8 +316,8 @@ pub(crate) fn compare(old: &Preview, new: &Preview) -> Diff {
         return d;
     }
     stacks(&old.stack, &new.stack, &mut d);
-    for c in &mut d.changes {
-        if let Some(e) = immutable_error(c) {
+    for (c, (_, r, _)) in d.changes.iter_mut().zip(&d.heat) {
+        if let Some(e) = immutable_error(c, r.plugin.as_deref()) {
             d.heat_error.get_or_insert_with(|| format!("new side: {e}"));
             c.refused = Some(e);
         }
@@ -343,7 +343,7 @@ pub(crate) fn compare(old: &Preview, new: &Preview) -> Diff {
 
 /// Heat's `NotSupported` for a changed `immutable` property of an updated
 /// or replaced resource (`update_template_diff_properties`).
-fn immutable_error(c: &Change) -> Option<String> {
+fn immutable_error(c: &Change, plugin: Option<&str>) -> Option<String> {
     if !matches!(
         c.rule,
         Rule::UpdateAllowed
@@ -353,7 +353,8 @@ fn immutable_error(c: &Change) -> Option<String> {
     ) {
         return None;
     }
-    let schema = heat_schema::heat().get(&c.type_name)?;
+    // The class's schema: the type as the registry maps it.
+    let schema = heat_schema::heat().get(plugin.unwrap_or(&c.type_name))?;
     let mut names: Vec<&str> = c
         .properties
         .iter()
