@@ -809,6 +809,53 @@ mod tests {
     }
 
     #[test]
+    fn a_launch_configurations_metadata_and_a_test_resources_value_replace() {
+        let mut a = resource("L", "AWS::AutoScaling::LaunchConfiguration", json!({}));
+        let mut b = a.clone();
+        a.definition["metadata"] = json!({"n": 1});
+        b.definition["metadata"] = json!({"n": 2});
+        assert_eq!(decide(&a, &b).1, Rule::MetadataReplaces);
+        let (a, b) = (
+            resource(
+                "T",
+                "OS::Heat::TestResource",
+                json!({"value": "a", "update_replace": true}),
+            ),
+            resource(
+                "T",
+                "OS::Heat::TestResource",
+                json!({"value": "b", "update_replace": true}),
+            ),
+        );
+        assert_eq!(decide(&a, &b).1, Rule::PropertyDiffReplaces);
+    }
+
+    #[test]
+    fn a_groups_property_not_update_allowed_replaces_the_group() {
+        let empty = PreviewStack {
+            name: "s-G".to_owned(),
+            parent_resource: Some("G".to_owned()),
+            template: None,
+            resources: Vec::new(),
+        };
+        let mut a = resource(
+            "G",
+            "OS::Heat::ResourceGroup",
+            json!({"count": 1, "index_var": "%index%"}),
+        );
+        a.nested = Some(empty);
+        let mut b = a.clone();
+        b.properties.insert("index_var".to_owned(), json!("%n%"));
+        assert_eq!(decide(&a, &b).0, Action::Replaced);
+        b.properties
+            .insert("index_var".to_owned(), json!("%index%"));
+        b.properties.insert("count".to_owned(), json!(2));
+        let (action, rule, props, _) = decide(&a, &b);
+        assert_eq!((action, rule), (Action::Updated, Rule::StackResource));
+        assert!(props.iter().all(|p| p.update_allowed));
+    }
+
+    #[test]
     fn a_servers_user_data_replaces_by_default_policy() {
         let (a, b) = (
             resource(
