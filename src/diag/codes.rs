@@ -554,6 +554,15 @@ pub(crate) static CODES: &[CodeInfo] = &[
         source: "heat/engine/resources/template_resource.py (properties schema from the template's parameters), heat/engine/properties.py; recorded: tests/heat/provider-value-verdicts.json",
     },
     CodeInfo {
+        code: VALUE_MISSING_WHEN_ALONE,
+        name: "ValueMissingWhenAlone",
+        summary: "Heat's validate of the template alone refuses it for a parameter the composition passes",
+        what: "With `-e`, an E2008 finding (a `get_param` Heat evaluates at validate names a parameter with no default) whose parameter an environment or a parent template passes: the composition validates, but `openstack orchestration template validate -t FILE` on the file alone fails.",
+        why: "Heat refuses the file validated on its own (\"The Parameter (NAME) was not provided.\"), which a CI job validating templates one by one meets; deployed through the composition it works.",
+        example: "A nested template whose condition reads `allowed_cidrs` (no default), which its parent passes as a property.",
+        source: "Heat 27.0.1 heat/engine/parameters.py (Parameter.value: UserParameterMissing); recorded: tests/heat/missing-value-verdicts.json",
+    },
+    CodeInfo {
         code: ROOT_PARAMETER_UNSET,
         name: "RootParameterUnset",
         summary: "a parameter of the root template that nothing gives a value (no default, no environment `parameters` or `parameter_defaults`): Heat refuses the stack, and `preview` and `diff` (that side) with it",
@@ -570,15 +579,6 @@ pub(crate) static CODES: &[CodeInfo] = &[
         why: "Heat refuses before anything else: \"UnknownUserParameter: The Parameter (X) was not defined in template.\"",
         example: "`parameters: {Flavor: m1.large}` for a root template without `Flavor`.",
         source: "heat/engine/parameters.py (Parameters._validate_user_parameters); recorded: tests/heat/diff/unknown-parameter.json",
-    },
-    CodeInfo {
-        code: VALUE_MISSING_WHEN_ALONE,
-        name: "ValueMissingWhenAlone",
-        summary: "Heat's validate of the template alone refuses it for a parameter the composition passes",
-        what: "With `-e`, an E2008 finding (a `get_param` Heat evaluates at validate names a parameter with no default) whose parameter an environment or a parent template passes: the composition validates, but `openstack orchestration template validate -t FILE` on the file alone fails.",
-        why: "Heat refuses the file validated on its own (\"The Parameter (NAME) was not provided.\"), which a CI job validating templates one by one meets; deployed through the composition it works.",
-        example: "A nested template whose condition reads `allowed_cidrs` (no default), which its parent passes as a property.",
-        source: "Heat 27.0.1 heat/engine/parameters.py (Parameter.value: UserParameterMissing); recorded: tests/heat/missing-value-verdicts.json",
     },
     CodeInfo {
         code: CATALOGUE_INVALID,
