@@ -62,7 +62,8 @@ fn old_side(a: &DiffArgs) -> Result<(PathBuf, Vec<PathBuf>), Error> {
     Ok((template, environments))
 }
 
-/// `diff`: exit 1 when Heat would refuse either side or an error is found.
+/// `diff`: exit 1 when Heat would refuse either side or the update (a
+/// `restricted_actions`), or an error is found.
 pub(super) fn diff(
     a: &DiffArgs,
     remap: &Remap,
@@ -118,6 +119,17 @@ pub(super) fn diff(
     print_diagnostics(err, &d.diagnostics, output, ui)?;
     if let Some(e) = &d.heat_error {
         writeln!(err, "heatcap: Heat refuses the update preview: {e}")?;
+        return Ok(Exit::NoMatchOrFindings);
+    }
+    // The preview answers; the update itself would fail.
+    if let Some(c) = d.changes.iter().find(|c| c.refused.is_some()) {
+        writeln!(
+            err,
+            "heatcap: Heat's update would fail at {}/{}: {}",
+            c.stack,
+            c.resource,
+            c.refused.as_deref().unwrap_or_default()
+        )?;
         return Ok(Exit::NoMatchOrFindings);
     }
     Ok(exit_for_errors(&d.diagnostics))

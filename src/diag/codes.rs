@@ -105,6 +105,12 @@ pub(crate) const INVALID_PROVIDER_PROPERTY: Code = Code("E7015");
 /// E2008 where the composition (`-e`) passes the parameter: Heat refuses
 /// the file only when it is validated alone.
 pub(crate) const VALUE_MISSING_WHEN_ALONE: Code = Code("I7016");
+/// A root template parameter nothing gives a value: Heat refuses the
+/// stack (`UserParameterMissing`).
+pub(crate) const ROOT_PARAMETER_UNSET: Code = Code("E7017");
+/// An environment's `parameters` name a parameter the root template does
+/// not declare: Heat refuses the stack (`UnknownUserParameter`).
+pub(crate) const UNKNOWN_USER_PARAMETER: Code = Code("E7018");
 /// A `capabilities-map.yaml` that is not the catalogue's shape.
 pub(crate) const CATALOGUE_INVALID: Code = Code("E9001");
 /// A catalogue entry whose file is missing, only a Jinja source, or no environment.
@@ -555,6 +561,24 @@ pub(crate) static CODES: &[CodeInfo] = &[
         why: "Heat refuses the file validated on its own (\"The Parameter (NAME) was not provided.\"), which a CI job validating templates one by one meets; deployed through the composition it works.",
         example: "A nested template whose condition reads `allowed_cidrs` (no default), which its parent passes as a property.",
         source: "Heat 27.0.1 heat/engine/parameters.py (Parameter.value: UserParameterMissing); recorded: tests/heat/missing-value-verdicts.json",
+    },
+    CodeInfo {
+        code: ROOT_PARAMETER_UNSET,
+        name: "RootParameterUnset",
+        summary: "a parameter of the root template that nothing gives a value (no default, no environment `parameters` or `parameter_defaults`): Heat refuses the stack, and `preview` and `diff` (that side) with it",
+        what: "Every parameter of the root template without a default has a value from the environments given to `preview` or `diff`.",
+        why: "Heat refuses the create preview, the update preview and the stack: \"UserParameterMissing: The Parameter (X) was not provided.\"",
+        example: "`parameters: {AdminPassword: {type: string, hidden: true}}` with no environment setting it.",
+        source: "heat/engine/parameters.py (Parameter.value: UserParameterMissing); recorded: tests/heat/diff/unset-old.json, tests/heat/later/README.md (the preview values files)",
+    },
+    CodeInfo {
+        code: UNKNOWN_USER_PARAMETER,
+        name: "UnknownUserParameter",
+        summary: "an environment's `parameters` section names a parameter the root template does not declare: Heat refuses the stack, and `preview` and `diff` (that side) with it",
+        what: "Every name in an environment's `parameters` (unlike `parameter_defaults`) is a parameter of the root template.",
+        why: "Heat refuses before anything else: \"UnknownUserParameter: The Parameter (X) was not defined in template.\"",
+        example: "`parameters: {Flavor: m1.large}` for a root template without `Flavor`.",
+        source: "heat/engine/parameters.py (Parameters._validate_user_parameters); recorded: tests/heat/diff/unknown-parameter.json",
     },
     CodeInfo {
         code: CATALOGUE_INVALID,

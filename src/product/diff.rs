@@ -84,13 +84,26 @@ pub enum Rule {
     NotUpdateAllowed,
     /// Every changed property is `update_allowed`.
     UpdateAllowed,
-    /// Only metadata, `depends_on`, `deletion_policy` or `update_policy`
-    /// changed.
+    /// Only metadata, `depends_on`, `deletion_policy`, `update_policy` or
+    /// `condition` (another condition, whatever its value) changed.
     Definition,
     /// Nothing Heat compares changed.
     Same,
     /// `OS::Heat::None` never changes.
     NoneResource,
+    /// `needs_replace_with_tmpl_diff`: an
+    /// `AWS::AutoScaling::LaunchConfiguration` whose metadata changed is
+    /// replaced.
+    MetadataReplaces,
+    /// `needs_replace_with_prop_diff` of a resource Heat decides by the
+    /// changed values (`OS::Heat::TestResource`'s `value` with
+    /// `update_replace`; `AWS::EC2::EIPAssociation`'s `EIP` or
+    /// `AllocationId` with a new `InstanceId` or `NetworkInterfaceId`).
+    PropertyDiffReplaces,
+    /// A member of an `OS::Heat::AutoScalingGroup`: Heat names members at
+    /// random when it builds a group that was never created, so its
+    /// preview lists every old member deleted and every new one added.
+    RandomMemberName,
 }
 
 /// One property whose value the update changes.
@@ -106,8 +119,27 @@ pub struct PropertyChange {
     /// Its value on the new side.
     pub after: J,
     /// Whether Heat updates it in place (`update_allowed`; every property
-    /// of a template resource or group is).
+    /// of a template resource is).
     pub update_allowed: bool,
+    /// Where the old side sets it: the template line that writes the
+    /// property, then for each parameter it reads the line that gives that
+    /// parameter its value (an environment's `parameters` or
+    /// `parameter_defaults`, the parameter's `default`, the parent
+    /// resource's property, followed outward), as `file:line`; empty when
+    /// nothing writes it (its schema's default).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub set_before: Vec<String>,
+    /// Where the new side sets it, as `set_before`.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub set_after: Vec<String>,
+    /// The parameters its old value reads that nothing gives a value (Heat
+    /// refuses that side: "Property X not assigned"; the value shows
+    /// `null`).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub unset_before: Vec<String>,
+    /// The same for the new value.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub unset_after: Vec<String>,
 }
 
 /// What the update does to one resource.
@@ -136,9 +168,35 @@ pub struct Change {
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub properties: Vec<PropertyChange>,
     /// What else of its definition changes: `metadata`, `depends_on`,
-    /// `deletion_policy`, `update_policy`, `type`.
+    /// `deletion_policy`, `update_policy`, `condition`, `type`.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub changed: Vec<String>,
+    /// Heat's words when the update itself would fail at this resource
+    /// though the preview lists it: a replace or update the environments
+    /// forbid (`restricted_actions`: `ResourceActionRestricted`), or a
+    /// changed `immutable` property (`NotSupported`, which also refuses the
+    /// preview).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub refused: Option<String>,
+    /// Where the refusal is set: the environment line of the
+    /// `restricted_actions` (absent for an `immutable` property).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub refused_at: Option<String>,
+    /// The replaced resources of its stack whose `get_resource` or
+    /// `get_attr` it takes: they get a new id and new attributes, so it
+    /// changes with them even where Heat's preview lists it unchanged.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub follows: Vec<String>,
+    /// For an `OS::Nova::Server`: why the update destroys what runs on it
+    /// (replaced: deleted and created anew; `image` changed with
+    /// `image_update_policy` `REBUILD` or `REBUILD_PRESERVE_EPHEMERAL`:
+    /// rebuilt from the new image).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub destructive: Option<String>,
+    /// A stack resource Heat updates (always) while nothing of its own
+    /// definition and nothing in its nested stack changes.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub nothing_inside: bool,
 }
 
 /// How many resources the update adds, replaces, updates, deletes and
@@ -157,6 +215,17 @@ pub struct Summary {
     pub delete: usize,
     /// Unchanged.
     pub unchanged: usize,
+    /// Listed by the preview, refused by Heat's update (see
+    /// [`Change::refused`]).
+    pub refused: usize,
+    /// Servers the update destroys (see [`Change::destructive`]).
+    pub destructive: usize,
+    /// Resources that change with a replaced one (see [`Change::follows`]),
+    /// unchanged to Heat.
+    pub follows: usize,
+    /// Stack resources updated with nothing changed inside (see
+    /// [`Change::nothing_inside`]).
+    pub nothing_inside: usize,
 }
 
 /// The `diff` command's result.
@@ -204,19 +273,61 @@ pub(crate) fn compare(old: &Preview, new: &Preview) -> Diff {
         diagnostics: Vec::new(),
         heat: Vec::new(),
     };
-    d.diagnostics.extend(old.diagnostics.iter().cloned());
-    d.diagnostics.extend(new.diagnostics.iter().cloned());
+    // A problem of one side only says which; one both sides share is
+    // given once.
+    for (side, mine, other) in [("old", old, new), ("new", new, old)] {
+        for x in &mine.diagnostics {
+            if !other.diagnostics.contains(x) {
+                let mut x = x.clone();
+                x.message = format!("{side} side: {}", x.message);
+                d.diagnostics.push(x);
+            } else if side == "old" {
+                d.diagnostics.push(x.clone());
+            }
+        }
+    }
+    // Heat builds and validates the old side first, as a create
+    // (`UserParameterMissing` for a nested parameter without a value),
+    // then the new one for the update (`Property X not assigned`).
     d.heat_error = old
         .heat_error
-        .as_ref()
+        .clone()
+        .or_else(|| {
+            old.unassigned
+                .first()
+                .map(|p| format!("UserParameterMissing: The Parameter ({p}) was not provided."))
+        })
         .map(|e| format!("old side: {e}"))
-        .or_else(|| new.heat_error.as_ref().map(|e| format!("new side: {e}")));
-    if d.heat_error.is_some() {
+        .or_else(|| {
+            new.heat_error
+                .clone()
+                .or_else(|| {
+                    new.unassigned
+                        .first()
+                        .map(|p| format!("ValueError: Property {p} not assigned"))
+                })
+                .map(|e| format!("new side: {e}"))
+        });
+    // A side refused before any resource was built (a broken environment)
+    // has nothing to compare; one refused for a value (a parameter without
+    // one) still has its tree, the unset values marked.
+    if d.heat_error.is_some() && (old.stack.resources.is_empty() || new.stack.resources.is_empty())
+    {
         return d;
     }
     stacks(&old.stack, &new.stack, &mut d);
-    if let Some(e) = d.changes.iter().find_map(immutable_error) {
-        d.heat_error = Some(e);
+    for (c, (_, r, _)) in d.changes.iter_mut().zip(&d.heat) {
+        if let Some(e) = immutable_error(c, r.plugin.as_deref()) {
+            d.heat_error.get_or_insert_with(|| format!("new side: {e}"));
+            c.refused = Some(e);
+        }
+    }
+    followers(&mut d);
+    for c in &d.changes {
+        d.summary.refused += usize::from(c.refused.is_some());
+        d.summary.destructive += usize::from(c.destructive.is_some());
+        d.summary.follows += usize::from(!c.follows.is_empty());
+        d.summary.nothing_inside += usize::from(c.nothing_inside);
     }
     for c in &d.changes {
         match c.action {
@@ -232,14 +343,18 @@ pub(crate) fn compare(old: &Preview, new: &Preview) -> Diff {
 
 /// Heat's `NotSupported` for a changed `immutable` property of an updated
 /// or replaced resource (`update_template_diff_properties`).
-fn immutable_error(c: &Change) -> Option<String> {
+fn immutable_error(c: &Change, plugin: Option<&str>) -> Option<String> {
     if !matches!(
         c.rule,
-        Rule::UpdateAllowed | Rule::NotUpdateAllowed | Rule::ServerPolicy
+        Rule::UpdateAllowed
+            | Rule::NotUpdateAllowed
+            | Rule::ServerPolicy
+            | Rule::PropertyDiffReplaces
     ) {
         return None;
     }
-    let schema = heat_schema::heat().get(&c.type_name)?;
+    // The class's schema: the type as the registry maps it.
+    let schema = heat_schema::heat().get(plugin.unwrap_or(&c.type_name))?;
     let mut names: Vec<&str> = c
         .properties
         .iter()
@@ -249,7 +364,7 @@ fn immutable_error(c: &Change) -> Option<String> {
     names.sort_unstable();
     (!names.is_empty()).then(|| {
         format!(
-            "new side: NotSupported: Update to properties {} of {} ({}) is not supported.",
+            "NotSupported: Update to properties {} of {} ({}) is not supported.",
             names.join(", "),
             c.resource,
             c.type_name
@@ -270,9 +385,21 @@ fn class(r: &PreviewResource) -> String {
 /// One pair of stacks (`StackUpdate.preview`, then `show_nested`'s
 /// recursion).
 fn stacks(old: &PreviewStack, new: &PreviewStack, d: &mut Diff) {
+    pair(old, new, d, false);
+}
+
+/// [`stacks`]; `random` for the stack of an `OS::Heat::AutoScalingGroup`,
+/// whose member names never match.
+fn pair(old: &PreviewStack, new: &PreviewStack, d: &mut Diff, random: bool) {
     for n in &new.resources {
-        let Some(o) = old.resources.iter().find(|o| o.name == n.name) else {
-            push(d, Action::Added, Rule::New, n, new, Vec::new(), Vec::new());
+        let found = old.resources.iter().find(|o| o.name == n.name);
+        let Some(o) = found.filter(|_| !random) else {
+            let rule = if random {
+                Rule::RandomMemberName
+            } else {
+                Rule::New
+            };
+            push(d, Action::Added, rule, n, new, Vec::new(), Vec::new());
             if let Some(nested) = &n.nested {
                 all(nested, Action::Added, Rule::StackCreated, d);
             }
@@ -285,6 +412,8 @@ fn stacks(old: &PreviewStack, new: &PreviewStack, d: &mut Diff) {
             (n, new)
         };
         push(d, action, rule, from, stack, props, changed);
+        let at = d.changes.len() - 1;
+        annotate(&mut d.changes[at], o, n);
         match (action, &o.nested, &n.nested) {
             (Action::Replaced, on, nn) => {
                 if let Some(on) = on {
@@ -294,25 +423,107 @@ fn stacks(old: &PreviewStack, new: &PreviewStack, d: &mut Diff) {
                     all(nn, Action::Added, Rule::StackCreated, d);
                 }
             }
-            (Action::Updated, Some(on), Some(nn)) => stacks(on, nn, d),
+            (Action::Updated, Some(on), Some(nn)) => {
+                let scaling = n.plugin.as_deref() == Some("OS::Heat::AutoScalingGroup");
+                pair(on, nn, d, scaling);
+                let c = &d.changes[at];
+                let quiet = c.properties.is_empty()
+                    && c.changed.is_empty()
+                    && d.changes[at + 1..]
+                        .iter()
+                        .all(|x| x.action == Action::Unchanged);
+                d.changes[at].nothing_inside = quiet;
+            }
             _ => {}
         }
     }
     for o in &old.resources {
-        if new.resources.iter().all(|n| n.name != o.name) {
-            push(
-                d,
-                Action::Deleted,
-                Rule::Gone,
-                o,
-                old,
-                Vec::new(),
-                Vec::new(),
-            );
+        let kept = !random && new.resources.iter().any(|n| n.name == o.name);
+        if !kept {
+            let rule = if random {
+                Rule::RandomMemberName
+            } else {
+                Rule::Gone
+            };
+            push(d, Action::Deleted, rule, o, old, Vec::new(), Vec::new());
             if let Some(nested) = &o.nested {
                 all(nested, Action::Deleted, Rule::StackDeleted, d);
             }
         }
+    }
+}
+
+/// heatcap's reasons for a resource both sides have: where each changed
+/// property is set, a refusal by `restricted_actions`, a server's
+/// destruction.
+fn annotate(c: &mut Change, o: &PreviewResource, n: &PreviewResource) {
+    for p in &mut c.properties {
+        let (before, after) = (o.sources.get(&p.name), n.sources.get(&p.name));
+        p.set_before = before.map(|v| v.sites.clone()).unwrap_or_default();
+        p.unset_before = before.map(|v| v.unset.clone()).unwrap_or_default();
+        p.set_after = after.map(|v| v.sites.clone()).unwrap_or_default();
+        p.unset_after = after.map(|v| v.unset.clone()).unwrap_or_default();
+    }
+    let action = match c.action {
+        Action::Replaced => Some("replace"),
+        // A stack resource too, changed or not: its `_needs_update` is
+        // always true (heat/engine/resource.py `_check_restricted_actions`).
+        Action::Updated => Some("update"),
+        _ => None,
+    };
+    // The stored stack's environment decides (`self.stack.env` of the
+    // resource being updated is the new one's: the update's).
+    if let (Some(action), Some((restricted, at))) = (action, &n.restricted) {
+        if restricted.iter().any(|a| a == action) {
+            c.refused = Some(format!(
+                "ResourceActionRestricted: resources.{}: {action} is restricted for resource.",
+                c.resource
+            ));
+            c.refused_at = Some(at.clone());
+        }
+    }
+    if n.plugin.as_deref() == Some("OS::Nova::Server") {
+        c.destructive = match c.action {
+            Action::Replaced => Some("replaced: the server is deleted and created anew".to_owned()),
+            Action::Updated => c
+                .properties
+                .iter()
+                .any(|p| p.name == "image")
+                .then(|| {
+                    n.properties
+                        .get("image_update_policy")
+                        .and_then(J::as_str)
+                        .filter(|p| p.starts_with("REBUILD"))
+                        .map(|p| format!("rebuilt: its image changes with image_update_policy {p}"))
+                })
+                .flatten(),
+            _ => None,
+        };
+    }
+}
+
+/// Marks the resources that take a replaced resource's reference or
+/// attributes (same stack), whatever Heat lists them as.
+fn followers(d: &mut Diff) {
+    let replaced: Vec<(String, String)> = d
+        .changes
+        .iter()
+        .filter(|c| c.action == Action::Replaced)
+        .map(|c| (c.stack.clone(), c.resource.clone()))
+        .collect();
+    if replaced.is_empty() {
+        return;
+    }
+    for (c, (_, r, _)) in d.changes.iter_mut().zip(&d.heat) {
+        if !matches!(c.action, Action::Updated | Action::Unchanged) {
+            continue;
+        }
+        c.follows = r
+            .takes
+            .iter()
+            .filter(|t| replaced.iter().any(|(s, n)| *s == c.stack && n == *t))
+            .cloned()
+            .collect();
     }
 }
 
@@ -344,6 +555,11 @@ fn push(
         type_name: r.type_name.clone(),
         properties,
         changed,
+        refused: None,
+        refused_at: None,
+        follows: Vec::new(),
+        destructive: None,
+        nothing_inside: false,
     });
     let mut shell = s.clone();
     shell.resources = Vec::new();
@@ -359,7 +575,9 @@ fn push(
 /// then the old side's.
 fn changed_properties(o: &PreviewResource, n: &PreviewResource) -> Vec<PropertyChange> {
     let allowed = |name: &str| match n.plugin.as_deref().and_then(|p| heat_schema::heat().get(p)) {
-        Some(t) if n.nested.is_none() => t.properties.get(name).is_some_and(|s| s.update_allowed),
+        // A group's or chain's own schema; a template resource has none
+        // (`TemplateResource`: every property is update_allowed).
+        Some(t) => t.properties.get(name).is_some_and(|s| s.update_allowed),
         _ => true,
     };
     let mut names: Vec<&String> = n.properties.keys().collect();
@@ -378,9 +596,34 @@ fn changed_properties(o: &PreviewResource, n: &PreviewResource) -> Vec<PropertyC
                 update_allowed: allowed(k),
                 before,
                 after,
+                set_before: Vec::new(),
+                set_after: Vec::new(),
+                unset_before: Vec::new(),
+                unset_after: Vec::new(),
             })
         })
         .collect()
+}
+
+/// `needs_replace_with_prop_diff` of `OS::Heat::TestResource`
+/// (heat/engine/resources/openstack/heat/test_resource.py L179) and
+/// `AWS::EC2::EIPAssociation` (heat/engine/resources/aws/ec2/eip.py L352).
+fn property_diff_replaces(
+    plugin: Option<&str>,
+    props: &[PropertyChange],
+    n: &PreviewResource,
+) -> bool {
+    let changed = |k: &str| props.iter().any(|p| p.name == k);
+    let given = |k: &str| n.properties.get(k).is_some_and(crate::eval::python::truthy);
+    match plugin {
+        Some("OS::Heat::TestResource") => changed("value") && given("update_replace"),
+        Some("AWS::EC2::EIPAssociation") => {
+            (changed("AllocationId") || changed("EIP"))
+                && ((changed("InstanceId") && given("InstanceId"))
+                    || (changed("NetworkInterfaceId") && given("NetworkInterfaceId")))
+        }
+        _ => false,
+    }
 }
 
 /// `Resource.preview_update` for a resource both sides have.
@@ -393,7 +636,13 @@ fn decide(
     if o.type_name != n.type_name {
         changed.push("type".to_owned());
     }
-    for key in ["metadata", "depends_on", "deletion_policy", "update_policy"] {
+    for key in [
+        "metadata",
+        "depends_on",
+        "deletion_policy",
+        "update_policy",
+        "condition",
+    ] {
         if o.definition.get(key) != n.definition.get(key) {
             changed.push(key.to_owned());
         }
@@ -403,6 +652,12 @@ fn decide(
     }
     let plugin = n.plugin.as_deref();
     if n.nested.is_some() || o.nested.is_some() {
+        // `StackResource._needs_update` is always true; the properties are
+        // still checked (`update_template_diff_properties`): a group's
+        // `index_var`, for one, is not update_allowed.
+        if props.iter().any(|p| !p.update_allowed) {
+            return (Action::Replaced, Rule::NotUpdateAllowed, props, changed);
+        }
         return (Action::Updated, Rule::StackResource, props, changed);
     }
     match plugin {
@@ -420,6 +675,14 @@ fn decide(
     let definition_changed = o.definition != n.definition;
     if props.is_empty() && !definition_changed {
         return (Action::Unchanged, Rule::Same, props, changed);
+    }
+    if plugin == Some("AWS::AutoScaling::LaunchConfiguration")
+        && changed.iter().any(|k| k == "metadata")
+    {
+        return (Action::Replaced, Rule::MetadataReplaces, props, changed);
+    }
+    if property_diff_replaces(plugin, &props, n) {
+        return (Action::Replaced, Rule::PropertyDiffReplaces, props, changed);
     }
     if plugin == Some("OS::Nova::Server") {
         let policy = |key: &str| {
@@ -470,7 +733,9 @@ pub(crate) fn heat_document(d: &Diff, cx: &HeatContext) -> J {
             m.remove("properties");
             // A group of the stored (old) stack: its `removed_rsrc_list`
             // reads the stored removal list, empty.
-            if matches!(action, Action::Updated | Action::Deleted)
+            // A replaced one's entry is of the new resource Heat builds for
+            // the replacement: the same, and its nested stack not built.
+            if matches!(action, Action::Updated | Action::Deleted | Action::Replaced)
                 && r.plugin.as_deref() == Some("OS::Heat::ResourceGroup")
             {
                 if let Some(J::Object(a)) = m.get_mut("attributes") {
@@ -479,7 +744,7 @@ pub(crate) fn heat_document(d: &Diff, cx: &HeatContext) -> J {
                     }
                 }
             }
-            if let Some(n) = &r.nested {
+            if let Some(n) = r.nested.as_ref().filter(|_| *action != Action::Replaced) {
                 m.insert(
                     "nested_stack_id".to_owned(),
                     json!({"path": "", "stack_id": "None", "stack_name": n.name, "tenant": cx.tenant}),
@@ -515,6 +780,9 @@ mod tests {
             required_by: Vec::new(),
             nested: None,
             value_attribute: None,
+            sources: IndexMap::new(),
+            restricted: None,
+            takes: Vec::new(),
         }
     }
 
@@ -538,6 +806,53 @@ mod tests {
         let (action, rule, props, _) = decide(&a, &b);
         assert_eq!((action, rule), (Action::Replaced, Rule::NotUpdateAllowed));
         assert_eq!(props[0].before, json!(16));
+    }
+
+    #[test]
+    fn a_launch_configurations_metadata_and_a_test_resources_value_replace() {
+        let mut a = resource("L", "AWS::AutoScaling::LaunchConfiguration", json!({}));
+        let mut b = a.clone();
+        a.definition["metadata"] = json!({"n": 1});
+        b.definition["metadata"] = json!({"n": 2});
+        assert_eq!(decide(&a, &b).1, Rule::MetadataReplaces);
+        let (a, b) = (
+            resource(
+                "T",
+                "OS::Heat::TestResource",
+                json!({"value": "a", "update_replace": true}),
+            ),
+            resource(
+                "T",
+                "OS::Heat::TestResource",
+                json!({"value": "b", "update_replace": true}),
+            ),
+        );
+        assert_eq!(decide(&a, &b).1, Rule::PropertyDiffReplaces);
+    }
+
+    #[test]
+    fn a_groups_property_not_update_allowed_replaces_the_group() {
+        let empty = PreviewStack {
+            name: "s-G".to_owned(),
+            parent_resource: Some("G".to_owned()),
+            template: None,
+            resources: Vec::new(),
+        };
+        let mut a = resource(
+            "G",
+            "OS::Heat::ResourceGroup",
+            json!({"count": 1, "index_var": "%index%"}),
+        );
+        a.nested = Some(empty);
+        let mut b = a.clone();
+        b.properties.insert("index_var".to_owned(), json!("%n%"));
+        assert_eq!(decide(&a, &b).0, Action::Replaced);
+        b.properties
+            .insert("index_var".to_owned(), json!("%index%"));
+        b.properties.insert("count".to_owned(), json!(2));
+        let (action, rule, props, _) = decide(&a, &b);
+        assert_eq!((action, rule), (Action::Updated, Rule::StackResource));
+        assert!(props.iter().all(|p| p.update_allowed));
     }
 
     #[test]

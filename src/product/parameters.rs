@@ -319,6 +319,74 @@ pub struct UnevaluatedValue {
     pub reason: String,
 }
 
+/// The environments of a composition, for telling where a value is set.
+#[derive(Clone, Copy)]
+pub(crate) struct Origins<'c> {
+    /// The merged environment.
+    pub(crate) merged: &'c Merged,
+    /// The environments' paths, in merge order.
+    pub(crate) environments: &'c [String],
+}
+
+impl Origins<'_> {
+    /// Where the environments write `name` in section `idx` (0:
+    /// `parameters`, 1: `parameter_defaults`).
+    fn environment_site(&self, idx: usize, name: &str) -> (String, Span) {
+        self.merged.parameter_origins[idx]
+            .get(name)
+            .map(|o| {
+                (
+                    self.environments.get(o.env).cloned().unwrap_or_default(),
+                    o.span,
+                )
+            })
+            .unwrap_or_default()
+    }
+}
+
+/// Where parameter `p` of the stack walked as `node` (template
+/// `template`) takes its value, as Heat chooses it: the value passed
+/// (`passed`: the environments' `parameters` at the root, `source`
+/// [`Source::Parameters`]; the parent resource's property below,
+/// [`Source::Property`]), else `parameter_defaults`, else its `default`.
+/// The value as written and the file and key that set it; `None` when
+/// nothing does.
+pub(crate) fn value_source(
+    origins: &Origins<'_>,
+    node: &TreeNode,
+    template: &str,
+    p: &Parameter,
+    source: Source,
+    passed: &IndexMap<String, J>,
+) -> Option<(Source, J, (String, Span))> {
+    passed
+        .get(&p.name)
+        .map(|v| {
+            let site = match (&node.passed_at, source) {
+                (Some((from, keys)), Source::Property) => {
+                    (from.clone(), keys.get(&p.name).copied().unwrap_or_default())
+                }
+                _ => origins.environment_site(0, &p.name),
+            };
+            (source, v.clone(), site)
+        })
+        .or_else(|| {
+            origins.merged.parameter_defaults.get(&p.name).map(|v| {
+                (
+                    Source::ParameterDefaults,
+                    v.clone(),
+                    origins.environment_site(1, &p.name),
+                )
+            })
+        })
+        .or_else(|| {
+            p.default().cloned().map(|v| {
+                let site = (template.to_owned(), p.default_key().unwrap_or_default());
+                (Source::Default, v, site)
+            })
+        })
+}
+
 struct Collector<'c> {
     catalog: &'c dyn Catalog,
     merged: &'c Merged,
@@ -423,20 +491,6 @@ impl Collector<'_> {
         }
     }
 
-    /// Where the environments write `name` in section `idx` (0:
-    /// `parameters`, 1: `parameter_defaults`).
-    fn environment_site(&self, idx: usize, name: &str) -> (String, Span) {
-        self.merged.parameter_origins[idx]
-            .get(name)
-            .map(|o| {
-                (
-                    self.environments.get(o.env).cloned().unwrap_or_default(),
-                    o.span,
-                )
-            })
-            .unwrap_or_default()
-    }
-
     /// One parameter `p` of stack `stack` (template `template`, walked as
     /// `node`).
     fn parameter(
@@ -448,32 +502,17 @@ impl Collector<'_> {
         source: Source,
         passed: &IndexMap<String, J>,
     ) {
-        let supplied = passed
-            .get(&p.name)
-            .map(|v| {
-                let site = match (&node.passed_at, source) {
-                    (Some((from, keys)), Source::Property) => {
-                        (from.clone(), keys.get(&p.name).copied().unwrap_or_default())
-                    }
-                    _ => self.environment_site(0, &p.name),
-                };
-                (source, v.clone(), site)
-            })
-            .or_else(|| {
-                self.merged.parameter_defaults.get(&p.name).map(|v| {
-                    (
-                        Source::ParameterDefaults,
-                        v.clone(),
-                        self.environment_site(1, &p.name),
-                    )
-                })
-            })
-            .or_else(|| {
-                p.default().cloned().map(|v| {
-                    let site = (template.to_owned(), p.default_key().unwrap_or_default());
-                    (Source::Default, v, site)
-                })
-            });
+        let supplied = value_source(
+            &Origins {
+                merged: self.merged,
+                environments: self.environments,
+            },
+            node,
+            template,
+            p,
+            source,
+            passed,
+        );
         let info = self
             .out
             .entry(p.name.clone())

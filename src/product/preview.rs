@@ -29,6 +29,8 @@ use crate::model::Template;
 use crate::resolve::compose::{Composition, NodeKind, TreeNode};
 use crate::resolve::Catalog;
 
+use super::parameters::{value_source, Origins, Source};
+
 /// A value as the preview shows it: the value, or a marker when Heat
 /// would compute it and heatcap could not (as `parameters` marks it).
 fn shown(v: &Outcome) -> J {
@@ -106,6 +108,51 @@ pub struct PreviewResource {
     #[serde(skip)]
     #[schemars(skip)]
     pub(crate) definition: J,
+    /// Where each property's value is set, for `diff` (see [`Sources`]).
+    #[serde(skip)]
+    #[schemars(skip)]
+    pub(crate) sources: Sources,
+    /// The actions the environments restrict for it (`restricted_actions`:
+    /// `update`, `replace`) and where (`env.yaml:LINE`), for `diff`.
+    #[serde(skip)]
+    #[schemars(skip)]
+    pub(crate) restricted: Option<(Vec<String>, String)>,
+    /// The resources of its stack whose reference or attributes its
+    /// properties and metadata take (`get_resource`, `get_attr`, `Ref`,
+    /// `Fn::GetAtt`), in template order, for `diff`.
+    #[serde(skip)]
+    #[schemars(skip)]
+    pub(crate) takes: Vec<String>,
+}
+
+/// Where each property of a resource is set, by property name: the
+/// template line that writes it (a group member's: its group's
+/// `resource_def`), then, for each parameter it reads, the line that gives
+/// that parameter its value (an environment's `parameters` or
+/// `parameter_defaults`, the parameter's `default`, or the parent
+/// resource's property, followed outward the same way), as `file:line`.
+/// A property not written (a schema default) has no entry.
+pub(crate) type Sources = IndexMap<String, ValueSites>;
+
+/// Where one value is set (see [`Sources`]).
+#[derive(Debug, Clone, Default, PartialEq)]
+pub(crate) struct ValueSites {
+    /// The `file:line` chain, nearest first.
+    pub(crate) sites: Vec<String>,
+    /// The parameters it reads that nothing gives a value (no property,
+    /// `parameter_defaults` or `default`): Heat's "Property X not
+    /// assigned"; the value shows `null`.
+    pub(crate) unset: Vec<String>,
+}
+
+/// What a nested stack's sources start from: the parent resource's
+/// property sources (a template's parameters), or the sources of every
+/// member's properties (a group's stack).
+#[derive(Clone, Copy)]
+enum Inherited<'a> {
+    Root,
+    Parameters(&'a Sources),
+    Members(&'a Sources),
 }
 
 /// One output of the root stack.
@@ -156,6 +203,12 @@ pub struct Preview {
     pub heat_error: Option<String>,
     /// Problems found on the way.
     pub diagnostics: Vec<crate::diag::Diagnostic>,
+    /// The nested parameters nothing gives a value, which Heat's create
+    /// preview shows as `null` and its update preview refuses (see
+    /// [`crate::resolve::compose::Composition`]), for `diff`.
+    #[serde(skip)]
+    #[schemars(skip)]
+    pub(crate) unassigned: Vec<String>,
 }
 
 /// Builds the preview of the walked composition `c` (see
@@ -164,6 +217,7 @@ pub struct Preview {
 pub(crate) fn build(
     c: &Composition,
     catalog: &dyn Catalog,
+    origins: &Origins<'_>,
     root: &str,
     stack_name: &str,
 ) -> (
@@ -173,7 +227,14 @@ pub(crate) fn build(
     Vec<PreviewOutput>,
 ) {
     let template = catalog.template("", root).template;
-    let stack = stack(&c.root, catalog, stack_name, None, false);
+    let stack = stack(
+        &c.root,
+        &Walk { catalog, origins },
+        stack_name,
+        None,
+        false,
+        Inherited::Root,
+    );
     let description = template
         .and_then(|t| t.description.clone())
         .unwrap_or_default();
@@ -255,11 +316,13 @@ fn parameter_text(type_name: Option<&str>, v: &J) -> String {
 /// limits the concurrency to its count of engines, one before create).
 fn stack(
     node: &TreeNode,
-    catalog: &dyn Catalog,
+    w: &Walk<'_>,
     name: &str,
     parent: Option<&str>,
     chain: bool,
+    inherited: Inherited<'_>,
 ) -> PreviewStack {
+    let catalog = w.catalog;
     let template: Option<&Template> = node
         .template
         .as_deref()
@@ -272,6 +335,7 @@ fn stack(
     let uses = |r: &str| -> Option<&ResourceUse> {
         template.and_then(|t| t.resources.iter().find(|u| u.name == r))
     };
+    let parameters = template.map(|t| parameter_sites(node, t, w.origins, inherited));
     let mut resources: Vec<PreviewResource> = node
         .children
         .iter()
@@ -284,7 +348,19 @@ fn stack(
                 _ if chain && i > 0 => vec![enabled[i - 1].to_owned()],
                 _ => Vec::new(),
             };
-            resource(child, catalog, name, &rname, written, requires)
+            let (sources, members) = match (written, &parameters, inherited) {
+                (Some(u), Some((t, sites)), _) => (
+                    property_sources(t, sites, &u.properties, &u.property_keys),
+                    property_sources(t, sites, &u.member_properties, &u.member_property_keys),
+                ),
+                (_, _, Inherited::Members(m)) => (m.clone(), Sources::new()),
+                _ => (Sources::new(), Sources::new()),
+            };
+            let mut r = resource(child, w, name, &rname, written, requires, sources, &members);
+            if let Some(u) = written {
+                r.takes = takes(u, &enabled);
+            }
+            r
         })
         .collect();
     let subnets: Vec<usize> = (0..resources.len())
@@ -321,23 +397,39 @@ fn stack(
     }
 }
 
-/// One resource (`child`) of the stack `stack_name`.
+/// One resource (`child`) of the stack `stack_name`, its properties set
+/// where `sources` says (a group's members' where `members` says).
+#[allow(clippy::too_many_arguments)]
 fn resource(
     child: &TreeNode,
-    catalog: &dyn Catalog,
+    w: &Walk<'_>,
     stack_name: &str,
     name: &str,
     written: Option<&ResourceUse>,
     requires: Vec<String>,
+    sources: Sources,
+    members: &Sources,
 ) -> PreviewResource {
     let nested_name = format!("{stack_name}-{name}");
     let nested = match child.kind {
-        NodeKind::Template if child.template.is_some() => {
-            Some(stack(child, catalog, &nested_name, Some(name), false))
-        }
+        NodeKind::Template if child.template.is_some() => Some(stack(
+            child,
+            w,
+            &nested_name,
+            Some(name),
+            false,
+            Inherited::Parameters(&sources),
+        )),
         NodeKind::Group => {
             let chain = child.plugin.as_deref() == Some("OS::Heat::ResourceChain");
-            Some(stack(child, catalog, &nested_name, Some(name), chain))
+            Some(stack(
+                child,
+                w,
+                &nested_name,
+                Some(name),
+                chain,
+                Inherited::Members(members),
+            ))
         }
         _ => None,
     };
@@ -372,6 +464,54 @@ fn resource(
         })
         .map(python::str)
         .unwrap_or_default();
+    PreviewResource {
+        definition: definition(child, written),
+        name: name.to_owned(),
+        type_name: child.type_name.clone(),
+        plugin: child.plugin.clone(),
+        properties,
+        metadata: match &child.metadata {
+            Some(m) => match shown(m) {
+                J::Null => json!({}),
+                v => v,
+            },
+            None => json!({}),
+        },
+        description,
+        requires,
+        required_by: Vec::new(),
+        nested,
+        value_attribute,
+        sources,
+        restricted: child.restricted.clone(),
+        takes: Vec::new(),
+    }
+}
+
+/// The resources of `enabled` whose reference or attributes `u`'s
+/// properties and metadata take.
+fn takes(u: &ResourceUse, enabled: &[&str]) -> Vec<String> {
+    let mut named: Vec<String> = Vec::new();
+    for v in u.properties.values() {
+        references(v, &mut named);
+    }
+    for k in ["metadata", "Metadata"] {
+        if let Some(m) = u.other.get(k) {
+            references(m, &mut named);
+        }
+    }
+    enabled
+        .iter()
+        .filter(|n| **n != u.name && named.iter().any(|x| x == *n))
+        .map(|n| (*n).to_owned())
+        .collect()
+}
+
+/// A resource's definition as Heat's update compares it
+/// (`ResourceDefinition.render_hot`, engine/rsrc_defn.py L343: properties,
+/// metadata, `depends_on`, `deletion_policy`, `update_policy`,
+/// `condition`; not `description`).
+fn definition(child: &TreeNode, written: Option<&ResourceUse>) -> J {
     let mut definition = Map::new();
     definition.insert(
         "properties".to_owned(),
@@ -396,24 +536,129 @@ fn resource(
             definition.insert(key.to_owned(), v.clone());
         }
     }
-    PreviewResource {
-        definition: J::Object(definition),
-        name: name.to_owned(),
-        type_name: child.type_name.clone(),
-        plugin: child.plugin.clone(),
-        properties,
-        metadata: match &child.metadata {
-            Some(m) => match shown(m) {
-                J::Null => json!({}),
-                v => v,
-            },
-            None => json!({}),
-        },
-        description,
-        requires,
-        required_by: Vec::new(),
-        nested,
-        value_attribute,
+    // `ResourceDefinition.render_hot` keeps the condition as written (its
+    // name): another condition, however it evaluates, is a change.
+    if let Some(c) = written.and_then(|u| u.condition.as_ref()) {
+        definition.insert("condition".to_owned(), c.clone());
+    }
+    J::Object(definition)
+}
+
+/// What a walk of the preview reads besides the tree.
+struct Walk<'a> {
+    catalog: &'a dyn Catalog,
+    origins: &'a Origins<'a>,
+}
+
+/// Where each parameter of the stack walked as `node` (template `t`) takes
+/// its value ([`super::parameters::value_source`]), followed outward
+/// through `inherited` when its parent resource passes it.
+fn parameter_sites(
+    node: &TreeNode,
+    t: &Template,
+    origins: &Origins<'_>,
+    inherited: Inherited<'_>,
+) -> (String, Sources) {
+    let path = node.template.clone().unwrap_or_default();
+    let source = if matches!(inherited, Inherited::Root) {
+        Source::Parameters
+    } else {
+        Source::Property
+    };
+    let passed: IndexMap<String, J> = node
+        .values
+        .iter()
+        .map(|(k, v)| (k.clone(), shown(v)))
+        .collect();
+    let sites = t
+        .parameters
+        .iter()
+        .map(|p| {
+            let Some((from, _, (file, span))) =
+                value_source(origins, node, &path, p, source, &passed)
+            else {
+                let unset = ValueSites {
+                    sites: Vec::new(),
+                    unset: vec![p.name.clone()],
+                };
+                return (p.name.clone(), unset);
+            };
+            let mut at = ValueSites {
+                sites: vec![format!("{file}:{}", span.start.line)],
+                unset: Vec::new(),
+            };
+            if let (Source::Property, Inherited::Parameters(up)) = (from, inherited) {
+                if let Some(up) = up.get(&p.name) {
+                    at.sites.extend(up.sites.iter().cloned());
+                    at.unset.extend(up.unset.iter().cloned());
+                }
+            }
+            (p.name.clone(), at)
+        })
+        .collect();
+    (path, sites)
+}
+
+/// The sources of `properties` (as written in `file`, each key at `keys`):
+/// its line, then the sites of the parameters it reads.
+fn property_sources(
+    file: &str,
+    parameters: &Sources,
+    properties: &IndexMap<String, J>,
+    keys: &IndexMap<String, crate::diag::Span>,
+) -> Sources {
+    properties
+        .iter()
+        .map(|(k, v)| {
+            let mut at = ValueSites {
+                sites: keys
+                    .get(k)
+                    .map(|s| format!("{file}:{}", s.start.line))
+                    .into_iter()
+                    .collect(),
+                unset: Vec::new(),
+            };
+            let mut read = Vec::new();
+            parameters_read(v, &mut read);
+            for p in read.iter().filter_map(|p| parameters.get(p)) {
+                for site in &p.sites {
+                    if !at.sites.contains(site) {
+                        at.sites.push(site.clone());
+                    }
+                }
+                for name in &p.unset {
+                    if !at.unset.contains(name) {
+                        at.unset.push(name.clone());
+                    }
+                }
+            }
+            (k.clone(), at)
+        })
+        .collect()
+}
+
+/// The parameters `v` reads (`get_param`, CFN `Ref`), in order.
+fn parameters_read(v: &J, out: &mut Vec<String>) {
+    match v {
+        J::Object(m) => {
+            for (k, x) in m {
+                let name = match (k.as_str(), x) {
+                    ("get_param" | "Ref", J::String(n)) => Some(n),
+                    ("get_param", J::Array(items)) => match items.first() {
+                        Some(J::String(n)) => Some(n),
+                        _ => None,
+                    },
+                    _ => None,
+                };
+                match name {
+                    Some(n) if !out.contains(n) => out.push(n.clone()),
+                    Some(_) => {}
+                    None => parameters_read(x, out),
+                }
+            }
+        }
+        J::Array(items) => items.iter().for_each(|i| parameters_read(i, out)),
+        _ => {}
     }
 }
 
@@ -913,5 +1158,43 @@ mod tests {
     fn the_clock_reads_as_heat_writes_it() {
         assert_eq!(isotime(1_767_225_600), "2026-01-01T00:00:00Z");
         assert_eq!(isotime(951_782_400 + 3_723), "2000-02-29T01:02:03Z");
+    }
+
+    #[test]
+    fn a_propertys_sources_are_its_line_then_its_parameters() {
+        let mut read = Vec::new();
+        parameters_read(
+            &json!({"list_join": ["-", [{"get_param": "A"}, {"get_param": ["B", "k"]}, {"Ref": "C"}, {"get_param": "A"}]]}),
+            &mut read,
+        );
+        assert_eq!(read, ["A", "B", "C"]);
+        let parameters: Sources = [
+            (
+                "A".to_owned(),
+                ValueSites {
+                    sites: vec!["env.yaml:3".to_owned()],
+                    unset: Vec::new(),
+                },
+            ),
+            (
+                "B".to_owned(),
+                ValueSites {
+                    sites: Vec::new(),
+                    unset: vec!["B".to_owned()],
+                },
+            ),
+        ]
+        .into_iter()
+        .collect();
+        let properties: IndexMap<String, J> =
+            [("p".to_owned(), json!({"str_replace": {"template": "x", "params": {"x": {"get_param": "A"}, "y": {"get_param": "B"}}}}))]
+                .into_iter()
+                .collect();
+        let keys = [("p".to_owned(), crate::diag::Span::point(7, 5))]
+            .into_iter()
+            .collect();
+        let got = property_sources("t.yaml", &parameters, &properties, &keys);
+        assert_eq!(got["p"].sites, ["t.yaml:7", "env.yaml:3"]);
+        assert_eq!(got["p"].unset, ["B"]);
     }
 }

@@ -1,6 +1,7 @@
 //! `diff`: what an update does, as a list of the resources it touches
 //! with why (table), or heatcap's document (json, yaml).
 
+use std::fmt::Write as _;
 use std::io::{self, Write};
 
 use super::{write_data, Format, Look};
@@ -17,11 +18,13 @@ pub(crate) fn render_diff(
     match format {
         Format::Table => {
             let _ = look;
-            // Heat refuses: stderr says which side and why.
-            if d.heat_error.is_some() {
-                return Ok(());
-            }
-            for c in d.changes.iter().filter(|c| c.action != Action::Unchanged) {
+            // Heat refuses: stderr says which side and why; what can be
+            // compared is still shown.
+            for c in d
+                .changes
+                .iter()
+                .filter(|c| c.action != Action::Unchanged || !c.follows.is_empty())
+            {
                 change(out, c)?;
             }
             writeln!(out, "{}", summary(d))
@@ -38,10 +41,21 @@ pub(crate) fn render_diff(
 /// (9 unchanged)`.
 fn summary(d: &Diff) -> String {
     let s = &d.summary;
-    format!(
+    let mut line = format!(
         "{} to add, {} to replace, {} to update, {} to delete ({} unchanged)",
         s.add, s.replace, s.update, s.delete, s.unchanged
-    )
+    );
+    for (n, what) in [
+        (s.refused, "refused by Heat's update"),
+        (s.destructive, "destructive to a server"),
+        (s.follows, "changing with a replaced resource"),
+        (s.nothing_inside, "stack updates with nothing inside"),
+    ] {
+        if n > 0 {
+            let _ = write!(line, "; {n} {what}");
+        }
+    }
+    line
 }
 
 /// One resource: its marker, stack/name, type, action and rule; then
@@ -66,6 +80,28 @@ fn change(out: &mut dyn Write, c: &Change) -> io::Result<()> {
         c.type_name,
         c.action.as_str()
     )?;
+    if let Some(why) = &c.refused {
+        let at = c
+            .refused_at
+            .as_ref()
+            .map(|a| format!(" (restricted at {a})"))
+            .unwrap_or_default();
+        writeln!(out, "      ! refused at update: {why}{at}")?;
+    }
+    if let Some(why) = &c.destructive {
+        writeln!(out, "      ! destructive: {why}")?;
+    }
+    if !c.follows.is_empty() {
+        writeln!(
+            out,
+            "      changes with replaced {} (Heat lists it {})",
+            c.follows.join(", "),
+            c.action.as_str()
+        )?;
+    }
+    if c.nothing_inside {
+        writeln!(out, "      nothing changes inside")?;
+    }
     for p in &c.properties {
         let forces = if p.update_allowed {
             ""
@@ -79,6 +115,22 @@ fn change(out: &mut dyn Write, c: &Change) -> io::Result<()> {
             serde_json::to_string(&p.before).unwrap_or_default(),
             serde_json::to_string(&p.after).unwrap_or_default()
         )?;
+        for (side, sites, unset) in [
+            ("before", &p.set_before, &p.unset_before),
+            ("after", &p.set_after, &p.unset_after),
+        ] {
+            if !sites.is_empty() {
+                writeln!(out, "        {side} set at {}", sites.join(" ← "))?;
+            }
+            if !unset.is_empty() {
+                writeln!(
+                    out,
+                    "        {side} unset: {} has no value (Heat: Property {} not assigned)",
+                    unset.join(", "),
+                    unset[0]
+                )?;
+            }
+        }
     }
     for k in &c.changed {
         writeln!(out, "      {k} changed")?;

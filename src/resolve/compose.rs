@@ -103,6 +103,10 @@ pub struct TreeNode {
     /// written).
     #[serde(skip)]
     pub(crate) metadata: Option<Outcome>,
+    /// The actions its stack's registry restricts for it
+    /// (`restricted_actions`), with where (`env.yaml:LINE`).
+    #[serde(skip)]
+    pub(crate) restricted: Option<(Vec<String>, String)>,
 }
 
 /// What a preview shows of the root stack besides its resources.
@@ -137,6 +141,10 @@ pub struct Composition {
     /// The root stack's parameters and outputs (a preview's walk only).
     #[serde(skip)]
     pub(crate) root_stack: RootStack,
+    /// The nested parameters nothing gives a value (no property, no
+    /// default, no `parameter_defaults`), in walk order: Heat's update
+    /// refuses them ("Property X not assigned").
+    pub(crate) unassigned: Vec<String>,
 }
 
 /// Walks the composition of `root` (a template path as the user gave it),
@@ -184,6 +192,7 @@ fn compose_as(
         unevaluated: Vec::new(),
         heat_error: None,
         root_stack: RootStack::default(),
+        unassigned: Vec::new(),
     };
     let values: IndexMap<String, Outcome> = registry
         .root_parameters()
@@ -205,12 +214,14 @@ fn compose_as(
             plugin: None,
             properties: IndexMap::new(),
             metadata: None,
+            restricted: None,
         },
         resolutions: w.seen.into_values().collect(),
         diagnostics: w.diagnostics,
         unevaluated: w.unevaluated,
         heat_error: w.heat_error,
         root_stack: w.root_stack,
+        unassigned: w.unassigned,
     }
 }
 
@@ -273,6 +284,7 @@ struct Walker<'c> {
     unevaluated: Vec<(String, Unevaluated)>,
     heat_error: Option<String>,
     root_stack: RootStack,
+    unassigned: Vec<String>,
 }
 
 /// Heat's message for a template whose version it does not know
@@ -735,6 +747,7 @@ impl Walker<'_> {
             },
             properties: m.properties.clone(),
             metadata: None,
+            restricted: registry.restricted_actions(name),
         };
         let Some(path) = template.clone() else {
             return (node, implementation);
@@ -881,6 +894,9 @@ impl Walker<'_> {
         for q in t.parameters.iter().filter(|q| {
             q.required && !passed.contains(&q.name) && !self.defaults.contains_key(&q.name)
         }) {
+            if !self.unassigned.contains(&q.name) {
+                self.unassigned.push(q.name.clone());
+            }
             self.diagnostics.push(
                 Diagnostic::new(
                     PROPERTY_UNSET,
@@ -944,7 +960,16 @@ fn group_members<'s>(
                 return Vec::new();
             };
             let names = if every {
-                let count = match prop("count") {
+                // An AutoScalingGroup's size: `desired_capacity` when set,
+                // else `min_size` (heat/engine/resources/aws/autoscaling/
+                // autoscaling_group.py `child_template`, L409).
+                let size = match kind {
+                    GroupKind::AutoScaling => prop("desired_capacity")
+                        .filter(|v| python::truthy(v))
+                        .or_else(|| prop("min_size")),
+                    _ => prop("count"),
+                };
+                let count = match size {
                     Some(v) => python::int_of(v).ok().and_then(|n| usize::try_from(n).ok()),
                     None => Some(1),
                 };

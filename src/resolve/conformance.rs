@@ -816,6 +816,35 @@ fn unresolved_errors_carry_every_candidate_and_the_requirement() {
 
 // ---- Hooks and restricted actions (§2.3) ----
 
+/// `get_rsrc_restricted_actions` (environment.py L377): every matching
+/// key adds its actions (a string or a list); a nested stack sees those
+/// under its resource's keys (`remove_resources_except`, L441).
+#[test]
+fn restricted_actions_match_by_fnmatch_and_drill_down() {
+    let env = "resource_registry:\n  resources:\n    salt:\n      restricted_actions: replace\n    's*':\n      restricted_actions: [update]\n    role:\n      '*':\n        restricted_actions: update\n";
+    let roots = [node(env)];
+    let inputs = [Environment::from_node(
+        "env0.yaml",
+        roots[0].as_map().unwrap(),
+    )];
+    let merged = merge(&inputs);
+    let cat = catalog(&[]);
+    let root = Registry::new(&inputs, &merged, &cat);
+    assert_eq!(
+        root.restricted_actions("salt"),
+        Some((
+            vec!["replace".to_owned(), "update".to_owned()],
+            "env0.yaml:4".to_owned()
+        ))
+    );
+    assert_eq!(root.restricted_actions("role"), None);
+    let child = root.child("role", None);
+    assert_eq!(
+        child.restricted_actions("inner").map(|(a, _)| a),
+        Some(vec!["update".to_owned()])
+    );
+}
+
 #[test]
 fn invalid_hooks_and_restricted_actions_are_reported_as_heat_does() {
     let env = "resource_registry:\n  resources:\n    r1:\n      hooks: [pre-create, pre-launch]\n      restricted_actions: delete\n    r2:\n      hooks: post-update\n      restricted_actions: [update, replace]\n";

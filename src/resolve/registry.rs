@@ -180,6 +180,45 @@ impl<'a> Registry<'a> {
         child
     }
 
+    /// Heat's `get_rsrc_restricted_actions(name)` (heat/engine/environment.py
+    /// L377): the actions (`update`, `replace`) this stack's registry
+    /// restricts for resource `name`, every `resources:` key matching it
+    /// (fnmatch) contributing, with where the first is written
+    /// (`env.yaml:LINE`); `None` when none is.
+    pub(crate) fn restricted_actions(&self, name: &str) -> Option<(Vec<String>, String)> {
+        let mut actions: Vec<String> = Vec::new();
+        let mut site: Option<String> = None;
+        for (pattern, entries) in &self.resources {
+            if pattern != name && !fnmatch(pattern, name) {
+                continue;
+            }
+            let Some(e) = entries.get("restricted_actions") else {
+                continue;
+            };
+            let given = match e.node.value.to_json() {
+                serde_json::Value::String(a) => vec![a],
+                serde_json::Value::Array(items) => items
+                    .iter()
+                    .filter_map(|i| i.as_str().map(str::to_owned))
+                    .collect(),
+                _ => Vec::new(),
+            };
+            for a in given {
+                if !actions.contains(&a) {
+                    actions.push(a);
+                }
+            }
+            site.get_or_insert_with(|| {
+                let env = self
+                    .envs
+                    .get(e.origin.env)
+                    .map_or("", |env| env.path.as_str());
+                format!("{env}:{}", e.origin.span.start.line)
+            });
+        }
+        (!actions.is_empty()).then(|| (actions, site.unwrap_or_default()))
+    }
+
     /// Registry entries whose template does not exist or is not a template:
     /// python-heatclient fetches every template the registry names, so each
     /// is an error even when no resource uses it (heat-semantics §2.12).

@@ -250,6 +250,7 @@ mod tests {
                 unevaluated: Vec::new(),
                 heat_error: None,
                 root_stack: crate::resolve::compose::RootStack::default(),
+                unassigned: Vec::new(),
             },
         )
     }

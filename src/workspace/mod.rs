@@ -701,6 +701,7 @@ impl Workspace {
             },
             heat_error: None,
             diagnostics: Vec::new(),
+            unassigned: Vec::new(),
         };
         if self.environment_broken() {
             preview.heat_error = diagnostics
@@ -712,25 +713,93 @@ impl Workspace {
         }
         let c = compose_preview(root, &registry, &self.catalog, self.max_depth, stack_name);
         diagnostics.extend(c.diagnostics.iter().cloned());
-        let (stack, description, parameters, outputs) =
-            crate::product::preview::build(&c, &self.catalog, root, stack_name);
+        let (stack, description, parameters, outputs) = crate::product::preview::build(
+            &c,
+            &self.catalog,
+            &crate::product::parameters::Origins {
+                merged: &self.merged,
+                environments: &self.environment_paths(),
+            },
+            root,
+            stack_name,
+        );
         preview.stack = stack;
         preview.description = description;
         preview.parameters = parameters;
         preview.outputs = outputs;
-        // Heat builds the root stack's parameters first: one without a
-        // value refuses the preview before any resource is looked at.
+        // Heat builds the root stack's parameters first: a name the
+        // environments' `parameters` give that the template does not
+        // declare, then one without a value, refuse the preview before any
+        // resource is looked at.
+        let unknown = self.unknown_user_parameter(root);
         let missing = c
             .root_stack
             .parameters
             .iter()
             .find(|(_, v)| v.is_none())
-            .map(|(name, _)| {
-                format!("UserParameterMissing: The Parameter ({name}) was not provided.")
+            .map(|(name, _)| name.clone());
+        if let Some(name) = &missing {
+            let mut d = Diagnostic::new(
+                codes::ROOT_PARAMETER_UNSET,
+                root,
+                format!("parameter `{name}` has no value: no default, and the environments give none (Heat: UserParameterMissing: The Parameter ({name}) was not provided.)"),
+            );
+            d.span = self.parameter_key(root, name);
+            diagnostics.push(d);
+        }
+        let refusal = unknown
+            .map(|(name, d)| {
+                diagnostics.push(d);
+                format!("UnknownUserParameter: The Parameter ({name}) was not defined in template.")
+            })
+            .or_else(|| {
+                missing.map(|name| {
+                    format!("UserParameterMissing: The Parameter ({name}) was not provided.")
+                })
             });
-        preview.heat_error = missing.or_else(|| c.heat_error.as_deref().map(preview_error));
+        preview.heat_error = refusal.or_else(|| c.heat_error.as_deref().map(preview_error));
+        preview.unassigned.clone_from(&c.unassigned);
         preview.diagnostics = finish(diagnostics, &self.load.overlay);
         preview
+    }
+
+    /// The first name the environments' `parameters` give that the root
+    /// template `root` does not declare, with its diagnostic (E7018).
+    fn unknown_user_parameter(&self, root: &str) -> Option<(String, Diagnostic)> {
+        let t = self.catalog.template("", root).template?;
+        let name = self
+            .merged
+            .parameters
+            .keys()
+            .find(|k| !t.parameters.iter().any(|p| &p.name == *k))?;
+        let origin = self.merged.parameter_origins[0].get(name);
+        let env = origin
+            .and_then(|o| self.environment_paths().get(o.env).cloned())
+            .unwrap_or_default();
+        let mut d = Diagnostic::new(
+            codes::UNKNOWN_USER_PARAMETER,
+            &env,
+            format!("`parameters` gives `{name}`, which the root template `{root}` does not declare (Heat: UnknownUserParameter: The Parameter ({name}) was not defined in template.)"),
+        );
+        d.span = origin.map(|o| o.span);
+        Some((name.clone(), d))
+    }
+
+    /// Where the root template `root` declares parameter `name` (its key).
+    fn parameter_key(&self, root: &str, name: &str) -> Option<crate::diag::Span> {
+        let bytes = self.load.overlay.read(Path::new(root)).ok()?;
+        let text = String::from_utf8(bytes).ok()?;
+        let parsed = load::parse_text(&text, root, &load::ParseOptions::default());
+        let top = parsed.root?;
+        let section = ["parameters", "Parameters"]
+            .iter()
+            .find_map(|k| top.as_map()?.get(k))?;
+        section
+            .as_map()?
+            .entries
+            .iter()
+            .find(|(k, _)| k.value.key_text() == name)
+            .map(|(k, _)| k.span)
     }
 
     /// `diff`: what an update from the composition previewed as `old` to
