@@ -31,6 +31,7 @@ const KEYS: &[&str] = &[
     "templates-root",
     "environments",
     "template",
+    "deployments",
 ];
 
 /// A configuration file's settings: `None` where it does not set the key.
@@ -62,6 +63,24 @@ pub struct ConfigFile {
     /// `template`: the root template whose composition `heatcap lsp`
     /// checks, joined to the file's directory.
     pub template: Option<PathBuf>,
+    /// `deployments`: the deployments `heatcap diff` checks when no
+    /// template is given, their paths as written (relative to the file's
+    /// directory, and to `--from DIR` on the old side).
+    pub deployments: Option<Vec<Deployment>>,
+}
+
+/// One deployment a repository serves (`deployments` entry).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct Deployment {
+    /// `name`: how reports name it.
+    pub name: String,
+    /// `template`: the root template (or the plan's).
+    pub template: Option<PathBuf>,
+    /// `environments`, merged in order.
+    pub environments: Vec<PathBuf>,
+    /// `plan`: a TripleO plan environment.
+    pub plan: Option<PathBuf>,
 }
 
 impl ConfigFile {
@@ -230,10 +249,88 @@ fn settings(root: &Node, config: &mut ConfigFile) -> Located<()> {
                 };
                 config.template = Some(dir.join(s));
             }
+            "deployments" => config.deployments = Some(deployments(v)?),
             _ => return Err((k.span, unknown_key(key))),
         }
     }
     Ok(())
+}
+
+/// `deployments`: a list of mappings with `name` and `template` or
+/// `plan` (and `environments`).
+fn deployments(v: &Node) -> Located<Vec<Deployment>> {
+    const FIELDS: &[&str] = &["name", "template", "environments", "plan"];
+    let Some(items) = v.as_seq() else {
+        return Err((
+            v.span,
+            format!(
+                "`deployments` takes a list of deployments (mappings of {}), not {}",
+                FIELDS.join(", "),
+                v.value.kind_name()
+            ),
+        ));
+    };
+    let mut out: Vec<Deployment> = Vec::new();
+    for item in items {
+        let Some(m) = item.as_map() else {
+            return Err((
+                item.span,
+                format!(
+                    "a deployment is a mapping of {}, not {}",
+                    FIELDS.join(", "),
+                    item.value.kind_name()
+                ),
+            ));
+        };
+        let mut d = Deployment::default();
+        for (k, v) in &m.entries {
+            let path = |what: &str| match v.as_str() {
+                Some(s) => Ok(PathBuf::from(s)),
+                None => Err((
+                    v.span,
+                    format!("`{what}` takes a path, not {}", v.value.kind_name()),
+                )),
+            };
+            match k.as_str() {
+                Some("name") => match v.as_str() {
+                    Some(s) if !s.is_empty() => d.name = s.to_owned(),
+                    _ => return Err((v.span, "`name` takes a non-empty string".to_owned())),
+                },
+                Some("template") => d.template = Some(path("template")?),
+                Some("plan") => d.plan = Some(path("plan")?),
+                Some("environments") => {
+                    d.environments = strings("environments", "paths", v)?
+                        .into_iter()
+                        .map(|(s, _)| PathBuf::from(s))
+                        .collect();
+                }
+                _ => {
+                    return Err((
+                        k.span,
+                        format!(
+                            "unknown deployment key `{}` (the keys are {})",
+                            k.value.key_text(),
+                            FIELDS.join(", ")
+                        ),
+                    ))
+                }
+            }
+        }
+        if d.name.is_empty() {
+            return Err((item.span, "a deployment needs a `name`".to_owned()));
+        }
+        if d.template.is_none() && d.plan.is_none() {
+            return Err((
+                item.span,
+                format!("deployment `{}` needs a `template` or a `plan`", d.name),
+            ));
+        }
+        if out.iter().any(|o| o.name == d.name) {
+            return Err((item.span, format!("deployment `{}` is named twice", d.name)));
+        }
+        out.push(d);
+    }
+    Ok(out)
 }
 
 fn unknown_key(key: &str) -> String {

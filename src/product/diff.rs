@@ -184,6 +184,9 @@ pub struct Diff {
     pub heat_error: Option<String>,
     /// Problems found on the way, on either side.
     pub diagnostics: Vec<crate::diag::Diagnostic>,
+    /// What the new side does to the deployment's own values, classified
+    /// (see `product::interface`).
+    pub interface: super::interface::Interface,
     /// Heat's document for each entry: the resource and its stack, on the
     /// side Heat formats it from.
     #[serde(skip)]
@@ -202,6 +205,7 @@ pub(crate) fn compare(old: &Preview, new: &Preview) -> Diff {
         changes: Vec::new(),
         heat_error: None,
         diagnostics: Vec::new(),
+        interface: super::interface::Interface::default(),
         heat: Vec::new(),
     };
     d.diagnostics.extend(old.diagnostics.iter().cloned());

@@ -14,17 +14,20 @@ pub(crate) fn render_diff(
     format: Format,
     look: Look,
 ) -> io::Result<()> {
+    if super::interface::render_one(out, d, format)? {
+        return Ok(());
+    }
     match format {
         Format::Table => {
             let _ = look;
             // Heat refuses: stderr says which side and why.
-            if d.heat_error.is_some() {
-                return Ok(());
+            if d.heat_error.is_none() {
+                for c in d.changes.iter().filter(|c| c.action != Action::Unchanged) {
+                    change(out, c)?;
+                }
+                writeln!(out, "{}", summary(d))?;
             }
-            for c in d.changes.iter().filter(|c| c.action != Action::Unchanged) {
-                change(out, c)?;
-            }
-            writeln!(out, "{}", summary(d))
+            super::interface::table(out, &d.interface)
         }
         Format::Yaml => {
             let v = serde_json::to_value(d).map_err(io::Error::other)?;

@@ -739,6 +739,18 @@ impl Workspace {
         crate::product::diff::compare(old, new)
     }
 
+    /// `diff`'s interface section: what the composition of `new_root` in
+    /// `new` does to the deployment's values, against the composition of
+    /// `old_root` in `old` (see `product::interface`).
+    pub fn interface(
+        old: &Workspace,
+        old_root: &str,
+        new: &Workspace,
+        new_root: &str,
+    ) -> crate::product::interface::Interface {
+        crate::product::interface::compare(old, old_root, new, new_root)
+    }
+
     /// The document Heat's update preview API answers for `d`
     /// (`diff --format heat`).
     pub fn diff_heat_document(
