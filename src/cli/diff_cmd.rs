@@ -280,7 +280,12 @@ fn deployments(
         }
         results.push((d.name.clone(), diff));
     }
-    report::render_deployments(out, &results, format, ui.out)?;
+    report::render_deployments(
+        out,
+        &crate::product::interface::Deployments::new(results),
+        format,
+        ui.out,
+    )?;
     Ok(exit)
 }
 

@@ -270,6 +270,38 @@ impl Interface {
     }
 }
 
+/// `diff` over the configuration file's `deployments`.
+#[derive(Debug, Clone, Serialize, JsonSchema)]
+#[schemars(deny_unknown_fields)]
+#[non_exhaustive]
+pub(crate) struct Deployments {
+    /// Each deployment's diff, in the file's order.
+    pub deployments: Vec<DeploymentDiff>,
+}
+
+/// One configured deployment's diff.
+#[derive(Debug, Clone, Serialize, JsonSchema)]
+#[schemars(deny_unknown_fields)]
+#[non_exhaustive]
+pub(crate) struct DeploymentDiff {
+    /// Its `name` in the configuration file.
+    pub name: String,
+    /// Its diff.
+    pub diff: super::diff::Diff,
+}
+
+impl Deployments {
+    /// The deployments' diffs, named.
+    pub(crate) fn new(all: Vec<(String, super::diff::Diff)>) -> Deployments {
+        Deployments {
+            deployments: all
+                .into_iter()
+                .map(|(name, diff)| DeploymentDiff { name, diff })
+                .collect(),
+        }
+    }
+}
+
 /// One side: its workspace, root and parameters.
 struct Side<'w> {
     ws: &'w Workspace,
@@ -473,7 +505,10 @@ pub(crate) fn compare(
 ) -> Interface {
     let (o, n) = rayon::join(|| Side::open(old, old_root), || Side::open(new, new_root));
     let mut out = Vec::new();
-    parameters(&o, &n, &mut out);
+    // A side whose environments Heat refuses has no parameters to compare.
+    if !old.environment_broken() && !new.environment_broken() {
+        parameters(&o, &n, &mut out);
+    }
     environments(&o, &n, &mut out);
     registry(&o, &n, &mut out);
     outputs(&o, &n, &mut out);
@@ -952,21 +987,21 @@ fn registry(o: &Side, n: &Side, out: &mut Vec<Finding>) {
 
 /// The outputs of the template a node instantiates (of its members', for
 /// a group or chain).
-fn output_names(ws: &Workspace, node: &TreeNode) -> BTreeSet<String> {
+fn output_names(ws: &Workspace, node: &TreeNode) -> Option<BTreeSet<String>> {
     let of = |t: &Option<String>| {
         t.as_deref()
             .and_then(|t| ws.template(t))
             .map(|t| t.outputs.keys().cloned().collect::<BTreeSet<_>>())
     };
     match node.kind {
-        NodeKind::Template => of(&node.template).unwrap_or_default(),
+        NodeKind::Template => of(&node.template),
         NodeKind::Group => node
             .children
             .iter()
-            .filter_map(|m| of(&m.template))
-            .flatten()
-            .collect(),
-        NodeKind::Native => BTreeSet::new(),
+            .map(|m| of(&m.template))
+            .collect::<Option<Vec<_>>>()
+            .map(|all| all.into_iter().flatten().collect()),
+        NodeKind::Native => None,
     }
 }
 
@@ -981,7 +1016,7 @@ fn output_template(node: &TreeNode) -> Option<&str> {
 
 /// The parsed text of a template of a side (through its workspace).
 fn parsed(ws: &Workspace, path: &str) -> Option<Node> {
-    let text = ws.catalog().file("", path)?;
+    let (text, _) = ws.catalog().text("", path)?;
     crate::load::parse_text(&text, path, &crate::load::ParseOptions::default()).root
 }
 
@@ -1065,11 +1100,9 @@ fn stack_outputs(
         else {
             continue;
         };
-        if nc.kind != NodeKind::Native && oc.kind != NodeKind::Native {
-            let lost: Vec<String> = output_names(o.ws, oc)
-                .difference(&output_names(n.ws, nc))
-                .cloned()
-                .collect();
+        // A template that cannot be read is reported where it is named.
+        if let (Some(was), Some(now)) = (output_names(o.ws, oc), output_names(n.ws, nc)) {
+            let lost: Vec<String> = was.difference(&now).cloned().collect();
             for attr in lost {
                 let key = (parent.to_owned(), name.to_owned(), attr.clone());
                 if !seen.insert(key) {

@@ -13,7 +13,7 @@ use super::{write_data, Format, Look};
 use crate::diag::Span;
 use crate::encode::json;
 use crate::product::diff::{Action, Diff};
-use crate::product::interface::{Finding, Interface, Rule, Severity, Site};
+use crate::product::interface::{Deployments, Finding, Interface, Rule, Severity, Site};
 
 const SEVERITIES: [Severity; 3] = [Severity::Breaking, Severity::Warning, Severity::Info];
 
@@ -103,10 +103,15 @@ fn markdown_one(out: &mut dyn Write, name: Option<&str>, d: &Diff) -> io::Result
         .iter()
         .map(|s| {
             let n = count(i, *s);
+            let text = match (s, n) {
+                (Severity::Warning, 1) => "1 warning".to_owned(),
+                (Severity::Warning, n) => format!("{n} warnings"),
+                (s, n) => format!("{n} {}", s.as_str()),
+            };
             if *s == Severity::Breaking && n > 0 {
-                format!("**{n} breaking**")
+                format!("**{text}**")
             } else {
-                format!("{n} {}", s.as_str())
+                text
             }
         })
         .collect::<Vec<_>>()
@@ -301,13 +306,18 @@ pub(crate) fn render_one(out: &mut dyn Write, d: &Diff, format: Format) -> io::R
 /// `deployments`).
 pub(crate) fn render_deployments(
     out: &mut dyn Write,
-    all: &[(String, Diff)],
+    report: &Deployments,
     format: Format,
     look: Look,
 ) -> io::Result<()> {
+    let all: Vec<(&String, &Diff)> = report
+        .deployments
+        .iter()
+        .map(|d| (&d.name, &d.diff))
+        .collect();
     match format {
         Format::Markdown => {
-            for (i, (name, d)) in all.iter().enumerate() {
+            for (i, (name, d)) in all.iter().copied().enumerate() {
                 if i > 0 {
                     writeln!(out)?;
                 }
@@ -316,7 +326,7 @@ pub(crate) fn render_deployments(
             Ok(())
         }
         Format::Github => {
-            for (_, d) in all {
+            for (_, d) in &all {
                 for f in &d.interface.findings {
                     annotation(out, f)?;
                 }
@@ -329,21 +339,13 @@ pub(crate) fn render_deployments(
                 .flat_map(|(_, d)| &d.interface.findings)
                 .collect::<Vec<_>>(),
         ),
-        Format::Json | Format::Yaml => {
-            let v = json!({
-                "deployments": all
-                    .iter()
-                    .map(|(name, d)| json!({"name": name, "diff": d}))
-                    .collect::<Vec<_>>(),
-            });
-            if format == Format::Json {
-                json::write_line(out, &v)
-            } else {
-                write_data(out, &v, format)
-            }
+        Format::Json => json::write_line(out, report),
+        Format::Yaml => {
+            let v = serde_json::to_value(report).map_err(io::Error::other)?;
+            write_data(out, &v, format)
         }
         _ => {
-            for (i, (name, d)) in all.iter().enumerate() {
+            for (i, (name, d)) in all.iter().copied().enumerate() {
                 if i > 0 {
                     writeln!(out)?;
                 }
