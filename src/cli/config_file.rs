@@ -293,7 +293,7 @@ fn deployments(v: &Node) -> Located<Vec<Deployment>> {
             };
             match k.as_str() {
                 Some("name") => match v.as_str() {
-                    Some(s) if !s.is_empty() => d.name = s.to_owned(),
+                    Some(s) if !s.is_empty() => s.clone_into(&mut d.name),
                     _ => return Err((v.span, "`name` takes a non-empty string".to_owned())),
                 },
                 Some("template") => d.template = Some(path("template")?),

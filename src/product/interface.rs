@@ -571,7 +571,7 @@ fn parameters(o: &Side, n: &Side, out: &mut Vec<Finding>) {
                     )
                 };
                 f.after = n.declared(name, a.required_in.first().map(String::as_str));
-                f.new = a.default.clone();
+                f.new.clone_from(&a.default);
                 out.push(f);
             }
             (Some(_), None) => {
@@ -616,22 +616,22 @@ fn parameters(o: &Side, n: &Side, out: &mut Vec<Finding>) {
 /// One parameter both sides declare.
 #[allow(clippy::too_many_lines)]
 fn changed(
-    o: &Side,
-    n: &Side,
+    old: &Side,
+    new: &Side,
     name: &str,
-    b: &ParameterInfo,
-    a: &ParameterInfo,
+    was: &ParameterInfo,
+    now: &ParameterInfo,
     set: Option<&(&'static str, Site, J)>,
     out: &mut Vec<Finding>,
 ) {
     let set_at = set.map(|(_, s, _)| s.clone());
     let sites = |f: &mut Finding| {
-        f.before = o.declared(name, None);
-        f.after = n.declared(name, None);
+        f.before = old.declared(name, None);
+        f.after = new.declared(name, None);
         f.set_at.clone_from(&set_at);
     };
-    if !a.required_in.is_empty() && b.required_in.is_empty() {
-        let mut f = if b.default.is_some() && a.default.is_none() {
+    if !now.required_in.is_empty() && was.required_in.is_empty() {
+        let mut f = if was.default.is_some() && now.default.is_none() {
             finding(
                 Severity::Breaking,
                 Rule::DefaultRemoved,
@@ -650,12 +650,12 @@ fn changed(
                 ),
             )
         };
-        f.before = o.declared(name, None);
-        f.after = n.declared(name, a.required_in.first().map(String::as_str));
-        f.old = b.default.clone();
+        f.before = old.declared(name, None);
+        f.after = new.declared(name, now.required_in.first().map(String::as_str));
+        f.old.clone_from(&was.default);
         out.push(f);
     }
-    if let (Some(why), None) = (refused(a), refused(b)) {
+    if let (Some(why), None) = (refused(now), refused(was)) {
         let mut f = finding(
             Severity::Breaking,
             Rule::ValueRefused,
@@ -666,14 +666,14 @@ fn changed(
         f.new = set.map(|(_, _, v)| v.clone());
         out.push(f);
     }
-    if b.type_name != a.type_name {
+    if was.type_name != now.type_name {
         let (severity, message) = if set.is_some() {
             (
                 Severity::Warning,
                 format!(
                     "parameter `{name}` changed type ({} → {}): the value the environments set is read as the new type",
-                    b.type_name.as_deref().unwrap_or("none"),
-                    a.type_name.as_deref().unwrap_or("none")
+                    was.type_name.as_deref().unwrap_or("none"),
+                    now.type_name.as_deref().unwrap_or("none")
                 ),
             )
         } else {
@@ -681,19 +681,19 @@ fn changed(
                 Severity::Info,
                 format!(
                     "parameter `{name}` changed type ({} → {})",
-                    b.type_name.as_deref().unwrap_or("none"),
-                    a.type_name.as_deref().unwrap_or("none")
+                    was.type_name.as_deref().unwrap_or("none"),
+                    now.type_name.as_deref().unwrap_or("none")
                 ),
             )
         };
         let mut f = finding(severity, Rule::TypeChanged, name, message);
         sites(&mut f);
-        f.old = b.type_name.clone().map(J::String);
-        f.new = a.type_name.clone().map(J::String);
+        f.old = was.type_name.clone().map(J::String);
+        f.new = now.type_name.clone().map(J::String);
         out.push(f);
     }
-    if b.constraints != a.constraints && (refused(a).is_none() || refused(b).is_some()) {
-        let tighter = tightened(b.constraints.as_ref(), a.constraints.as_ref());
+    if was.constraints != now.constraints && (refused(now).is_none() || refused(was).is_some()) {
+        let tighter = tightened(was.constraints.as_ref(), now.constraints.as_ref());
         let mut f = if set.is_some() && tighter {
             finding(
                 Severity::Warning,
@@ -712,13 +712,13 @@ fn changed(
             )
         };
         sites(&mut f);
-        f.old.clone_from(&b.constraints);
-        f.new.clone_from(&a.constraints);
+        f.old.clone_from(&was.constraints);
+        f.new.clone_from(&now.constraints);
         out.push(f);
     }
-    let default_removed_reported = !a.required_in.is_empty() && b.required_in.is_empty();
-    if b.default != a.default && !default_removed_reported {
-        let uses_default = a.values.iter().any(|v| v.source == Source::Default);
+    let default_removed_reported = !now.required_in.is_empty() && was.required_in.is_empty();
+    if was.default != now.default && !default_removed_reported {
+        let uses_default = now.values.iter().any(|v| v.source == Source::Default);
         let mut f = if set.is_none() && uses_default {
             finding(
                 Severity::Warning,
@@ -726,8 +726,8 @@ fn changed(
                 name,
                 format!(
                     "parameter `{name}`'s default changed and these environments do not set it: its value changes ({} → {})",
-                    shown(b.default.as_ref()),
-                    shown(a.default.as_ref())
+                    shown(was.default.as_ref()),
+                    shown(now.default.as_ref())
                 ),
             )
         } else {
@@ -737,8 +737,8 @@ fn changed(
                 name,
                 format!(
                     "parameter `{name}`'s default changed ({} → {}){}",
-                    shown(b.default.as_ref()),
-                    shown(a.default.as_ref()),
+                    shown(was.default.as_ref()),
+                    shown(now.default.as_ref()),
                     if set.is_some() {
                         "; the environments set it"
                     } else {
@@ -747,28 +747,28 @@ fn changed(
                 ),
             )
         };
-        f.before = o.default_site(name);
-        f.after = n.default_site(name);
+        f.before = old.default_site(name);
+        f.after = new.default_site(name);
         f.set_at.clone_from(&set_at);
-        f.old.clone_from(&b.default);
-        f.new.clone_from(&a.default);
+        f.old.clone_from(&was.default);
+        f.new.clone_from(&now.default);
         out.push(f);
     }
-    let old_set = o.env_sets(name);
+    let old_set = old.env_sets(name);
     if old_set.is_some() || set.is_some() {
         let effective = |s: Option<&(&'static str, Site, J)>, i: &ParameterInfo| {
             s.map(|(_, _, v)| v.clone()).or_else(|| i.default.clone())
         };
-        let (was, now) = (effective(old_set.as_ref(), b), effective(set, a));
-        if was != now {
+        let (before_value, after_value) = (effective(old_set.as_ref(), was), effective(set, now));
+        if before_value != after_value {
             let mut f = finding(
                 Severity::Warning,
                 Rule::ValueChanged,
                 name,
                 format!(
                     "the value of `{name}` changes ({} → {}): {}",
-                    shown(was.as_ref()),
-                    shown(now.as_ref()),
+                    shown(before_value.as_ref()),
+                    shown(after_value.as_ref()),
                     match (&old_set, set) {
                         (Some(_), Some(_)) => "the environments set another value",
                         (Some(_), None) => "the environments no longer set it; its default applies",
@@ -779,16 +779,16 @@ fn changed(
             f.before = old_set
                 .as_ref()
                 .map(|(_, s, _)| s.clone())
-                .or_else(|| o.default_site(name));
+                .or_else(|| old.default_site(name));
             f.after = set
                 .map(|(_, s, _)| s.clone())
-                .or_else(|| n.default_site(name));
-            f.old = was;
-            f.new = now;
+                .or_else(|| new.default_site(name));
+            f.old = before_value;
+            f.new = after_value;
             out.push(f);
         }
     }
-    if n.deprecated(name) && !o.deprecated(name) {
+    if new.deprecated(name) && !old.deprecated(name) {
         let mut f = if set.is_some() {
             finding(
                 Severity::Warning,
@@ -807,7 +807,7 @@ fn changed(
         sites(&mut f);
         out.push(f);
     }
-    if b.description != a.description {
+    if was.description != now.description {
         let mut f = finding(
             Severity::Info,
             Rule::DescriptionChanged,
@@ -815,8 +815,8 @@ fn changed(
             format!("parameter `{name}`'s description changed"),
         );
         sites(&mut f);
-        f.old = b.description.clone().map(J::String);
-        f.new = a.description.clone().map(J::String);
+        f.old = was.description.clone().map(J::String);
+        f.new = now.description.clone().map(J::String);
         out.push(f);
     }
 }

@@ -76,9 +76,8 @@ fn cell(s: &str) -> String {
     s.replace('|', "\\|").replace('\n', " ")
 }
 
-fn code(s: &Option<Site>) -> String {
-    s.as_ref()
-        .map_or_else(String::new, |s| format!("`{}`", cell(&s.to_string())))
+fn code(s: Option<&Site>) -> String {
+    s.map_or_else(String::new, |s| format!("`{}`", cell(&s.to_string())))
 }
 
 /// The resource section's summary in one line.
@@ -135,17 +134,21 @@ fn markdown_one(out: &mut dyn Write, name: Option<&str>, d: &Diff) -> io::Result
         for f in listed {
             let new_side = match (&f.after, &f.set_at) {
                 (Some(a), Some(e)) if a != e => {
-                    format!("{} (set at `{}`)", code(&f.after), cell(&e.to_string()))
+                    format!(
+                        "{} (set at `{}`)",
+                        code(f.after.as_ref()),
+                        cell(&e.to_string())
+                    )
                 }
-                (None, Some(_)) => code(&f.set_at),
-                _ => code(&f.after),
+                (None, Some(_)) => code(f.set_at.as_ref()),
+                _ => code(f.after.as_ref()),
             };
             writeln!(
                 out,
                 "| `{}` | {} | {} | {} |",
                 f.rule.as_str(),
                 cell(&f.message),
-                code(&f.before),
+                code(f.before.as_ref()),
                 new_side
             )?;
         }
@@ -204,10 +207,10 @@ fn annotation(out: &mut dyn Write, f: &Finding) -> io::Result<()> {
         "title={}",
         escape_property(&format!("heatcap diff {}", f.rule.as_str()))
     ));
-    let mut message = f.message.clone();
-    if let Some(b) = &f.before {
-        message.push_str(&format!(" (before: {b})"));
-    }
+    let message = match &f.before {
+        Some(b) => format!("{} (before: {b})", f.message),
+        None => f.message.clone(),
+    };
     writeln!(
         out,
         "::{} {}::{}",
