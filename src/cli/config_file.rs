@@ -478,6 +478,55 @@ mod tests {
     }
 
     #[test]
+    fn deployments_are_read_as_written() {
+        let c = parsed(concat!(
+            "deployments:\n",
+            "  - name: ha\n",
+            "    template: overcloud.yaml\n",
+            "    environments: [a.yaml, env/b.yaml]\n",
+            "  - name: planned\n",
+            "    plan: plan-environment.yaml\n",
+        ))
+        .unwrap();
+        let d = c.deployments.unwrap();
+        assert_eq!(d.len(), 2);
+        assert_eq!(d[0].name, "ha");
+        assert_eq!(d[0].template, Some(PathBuf::from("overcloud.yaml")));
+        assert_eq!(
+            d[0].environments,
+            [PathBuf::from("a.yaml"), PathBuf::from("env/b.yaml")]
+        );
+        assert_eq!(d[1].plan, Some(PathBuf::from("plan-environment.yaml")));
+        assert_eq!(d[1].template, None);
+    }
+
+    #[test]
+    fn a_deployment_mistake_names_its_line() {
+        for (text, want) in [
+            ("deployments: x\n", "1:14: `deployments` takes a list"),
+            (
+                "deployments:\n  - template: t.yaml\n",
+                "2:5: a deployment needs a `name`",
+            ),
+            (
+                "deployments:\n  - name: a\n",
+                "2:5: deployment `a` needs a `template` or a `plan`",
+            ),
+            (
+                "deployments:\n  - {name: a, template: t}\n  - {name: a, template: u}\n",
+                "3:5: deployment `a` is named twice",
+            ),
+            (
+                "deployments:\n  - {name: a, tempate: t}\n",
+                "2:15: unknown deployment key `tempate`",
+            ),
+        ] {
+            let e = parsed(text).unwrap_err().to_string();
+            assert!(e.contains(want), "{text:?}: {e}");
+        }
+    }
+
+    #[test]
     fn empty_and_comment_only_files_set_nothing() {
         for text in ["", "# nothing yet\n", "~\n"] {
             let c = parsed(text).unwrap();
@@ -499,7 +548,7 @@ mod tests {
             ),
             (
                 "# x\nselct: [E3]\n",
-                "conf/.heatcap.yaml:2:1: unknown key `selct` (the keys are select, ignore, fail-on, profile, include, exclude, templates-root, environments, template)",
+                "conf/.heatcap.yaml:2:1: unknown key `selct` (the keys are select, ignore, fail-on, profile, include, exclude, templates-root, environments, template, deployments)",
             ),
             (
                 "select: {E3: 1}\n",
@@ -535,7 +584,7 @@ mod tests {
             ),
             (
                 "- select\n",
-                "conf/.heatcap.yaml:1:1: a config file is a mapping of settings (select, ignore, fail-on, profile, include, exclude, templates-root, environments, template), not a list",
+                "conf/.heatcap.yaml:1:1: a config file is a mapping of settings (select, ignore, fail-on, profile, include, exclude, templates-root, environments, template, deployments), not a list",
             ),
             (
                 "select: [E3]\nselect: [E2]\n",
