@@ -239,7 +239,7 @@ pub struct Counts {
 }
 
 /// The interface section of `diff`.
-#[derive(Debug, Clone, Default, Serialize, JsonSchema)]
+#[derive(Debug, Clone, Serialize, JsonSchema)]
 #[schemars(deny_unknown_fields)]
 #[non_exhaustive]
 pub struct Interface {
@@ -250,6 +250,17 @@ pub struct Interface {
     /// Every finding, the most severe first (info ones only with
     /// `--all`).
     pub findings: Vec<Finding>,
+}
+
+impl Default for Interface {
+    /// No finding (a side diffed with itself).
+    fn default() -> Interface {
+        Interface {
+            format_version: FORMAT_VERSION,
+            counts: Counts::default(),
+            findings: Vec::new(),
+        }
+    }
 }
 
 impl Interface {
