@@ -521,7 +521,7 @@ mod tests {
                 "2:15: unknown deployment key `tempate`",
             ),
         ] {
-            let e = parsed(text).unwrap_err().to_string();
+            let e = parsed(text).unwrap_err();
             assert!(e.contains(want), "{text:?}: {e}");
         }
     }

@@ -243,7 +243,8 @@ pub struct Counts {
 #[schemars(deny_unknown_fields)]
 #[non_exhaustive]
 pub struct Interface {
-    /// The version of this section's shape ([`FORMAT_VERSION`]).
+    /// The version of this section's shape (1; it changes only with the
+    /// shape).
     pub format_version: u32,
     /// The findings by severity (info included, listed or not).
     pub counts: Counts,
@@ -275,6 +276,7 @@ impl Interface {
     }
 
     /// Drops the info findings from the list (the counts keep them).
+    #[must_use]
     pub fn without_info(mut self) -> Interface {
         self.findings.retain(|f| f.severity != Severity::Info);
         self
