@@ -18,11 +18,14 @@ use serde_json::Value as J;
 
 use super::parameters::{ParameterInfo, ParametersReport, Source, StackNode};
 use crate::diag::Span;
+use crate::model::environment::Environment;
 use crate::model::registry::EntryValue;
+use crate::model::template::Template;
+use crate::model::FileRecord;
 use crate::node::{Node, Value};
 use crate::resolve::compose::{NodeKind, TreeNode};
+use crate::resolve::merge::Merged;
 use crate::resolve::Catalog;
-use crate::Workspace;
 
 /// The version of the section's JSON shape (`interface.format_version`).
 pub(crate) const FORMAT_VERSION: u32 = 1;
@@ -315,15 +318,29 @@ impl Deployments {
     }
 }
 
-/// One side: its workspace, root and parameters.
-struct Side<'w> {
-    ws: &'w Workspace,
-    root: &'w str,
-    params: ParametersReport,
+/// One side as the workspace read it (the product does not care how the
+/// side was read: a checkout, a revision, buffers).
+pub(crate) struct Side<'w> {
+    /// Its `parameters` answer.
+    pub(crate) params: ParametersReport,
+    /// Its composition (`None` when an environment is refused).
+    pub(crate) composition: Option<TreeNode>,
+    /// The environments that loaded, in order.
+    pub(crate) environments: &'w [Environment],
+    /// The environment files as given (missing ones too).
+    pub(crate) env_files: &'w [FileRecord],
+    /// The environments' paths, in order.
+    pub(crate) env_paths: Vec<String>,
+    /// The merged environment.
+    pub(crate) merged: &'w Merged,
+    /// Its templates.
+    pub(crate) catalog: &'w dyn Catalog,
+    /// A template's text as read, by its path as shown.
+    pub(crate) text: &'w (dyn Fn(&str) -> Option<String> + Sync),
+    /// Whether an environment is refused.
+    pub(crate) broken: bool,
     /// Stack id → its template, as shown.
     templates: HashMap<String, String>,
-    /// The environments' paths, in order.
-    env_paths: Vec<String>,
 }
 
 fn templates_of(node: &StackNode, out: &mut HashMap<String, String>) {
@@ -334,17 +351,37 @@ fn templates_of(node: &StackNode, out: &mut HashMap<String, String>) {
 }
 
 impl<'w> Side<'w> {
-    fn open(ws: &'w Workspace, root: &'w str) -> Side<'w> {
-        let (params, _) = ws.parameters(root);
+    /// A side from what its workspace read.
+    #[allow(clippy::too_many_arguments)]
+    pub(crate) fn new(
+        params: ParametersReport,
+        composition: Option<TreeNode>,
+        environments: &'w [Environment],
+        env_files: &'w [FileRecord],
+        env_paths: Vec<String>,
+        merged: &'w Merged,
+        catalog: &'w dyn Catalog,
+        text: &'w (dyn Fn(&str) -> Option<String> + Sync),
+    ) -> Side<'w> {
         let mut templates = HashMap::new();
         templates_of(&params.tree, &mut templates);
         Side {
-            ws,
-            root,
+            broken: composition.is_none(),
             params,
+            composition,
+            environments,
+            env_files,
+            env_paths,
+            merged,
+            catalog,
+            text,
             templates,
-            env_paths: ws.environment_paths(),
         }
+    }
+
+    /// The template at `path` (as shown), if it loaded.
+    fn template(&self, path: &str) -> Option<&Template> {
+        self.catalog.template("", path).template
     }
 
     fn info(&self, name: &str) -> Option<&ParameterInfo> {
@@ -357,7 +394,6 @@ impl<'w> Side<'w> {
         let stack = stack.or_else(|| info.declared_by.first().map(String::as_str))?;
         let template = self.templates.get(stack)?;
         let span = self
-            .ws
             .template(template)
             .and_then(|t| t.parameters.iter().find(|p| p.name == name))
             .and_then(crate::model::template::Parameter::key)
@@ -370,7 +406,6 @@ impl<'w> Side<'w> {
         let info = self.info(name)?;
         let template = self.templates.get(info.declared_by.first()?)?;
         let p = self
-            .ws
             .template(template)?
             .parameters
             .iter()
@@ -384,7 +419,7 @@ impl<'w> Side<'w> {
     /// over an earlier one.
     fn env_sets(&self, name: &str) -> Option<(&'static str, Site, J)> {
         for (idx, section) in [(0, "parameters"), (1, "parameter_defaults")] {
-            for env in self.ws.environments().iter().rev() {
+            for env in self.environments.iter().rev() {
                 let values = if idx == 0 {
                     &env.parameters
                 } else {
@@ -508,23 +543,16 @@ pub(crate) fn tightened(old: Option<&J>, new: Option<&J>) -> bool {
     })
 }
 
-/// The interface section of the diff from `old` (composition of
-/// `old_root`) to `new` (of `new_root`).
-pub(crate) fn compare(
-    old: &Workspace,
-    old_root: &str,
-    new: &Workspace,
-    new_root: &str,
-) -> Interface {
-    let (o, n) = rayon::join(|| Side::open(old, old_root), || Side::open(new, new_root));
+/// The interface section of the diff from side `o` to side `n`.
+pub(crate) fn compare(o: &Side, n: &Side) -> Interface {
     let mut out = Vec::new();
     // A side whose environments Heat refuses has no parameters to compare.
-    if !old.environment_broken() && !new.environment_broken() {
-        parameters(&o, &n, &mut out);
+    if !o.broken && !n.broken {
+        parameters(o, n, &mut out);
     }
-    environments(&o, &n, &mut out);
-    registry(&o, &n, &mut out);
-    outputs(&o, &n, &mut out);
+    environments(o, n, &mut out);
+    registry(o, n, &mut out);
+    outputs(o, n, &mut out);
     out.sort_by(|a, b| {
         (
             a.severity,
@@ -846,7 +874,7 @@ fn environments(o: &Side, n: &Side, out: &mut Vec<Finding>) {
                 )
             })
     };
-    let (old_files, new_files) = (o.ws.environment_files(), n.ws.environment_files());
+    let (old_files, new_files) = (o.env_files, n.env_files);
     for (i, nf) in new_files.iter().enumerate() {
         if !gone(nf) {
             continue;
@@ -893,8 +921,8 @@ struct Pick {
 }
 
 fn picks(s: &Side) -> IndexMap<String, Pick> {
-    let merged = s.ws.merged();
-    let catalog = s.ws.catalog();
+    let merged = s.merged;
+    let catalog = s.catalog;
     let mut out = IndexMap::new();
     let top = merged.entries.iter().map(|(k, e)| (k.clone(), e));
     let per = merged.resources.iter().flat_map(|(r, m)| {
@@ -1000,10 +1028,10 @@ fn registry(o: &Side, n: &Side, out: &mut Vec<Finding>) {
 
 /// The outputs of the template a node instantiates (of its members', for
 /// a group or chain).
-fn output_names(ws: &Workspace, node: &TreeNode) -> Option<BTreeSet<String>> {
+fn output_names(side: &Side, node: &TreeNode) -> Option<BTreeSet<String>> {
     let of = |t: &Option<String>| {
         t.as_deref()
-            .and_then(|t| ws.template(t))
+            .and_then(|t| side.template(t))
             .map(|t| t.outputs.keys().cloned().collect::<BTreeSet<_>>())
     };
     match node.kind {
@@ -1028,8 +1056,8 @@ fn output_template(node: &TreeNode) -> Option<&str> {
 }
 
 /// The parsed text of a template of a side (through its workspace).
-fn parsed(ws: &Workspace, path: &str) -> Option<Node> {
-    let (text, _) = ws.catalog().text("", path)?;
+fn parsed(side: &Side, path: &str) -> Option<Node> {
+    let text = (side.text)(path)?;
     crate::load::parse_text(&text, path, &crate::load::ParseOptions::default()).root
 }
 
@@ -1080,14 +1108,11 @@ fn output_key(root: &Node, name: &str) -> Option<Span> {
 /// Outputs a parent reads of a nested template that the new template no
 /// longer has, compared stack by stack (resources matched by name).
 fn outputs(o: &Side, n: &Side, out: &mut Vec<Finding>) {
-    let (Some(old_root), Some(new_root)) = (
-        (!o.ws.environment_broken()).then(|| o.ws.compose(o.root)),
-        (!n.ws.environment_broken()).then(|| n.ws.compose(n.root)),
-    ) else {
+    let (Some(old_root), Some(new_root)) = (&o.composition, &n.composition) else {
         return;
     };
     let mut seen = HashSet::new();
-    stack_outputs(o, n, &old_root.root, &new_root.root, &mut seen, out);
+    stack_outputs(o, n, old_root, new_root, &mut seen, out);
 }
 
 fn stack_outputs(
@@ -1114,14 +1139,14 @@ fn stack_outputs(
             continue;
         };
         // A template that cannot be read is reported where it is named.
-        if let (Some(was), Some(now)) = (output_names(o.ws, oc), output_names(n.ws, nc)) {
+        if let (Some(was), Some(now)) = (output_names(o, oc), output_names(n, nc)) {
             let lost: Vec<String> = was.difference(&now).cloned().collect();
             for attr in lost {
                 let key = (parent.to_owned(), name.to_owned(), attr.clone());
                 if !seen.insert(key) {
                     continue;
                 }
-                let tree = parent_tree.get_or_insert_with(|| parsed(n.ws, parent));
+                let tree = parent_tree.get_or_insert_with(|| parsed(n, parent));
                 let Some(tree) = tree.as_ref() else {
                     continue;
                 };
@@ -1131,7 +1156,7 @@ fn stack_outputs(
                     continue;
                 };
                 let old_template = output_template(oc).unwrap_or_default();
-                let span = parsed(o.ws, old_template)
+                let span = parsed(o, old_template)
                     .and_then(|t| output_key(&t, &attr))
                     .unwrap_or_default();
                 let mut f = finding(

@@ -748,7 +748,36 @@ impl Workspace {
         new: &Workspace,
         new_root: &str,
     ) -> crate::product::interface::Interface {
-        crate::product::interface::compare(old, old_root, new, new_root)
+        let old_text = |path: &str| old.catalog.text("", path).map(|(text, _)| text);
+        let new_text = |path: &str| new.catalog.text("", path).map(|(text, _)| text);
+        let side = |ws: &'_ Workspace, root: &str| {
+            let (params, _) = ws.parameters(root);
+            let composition = (!ws.environment_broken()).then(|| ws.compose(root).root);
+            (params, composition)
+        };
+        let ((old_params, old_tree), (new_params, new_tree)) =
+            rayon::join(|| side(old, old_root), || side(new, new_root));
+        let o = crate::product::interface::Side::new(
+            old_params,
+            old_tree,
+            &old.environments,
+            &old.env_files,
+            old.environment_paths(),
+            &old.merged,
+            &old.catalog,
+            &old_text,
+        );
+        let n = crate::product::interface::Side::new(
+            new_params,
+            new_tree,
+            &new.environments,
+            &new.env_files,
+            new.environment_paths(),
+            &new.merged,
+            &new.catalog,
+            &new_text,
+        );
+        crate::product::interface::compare(&o, &n)
     }
 
     /// The document Heat's update preview API answers for `d`
