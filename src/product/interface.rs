@@ -83,8 +83,8 @@ pub enum Rule {
     /// Breaking: an output of a nested template that its parent reads
     /// (`get_attr`) and the new template no longer has.
     OutputGone,
-    /// Warning (info when the environments set it, or no stack uses the
-    /// default): a parameter's default changed.
+    /// Warning (info when the environments set it, or a side has no stack
+    /// that takes the default): a parameter's default changed.
     DefaultChanged,
     /// Warning: the value the environments give a parameter changed (the
     /// tree's own environment files changed, or one side stopped setting
@@ -466,11 +466,18 @@ fn finding(severity: Severity, rule: Rule, subject: &str, message: String) -> Fi
     }
 }
 
+/// A value in a message: its JSON, cut at 60 characters (the finding's
+/// `old` and `new` hold it whole).
 fn shown(v: Option<&J>) -> String {
-    v.map_or_else(
+    const MAX: usize = 60;
+    let text = v.map_or_else(
         || "none".to_owned(),
         |v| serde_json::to_string(v).unwrap_or_default(),
-    )
+    );
+    match text.char_indices().nth(MAX) {
+        Some((at, _)) => format!("{}…", &text[..at]),
+        None => text,
+    }
 }
 
 /// Whether the value the environments give `name` is refused by the side
@@ -759,8 +766,8 @@ fn changed(
     }
     let default_removed_reported = !now.required_in.is_empty() && was.required_in.is_empty();
     if was.default != now.default && !default_removed_reported {
-        let uses_default = now.values.iter().any(|v| v.source == Source::Default);
-        let mut f = if set.is_none() && uses_default {
+        let uses_default = |i: &ParameterInfo| i.values.iter().any(|v| v.source == Source::Default);
+        let mut f = if set.is_none() && uses_default(was) && uses_default(now) {
             finding(
                 Severity::Warning,
                 Rule::DefaultChanged,
@@ -783,7 +790,7 @@ fn changed(
                     if set.is_some() {
                         "; the environments set it"
                     } else {
-                        "; every stack is given a value"
+                        "; a side has no stack that takes its default"
                     }
                 ),
             )
@@ -1210,6 +1217,16 @@ mod tests {
         let p = json!([{"allowed_pattern": "[a-z]+"}]);
         assert!(tightened(None, Some(&p)));
         assert!(!tightened(Some(&p), Some(&p)));
+    }
+
+    #[test]
+    fn long_values_are_cut_in_messages() {
+        assert_eq!(shown(None), "none");
+        assert_eq!(shown(Some(&json!([1, 2]))), "[1,2]");
+        let long = json!("x".repeat(100));
+        let cut = shown(Some(&long));
+        assert_eq!(cut.chars().count(), 61);
+        assert!(cut.ends_with('…'));
     }
 
     #[test]
