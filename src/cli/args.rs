@@ -175,7 +175,9 @@ pub enum Command {
     /// Heat's create preview: every resource of every nested stack, its properties resolved as Heat resolves them before create.
     Preview(PreviewArgs),
     /// What an update from one composition to another does, as Heat's update preview decides it, and why.
-    #[command(mut_arg("template", |a| a.required_unless_present(clap::builder::Resettable::<clap::Id>::Reset)))]
+    #[command(mut_arg("template", |a| a
+        .required_unless_present(clap::builder::Resettable::<clap::Id>::Reset)
+        .help("The root template (required unless --plan names one, or .heatcap.yaml names deployments)")))]
     Diff(DiffArgs),
     /// Check templates against Heat's rules; findings as path:line:col lines.
     Validate(ValidateArgs),
