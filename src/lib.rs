@@ -114,6 +114,10 @@ pub use product::diff::{
 pub use product::feeds::{
     ConstraintBounds, ConstraintModulo, Feed, PropertyConstraint, Via as FeedVia,
 };
+pub use product::interface::{
+    Counts as InterfaceCounts, Finding as InterfaceFinding, Interface, Rule as InterfaceRule,
+    Severity as InterfaceSeverity, Site as InterfaceSite,
+};
 pub use product::options::{Choice, OptionsReport};
 pub use product::parameters::{
     ChoiceDiff, ParameterInfo, ParametersReport, Source as ValueSource, StackNode, Supplied,

@@ -136,6 +136,7 @@ fn schema_of(command: &Command) -> Option<(String, bool)> {
             // Heat's document is checked against Heat's recordings
             // (tests/diff.rs).
             Format::Heat => return None,
+            f if a.composition.template.is_none() => ("diff-deployments", f),
             f => ("diff", f),
         },
         Command::Export(a) if a.format == Format::HeatApi => ("export-heat-api", Format::Json),

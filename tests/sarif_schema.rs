@@ -136,3 +136,43 @@ fn the_schema_check_can_fail() {
         "a relative helpUri must be refused (SARIF wants an absolute URI)"
     );
 }
+
+/// `diff --format sarif` (the interface section) on every fixture pair is
+/// valid SARIF 2.1.0, the old side a related location.
+#[test]
+fn diff_sarif_matches_the_sarif_2_1_0_schema() {
+    let v = schema();
+    let mut results = 0;
+    for entry in std::fs::read_dir("fixtures/interface").unwrap() {
+        let pair = entry.unwrap().path();
+        if !pair.join("new/root.yaml").is_file() {
+            continue;
+        }
+        let (new, old) = (pair.join("new"), pair.join("old"));
+        let path = |p: std::path::PathBuf| p.to_str().unwrap().to_owned();
+        let argv = [
+            "heatcap".to_owned(),
+            "diff".to_owned(),
+            "--format".to_owned(),
+            "sarif".to_owned(),
+            "-q".to_owned(),
+            "--all".to_owned(),
+            "-t".to_owned(),
+            path(new.join("root.yaml")),
+            "-e".to_owned(),
+            path(new.join("env.yaml")),
+            "--from-template".to_owned(),
+            path(old.join("root.yaml")),
+            "--from-environment".to_owned(),
+            path(old.join("env.yaml")),
+        ];
+        let cli = Cli::try_parse_from(argv).unwrap();
+        let (mut out, mut err) = (Vec::new(), Vec::new());
+        run(cli, &mut out, &mut err).unwrap();
+        let log: Value = serde_json::from_slice(&out).unwrap();
+        let found = errors(&v, &log);
+        assert!(found.is_empty(), "{}: {found:#?}", pair.display());
+        results += log["runs"][0]["results"].as_array().unwrap().len();
+    }
+    assert!(results >= 12, "only {results} results");
+}

@@ -27,7 +27,15 @@ pub const PARAMETERS_FORMATS: &[Format] = &[
 /// `preview`'s formats.
 pub const PREVIEW_FORMATS: &[Format] = &[Format::Table, Format::Json, Format::Yaml, Format::Heat];
 /// `diff`'s formats.
-pub const DIFF_FORMATS: &[Format] = &[Format::Table, Format::Json, Format::Yaml, Format::Heat];
+pub const DIFF_FORMATS: &[Format] = &[
+    Format::Table,
+    Format::Json,
+    Format::Yaml,
+    Format::Heat,
+    Format::Markdown,
+    Format::Github,
+    Format::Sarif,
+];
 /// `export`'s formats.
 pub const EXPORT_FORMATS: &[Format] = &[Format::Plain, Format::Json, Format::HeatApi];
 /// `rules`' formats.
@@ -167,6 +175,9 @@ pub enum Command {
     /// Heat's create preview: every resource of every nested stack, its properties resolved as Heat resolves them before create.
     Preview(PreviewArgs),
     /// What an update from one composition to another does, as Heat's update preview decides it, and why.
+    #[command(mut_arg("template", |a| a
+        .required_unless_present(clap::builder::Resettable::<clap::Id>::Reset)
+        .help("The root template (required unless --plan names one, or .heatcap.yaml names deployments)")))]
     Diff(DiffArgs),
     /// Check templates against Heat's rules; findings as path:line:col lines.
     Validate(ValidateArgs),
@@ -781,6 +792,40 @@ pub struct DiffArgs {
     pub format: Option<Format>,
     #[command(flatten)]
     pub evaluation: EvaluationArgs,
+    /// The interface section and CI: `--fail-on`, `--all`, the
+    /// configuration file's deployments.
+    #[command(flatten)]
+    pub interface: InterfaceArgs,
+}
+
+/// `diff`'s interface section and its CI use (kept together).
+#[derive(Debug, Clone, Args)]
+pub struct InterfaceArgs {
+    /// Exit 1 when the interface section has a finding at or above this
+    /// severity (`never`: only Heat's refusal or an error does).
+    #[arg(long, value_enum, default_value_t = DiffFailOn::Breaking)]
+    pub fail_on: DiffFailOn,
+    /// List the interface section's info findings too (optional parameters
+    /// added, descriptions changed, ...); they are always counted.
+    #[arg(long)]
+    pub all: bool,
+    /// Which configuration file names the deployments checked when no
+    /// template is given (its `deployments`).
+    #[command(flatten)]
+    pub config: ConfigArgs,
+}
+
+/// The lowest interface severity that fails `diff`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum DiffFailOn {
+    /// A breaking change.
+    Breaking,
+    /// A warning or worse.
+    Warning,
+    /// Any finding.
+    Info,
+    /// None: the findings never fail the run.
+    Never,
 }
 
 /// The lowest severity that fails the run.

@@ -31,6 +31,7 @@ const KEYS: &[&str] = &[
     "templates-root",
     "environments",
     "template",
+    "deployments",
 ];
 
 /// A configuration file's settings: `None` where it does not set the key.
@@ -62,6 +63,24 @@ pub struct ConfigFile {
     /// `template`: the root template whose composition `heatcap lsp`
     /// checks, joined to the file's directory.
     pub template: Option<PathBuf>,
+    /// `deployments`: the deployments `heatcap diff` checks when no
+    /// template is given, their paths as written (relative to the file's
+    /// directory, and to `--from DIR` on the old side).
+    pub deployments: Option<Vec<Deployment>>,
+}
+
+/// One deployment a repository serves (`deployments` entry).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct Deployment {
+    /// `name`: how reports name it.
+    pub name: String,
+    /// `template`: the root template (or the plan's).
+    pub template: Option<PathBuf>,
+    /// `environments`, merged in order.
+    pub environments: Vec<PathBuf>,
+    /// `plan`: a TripleO plan environment.
+    pub plan: Option<PathBuf>,
 }
 
 impl ConfigFile {
@@ -230,10 +249,88 @@ fn settings(root: &Node, config: &mut ConfigFile) -> Located<()> {
                 };
                 config.template = Some(dir.join(s));
             }
+            "deployments" => config.deployments = Some(deployments(v)?),
             _ => return Err((k.span, unknown_key(key))),
         }
     }
     Ok(())
+}
+
+/// `deployments`: a list of mappings with `name` and `template` or
+/// `plan` (and `environments`).
+fn deployments(v: &Node) -> Located<Vec<Deployment>> {
+    const FIELDS: &[&str] = &["name", "template", "environments", "plan"];
+    let Some(items) = v.as_seq() else {
+        return Err((
+            v.span,
+            format!(
+                "`deployments` takes a list of deployments (mappings of {}), not {}",
+                FIELDS.join(", "),
+                v.value.kind_name()
+            ),
+        ));
+    };
+    let mut out: Vec<Deployment> = Vec::new();
+    for item in items {
+        let Some(m) = item.as_map() else {
+            return Err((
+                item.span,
+                format!(
+                    "a deployment is a mapping of {}, not {}",
+                    FIELDS.join(", "),
+                    item.value.kind_name()
+                ),
+            ));
+        };
+        let mut d = Deployment::default();
+        for (k, v) in &m.entries {
+            let path = |what: &str| match v.as_str() {
+                Some(s) => Ok(PathBuf::from(s)),
+                None => Err((
+                    v.span,
+                    format!("`{what}` takes a path, not {}", v.value.kind_name()),
+                )),
+            };
+            match k.as_str() {
+                Some("name") => match v.as_str() {
+                    Some(s) if !s.is_empty() => s.clone_into(&mut d.name),
+                    _ => return Err((v.span, "`name` takes a non-empty string".to_owned())),
+                },
+                Some("template") => d.template = Some(path("template")?),
+                Some("plan") => d.plan = Some(path("plan")?),
+                Some("environments") => {
+                    d.environments = strings("environments", "paths", v)?
+                        .into_iter()
+                        .map(|(s, _)| PathBuf::from(s))
+                        .collect();
+                }
+                _ => {
+                    return Err((
+                        k.span,
+                        format!(
+                            "unknown deployment key `{}` (the keys are {})",
+                            k.value.key_text(),
+                            FIELDS.join(", ")
+                        ),
+                    ))
+                }
+            }
+        }
+        if d.name.is_empty() {
+            return Err((item.span, "a deployment needs a `name`".to_owned()));
+        }
+        if d.template.is_none() && d.plan.is_none() {
+            return Err((
+                item.span,
+                format!("deployment `{}` needs a `template` or a `plan`", d.name),
+            ));
+        }
+        if out.iter().any(|o| o.name == d.name) {
+            return Err((item.span, format!("deployment `{}` is named twice", d.name)));
+        }
+        out.push(d);
+    }
+    Ok(out)
 }
 
 fn unknown_key(key: &str) -> String {
@@ -381,6 +478,55 @@ mod tests {
     }
 
     #[test]
+    fn deployments_are_read_as_written() {
+        let c = parsed(concat!(
+            "deployments:\n",
+            "  - name: ha\n",
+            "    template: overcloud.yaml\n",
+            "    environments: [a.yaml, env/b.yaml]\n",
+            "  - name: planned\n",
+            "    plan: plan-environment.yaml\n",
+        ))
+        .unwrap();
+        let d = c.deployments.unwrap();
+        assert_eq!(d.len(), 2);
+        assert_eq!(d[0].name, "ha");
+        assert_eq!(d[0].template, Some(PathBuf::from("overcloud.yaml")));
+        assert_eq!(
+            d[0].environments,
+            [PathBuf::from("a.yaml"), PathBuf::from("env/b.yaml")]
+        );
+        assert_eq!(d[1].plan, Some(PathBuf::from("plan-environment.yaml")));
+        assert_eq!(d[1].template, None);
+    }
+
+    #[test]
+    fn a_deployment_mistake_names_its_line() {
+        for (text, want) in [
+            ("deployments: x\n", "1:14: `deployments` takes a list"),
+            (
+                "deployments:\n  - template: t.yaml\n",
+                "2:5: a deployment needs a `name`",
+            ),
+            (
+                "deployments:\n  - name: a\n",
+                "2:5: deployment `a` needs a `template` or a `plan`",
+            ),
+            (
+                "deployments:\n  - {name: a, template: t}\n  - {name: a, template: u}\n",
+                "3:5: deployment `a` is named twice",
+            ),
+            (
+                "deployments:\n  - {name: a, tempate: t}\n",
+                "2:15: unknown deployment key `tempate`",
+            ),
+        ] {
+            let e = parsed(text).unwrap_err();
+            assert!(e.contains(want), "{text:?}: {e}");
+        }
+    }
+
+    #[test]
     fn empty_and_comment_only_files_set_nothing() {
         for text in ["", "# nothing yet\n", "~\n"] {
             let c = parsed(text).unwrap();
@@ -402,7 +548,7 @@ mod tests {
             ),
             (
                 "# x\nselct: [E3]\n",
-                "conf/.heatcap.yaml:2:1: unknown key `selct` (the keys are select, ignore, fail-on, profile, include, exclude, templates-root, environments, template)",
+                "conf/.heatcap.yaml:2:1: unknown key `selct` (the keys are select, ignore, fail-on, profile, include, exclude, templates-root, environments, template, deployments)",
             ),
             (
                 "select: {E3: 1}\n",
@@ -438,7 +584,7 @@ mod tests {
             ),
             (
                 "- select\n",
-                "conf/.heatcap.yaml:1:1: a config file is a mapping of settings (select, ignore, fail-on, profile, include, exclude, templates-root, environments, template), not a list",
+                "conf/.heatcap.yaml:1:1: a config file is a mapping of settings (select, ignore, fail-on, profile, include, exclude, templates-root, environments, template, deployments), not a list",
             ),
             (
                 "select: [E3]\nselect: [E2]\n",

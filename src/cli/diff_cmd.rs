@@ -4,13 +4,18 @@
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
-use super::args::DiffArgs;
+use indexmap::IndexMap;
+
+use super::args::{DiffArgs, DiffFailOn};
+use super::config_file::{self, Deployment};
 use super::parameters_cmd::choices;
-use super::preview_cmd::{default_stack_name, preview_of};
+use super::preview_cmd::{default_stack_name, workspace_of};
 use super::{config, exit_for_errors, print_diagnostics, Ui};
 use crate::error::{Error, Exit};
+use crate::product::diff::Diff;
+use crate::product::interface::Severity;
 use crate::report::{self, json, Format};
-use crate::walk::Remap;
+use crate::walk::{display, Remap};
 use crate::{HeatContext, Workspace};
 
 /// The project, user and endpoint `--format heat` answers as.
@@ -62,8 +67,17 @@ fn old_side(a: &DiffArgs) -> Result<(PathBuf, Vec<PathBuf>), Error> {
     Ok((template, environments))
 }
 
+/// One side of the diff: its root template, environments and choices.
+struct SidePaths {
+    template: PathBuf,
+    environments: Vec<PathBuf>,
+    chosen: IndexMap<String, String>,
+}
+
 /// `diff`: exit 1 when Heat would refuse either side or the update (a
-/// `restricted_actions`), or an error is found.
+/// `restricted_actions`), an error is found, or the interface section has
+/// a finding at or above `--fail-on`. With no template (nor plan) given,
+/// every deployment the configuration file's `deployments` names.
 pub(super) fn diff(
     a: &DiffArgs,
     remap: &Remap,
@@ -71,6 +85,9 @@ pub(super) fn diff(
     out: &mut dyn Write,
     err: &mut dyn Write,
 ) -> Result<Exit, Error> {
+    if a.composition.template.is_none() {
+        return deployments(a, remap, ui, out, err);
+    }
     let chosen = choices(&a.choose)?;
     let from_chosen = if a.from_choose.is_empty() {
         chosen.clone()
@@ -78,37 +95,17 @@ pub(super) fn diff(
         choices(&a.from_choose)?
     };
     let (from_template, from_environments) = old_side(a)?;
-    config::no_stdin(
-        std::iter::once(&a.composition.template().to_path_buf())
-            .chain(&a.composition.environments)
-            .chain(std::iter::once(&from_template))
-            .chain(&from_environments),
-        "diff",
-    )?;
-    let output = a.evaluation.diagnostics_output(Format::Table);
-    let name = a
-        .stack_name
-        .clone()
-        .unwrap_or_else(|| default_stack_name(a.composition.template()));
-    let progress = ui.progress(a.evaluation.output.quiet, "evaluating");
-    let old = preview_of(
-        &from_template,
-        &from_environments,
-        from_chosen,
-        &a.evaluation,
-        remap,
-        &name,
-    );
-    let new = preview_of(
-        a.composition.template(),
-        &a.composition.environments,
+    let old = SidePaths {
+        template: from_template,
+        environments: from_environments,
+        chosen: from_chosen,
+    };
+    let new = SidePaths {
+        template: a.composition.template().to_path_buf(),
+        environments: a.composition.environments.clone(),
         chosen,
-        &a.evaluation,
-        remap,
-        &name,
-    );
-    let d = Workspace::diff(&old, &new);
-    drop(progress);
+    };
+    let (d, exit) = one(a, &old, &new, remap, ui, err)?;
     match a.format.unwrap_or(Format::Table) {
         Format::Heat => {
             let cx = HeatContext::new(TENANT, USER, ENDPOINT, "");
@@ -116,10 +113,14 @@ pub(super) fn diff(
         }
         f => report::render_diff(out, &d, f, ui.out)?,
     }
-    print_diagnostics(err, &d.diagnostics, output, ui)?;
+    print_diagnostics(
+        err,
+        &d.diagnostics,
+        a.evaluation.diagnostics_output(Format::Table),
+        ui,
+    )?;
     if let Some(e) = &d.heat_error {
         writeln!(err, "heatcap: Heat refuses the update preview: {e}")?;
-        return Ok(Exit::NoMatchOrFindings);
     }
     // The preview answers; the update itself would fail.
     if let Some(c) = d.changes.iter().find(|c| c.refused.is_some()) {
@@ -130,9 +131,174 @@ pub(super) fn diff(
             c.resource,
             c.refused.as_deref().unwrap_or_default()
         )?;
-        return Ok(Exit::NoMatchOrFindings);
     }
-    Ok(exit_for_errors(&d.diagnostics))
+    Ok(exit)
+}
+
+/// The diff of one deployment from `old` to `new`, and its exit code.
+fn one(
+    a: &DiffArgs,
+    old: &SidePaths,
+    new: &SidePaths,
+    remap: &Remap,
+    ui: &Ui,
+    err: &mut dyn Write,
+) -> Result<(Diff, Exit), Error> {
+    let _ = err;
+    config::no_stdin(
+        std::iter::once(&new.template)
+            .chain(&new.environments)
+            .chain(std::iter::once(&old.template))
+            .chain(&old.environments),
+        "diff",
+    )?;
+    let name = a
+        .stack_name
+        .clone()
+        .unwrap_or_else(|| default_stack_name(&new.template));
+    let progress = ui.progress(a.evaluation.output.quiet, "evaluating");
+    let open = |s: &SidePaths| {
+        workspace_of(
+            &s.template,
+            &s.environments,
+            s.chosen.clone(),
+            &a.evaluation,
+            remap,
+        )
+    };
+    let (old_ws, new_ws) = rayon::join(|| open(old), || open(new));
+    let (old_root, new_root) = (display(&old.template), display(&new.template));
+    let (old_preview, new_preview) = rayon::join(
+        || old_ws.preview(&old_root, &name),
+        || new_ws.preview(&new_root, &name),
+    );
+    let mut d = Workspace::diff(&old_preview, &new_preview);
+    let interface = Workspace::interface(&old_ws, &old_root, &new_ws, &new_root);
+    drop(progress);
+    let failing = match a.interface.fail_on {
+        DiffFailOn::Breaking => interface.at_least(Severity::Breaking),
+        DiffFailOn::Warning => interface.at_least(Severity::Warning),
+        DiffFailOn::Info => interface.at_least(Severity::Info),
+        DiffFailOn::Never => 0,
+    };
+    d.interface = if a.interface.all {
+        interface
+    } else {
+        interface.without_info()
+    };
+    // A refused change: the preview answers, the update itself would fail.
+    let refused = d.changes.iter().any(|c| c.refused.is_some());
+    let exit = if d.heat_error.is_some() || failing > 0 || refused {
+        Exit::NoMatchOrFindings
+    } else {
+        exit_for_errors(&d.diagnostics)
+    };
+    Ok((d, exit))
+}
+
+/// A side of a configured deployment: its paths as written, read in
+/// `dir` (a plan's environments first, its template unless one is given).
+fn deployment_side(
+    dir: &Path,
+    d: &Deployment,
+    chosen: &IndexMap<String, String>,
+) -> Result<SidePaths, Error> {
+    let mut environments = Vec::new();
+    let mut template = d.template.as_ref().map(|t| dir.join(t));
+    if let Some(plan) = &d.plan {
+        let path = dir.join(plan);
+        let plan = crate::workspace::open_plan(&path, &crate::load::LoadOptions::default());
+        if let Some(e) = plan
+            .diagnostics
+            .iter()
+            .find(|d| d.severity == crate::diag::Severity::Error)
+        {
+            return Err(Error::Usage(format!(
+                "deployment `{}`: the plan `{}` fails: {e}",
+                d.name,
+                path.display()
+            )));
+        }
+        environments.extend(plan.environments.iter().map(|e| PathBuf::from(&e.path)));
+        if template.is_none() {
+            template = plan.template.map(|(p, _)| PathBuf::from(p));
+        }
+    }
+    environments.extend(d.environments.iter().map(|e| dir.join(e)));
+    let Some(template) = template else {
+        return Err(Error::Usage(format!(
+            "deployment `{}`: its plan names no template: give `template`",
+            d.name
+        )));
+    };
+    Ok(SidePaths {
+        template,
+        environments,
+        chosen: chosen.clone(),
+    })
+}
+
+/// `diff` with no template: each deployment of the configuration file,
+/// the old side read in `--from DIR` (else the same tree).
+fn deployments(
+    a: &DiffArgs,
+    remap: &Remap,
+    ui: &Ui,
+    out: &mut dyn Write,
+    err: &mut dyn Write,
+) -> Result<Exit, Error> {
+    let no_deployments = || {
+        Error::Usage(
+            "diff needs -t/--template or --plan, or a .heatcap.yaml with `deployments`".to_owned(),
+        )
+    };
+    let file = config_file::load(&a.interface.config, a.evaluation.output.verbose, err)?
+        .ok_or_else(no_deployments)?;
+    let list = file.deployments.clone().ok_or_else(no_deployments)?;
+    let format = a.format.unwrap_or(Format::Table);
+    if format == Format::Heat {
+        return Err(Error::Usage(
+            "--format heat answers for one deployment: give -t".to_owned(),
+        ));
+    }
+    let dir = file.path.parent().unwrap_or(Path::new("")).to_path_buf();
+    let chosen = choices(&a.choose)?;
+    let from_chosen = if a.from_choose.is_empty() {
+        chosen.clone()
+    } else {
+        choices(&a.from_choose)?
+    };
+    let mut results = Vec::new();
+    let mut exit = Exit::Ok;
+    for d in &list {
+        let new = deployment_side(&dir, d, &chosen)?;
+        let old = deployment_side(a.from.as_deref().unwrap_or(&dir), d, &from_chosen)?;
+        let (diff, e) = one(a, &old, &new, remap, ui, err)?;
+        print_diagnostics(
+            err,
+            &diff.diagnostics,
+            a.evaluation.diagnostics_output(Format::Table),
+            ui,
+        )?;
+        if let Some(e) = &diff.heat_error {
+            writeln!(
+                err,
+                "heatcap: deployment `{}`: Heat refuses the update preview: {e}",
+                d.name
+            )?;
+        }
+        if e != Exit::Ok {
+            exit = e;
+        }
+        results.push((d.name.clone(), diff));
+    }
+    report::render_deployments(
+        out,
+        &crate::product::interface::Deployments::new(results),
+        format,
+        ui.out,
+    )?;
+    Ok(exit)
 }
 
 #[cfg(test)]

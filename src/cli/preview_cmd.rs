@@ -35,6 +35,19 @@ pub(super) fn preview_of(
     name: &str,
 ) -> Preview {
     let root = display(template);
+    workspace_of(template, environments, chosen, evaluation, remap).preview(&root, name)
+}
+
+/// The workspace of one composition: `template` with `environments` and
+/// the choices (`preview`, and each side of `diff`).
+pub(super) fn workspace_of(
+    template: &Path,
+    environments: &[PathBuf],
+    chosen: IndexMap<String, String>,
+    evaluation: &EvaluationArgs,
+    remap: &Remap,
+) -> Workspace {
+    let root = display(template);
     Workspace::builder()
         .environments(environments)
         .roots(std::slice::from_ref(&root))
@@ -43,7 +56,6 @@ pub(super) fn preview_of(
         .remap(remap.clone())
         .render_options(config::render_options(&evaluation.render))
         .open()
-        .preview(&root, name)
 }
 
 /// `preview`: exit 1 when an error is found (Heat would refuse the

@@ -94,6 +94,8 @@ pub struct ParameterDetail {
     pub default: Option<serde_json::Value>,
     /// Where its `default` key is written (`Default` in CFN).
     pub default_key: Option<Span>,
+    /// Where its name is written (the key under `parameters`).
+    pub key: Span,
     /// HOT `constraints` as written, or CFN's constraint keys gathered.
     pub constraints: Option<serde_json::Value>,
     pub tags: Option<serde_json::Value>,
@@ -115,6 +117,10 @@ impl Parameter {
     /// Where its default is written (its `default` key).
     pub fn default_key(&self) -> Option<Span> {
         self.detail()?.default_key
+    }
+    /// Where its name is written (`None` in a slim view).
+    pub fn key(&self) -> Option<Span> {
+        self.detail().map(|d| d.key)
     }
     pub fn constraints(&self) -> Option<&serde_json::Value> {
         self.detail()?.constraints.as_ref()
@@ -571,8 +577,10 @@ fn parameters(
     let Some(map) = params.and_then(Node::as_map) else {
         return Vec::new();
     };
-    map.str_entries()
-        .map(|(name, body)| {
+    map.entries
+        .iter()
+        .filter_map(|(k, v)| k.value.as_str().map(|s| (s, k.span, v)))
+        .map(|(name, key, body)| {
             let body = body.as_map();
             let get = |k: &str| body.and_then(|b| b.get(k));
             let hidden = match format {
@@ -626,6 +634,7 @@ fn parameters(
                     }),
                     default,
                     default_key: default_at,
+                    key,
                     constraints,
                     tags: get("tags").map(|n| n.value.to_json()),
                 })),

@@ -253,6 +253,9 @@ pub struct Diff {
     pub heat_error: Option<String>,
     /// Problems found on the way, on either side.
     pub diagnostics: Vec<crate::diag::Diagnostic>,
+    /// What the new side does to the deployment's own values, classified
+    /// (see `product::interface`).
+    pub interface: super::interface::Interface,
     /// Heat's document for each entry: the resource and its stack, on the
     /// side Heat formats it from.
     #[serde(skip)]
@@ -271,6 +274,7 @@ pub(crate) fn compare(old: &Preview, new: &Preview) -> Diff {
         changes: Vec::new(),
         heat_error: None,
         diagnostics: Vec::new(),
+        interface: super::interface::Interface::default(),
         heat: Vec::new(),
     };
     // A problem of one side only says which; one both sides share is

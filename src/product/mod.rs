@@ -9,6 +9,7 @@ pub(crate) mod diff;
 pub(crate) mod export;
 pub(crate) mod feeds;
 pub(crate) mod heat_validate;
+pub(crate) mod interface;
 pub(crate) mod options;
 pub(crate) mod parameters;
 pub(crate) mod preview;

@@ -15,6 +15,9 @@ pub(crate) fn render_diff(
     format: Format,
     look: Look,
 ) -> io::Result<()> {
+    if super::interface::render_one(out, d, format)? {
+        return Ok(());
+    }
     match format {
         Format::Table => {
             let _ = look;
@@ -27,7 +30,8 @@ pub(crate) fn render_diff(
             {
                 change(out, c)?;
             }
-            writeln!(out, "{}", summary(d))
+            writeln!(out, "{}", summary(d))?;
+            super::interface::table(out, &d.interface)
         }
         Format::Yaml => {
             let v = serde_json::to_value(d).map_err(io::Error::other)?;

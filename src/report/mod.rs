@@ -7,6 +7,7 @@ mod introspect;
 pub(crate) use crate::encode::{json, yaml};
 mod diff;
 mod github;
+mod interface;
 mod look;
 mod options;
 mod parameters;
@@ -22,6 +23,7 @@ use std::io::{self, Write};
 
 pub(crate) use catalogue::render_catalogue;
 pub(crate) use diff::render_diff;
+pub(crate) use interface::render_deployments;
 pub(crate) use introspect::{render_by_type, render_find, render_index, render_summary};
 pub(crate) use options::render_options;
 pub(crate) use parameters::{render_parameters, render_parameters_diff};

@@ -23,7 +23,7 @@ fn level(s: Severity) -> &'static str {
 /// A file, and the region of it when known. SARIF's regions, like
 /// heatcap's spans, end before `endLine:endColumn`; a span that is a point
 /// (the start only) has no end.
-fn physical_location(file: &str, span: Option<Span>) -> serde_json::Value {
+pub(crate) fn physical_location(file: &str, span: Option<Span>) -> serde_json::Value {
     let artifact = if file == crate::walk::STDIN {
         // Standard input has no URI.
         json!({"description": {"text": "standard input"}})

@@ -162,6 +162,12 @@ pub(crate) const SCHEMAS: &[OutputSchema] = &[
         generate: derived::<crate::product::diff::Diff>,
     },
     OutputSchema {
+        name: "diff-deployments",
+        output: "diff --format json (no template: .heatcap.yaml's deployments)",
+        about: "Each deployment the configuration file names, with its diff.",
+        generate: derived::<crate::product::interface::Deployments>,
+    },
+    OutputSchema {
         name: "export",
         output: "export --format json",
         about: "The files export wrote, and the environments to give Heat.",

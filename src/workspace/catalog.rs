@@ -339,6 +339,23 @@ impl FsCatalog {
 
     /// Whether a file exists at `path` (among the files given in memory,
     /// when there are).
+    /// The text of the file `target` names from `from`, as read (with the
+    /// path shown); `None` when it cannot be read.
+    pub(crate) fn text(&self, from: &str, target: &str) -> Option<(String, String)> {
+        let (path, shown) = self.locate(from, target)?;
+        if let (Some(c), None) = (&self.cache, &self.memory) {
+            c.note(&path);
+        }
+        let bytes = match &self.memory {
+            Some(memory) => memory.get(&path)?.to_vec(),
+            None if load::outside(&path, self.confine.as_deref(), &self.overlay).is_some() => {
+                return None
+            }
+            None => self.overlay.read(&path).ok()?,
+        };
+        Some((String::from_utf8(bytes).ok()?, shown))
+    }
+
     pub(crate) fn exists(&self, path: &Path) -> bool {
         match &self.memory {
             Some(m) => m.contains(path),
@@ -406,18 +423,7 @@ impl Catalog for FsCatalog {
     }
 
     fn file(&self, from: &str, target: &str) -> Option<String> {
-        let (path, shown) = self.locate(from, target)?;
-        if let (Some(c), None) = (&self.cache, &self.memory) {
-            c.note(&path);
-        }
-        let bytes = match &self.memory {
-            Some(memory) => memory.get(&path)?.to_vec(),
-            None if load::outside(&path, self.confine.as_deref(), &self.overlay).is_some() => {
-                return None
-            }
-            None => self.overlay.read(&path).ok()?,
-        };
-        let text = String::from_utf8(bytes).ok()?;
+        let (text, shown) = self.text(from, target)?;
         // python-heatclient uploads a file that parses as a template as
         // that template's JSON (heat-semantics §2.12).
         let parsed = load::parse_text(&text, &shown, &load::ParseOptions::default());

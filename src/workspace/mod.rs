@@ -563,6 +563,21 @@ impl Workspace {
     /// `parameters`: every parameter of the composition of `root` (with
     /// the workspace's choices), and Heat's validate document of it.
     pub fn parameters(&self, root: &str) -> (ParametersReport, serde_json::Value) {
+        let (report, heat, _) = self.described(root, true);
+        (report, heat.unwrap_or_default())
+    }
+
+    /// [`Self::parameters`], Heat's document only when `heat`, and the
+    /// composition's tree (`None` when an environment is refused).
+    fn described(
+        &self,
+        root: &str,
+        heat: bool,
+    ) -> (
+        ParametersReport,
+        Option<serde_json::Value>,
+        Option<crate::resolve::compose::TreeNode>,
+    ) {
         let mut diagnostics = self.environment_diagnostics();
         if !self.environment_broken() {
             diagnostics.extend(self.root_problem(Some(root)));
@@ -570,7 +585,8 @@ impl Workspace {
         let registry = self.registry();
         diagnostics.extend(registry.missing_targets());
         if self.environment_broken() {
-            return self.parameters_refused(root, diagnostics);
+            let (report, heat) = self.parameters_refused(root, diagnostics);
+            return (report, Some(heat), None);
         }
         let composition = compose(root, &registry, &self.catalog, self.max_depth);
         // Unset provider parameters (W7008) are what this report lists as
@@ -588,7 +604,7 @@ impl Workspace {
             &self.environment_paths(),
             &self.catalog,
         );
-        let heat = match &composition.heat_error {
+        let heat = heat.then(|| match &composition.heat_error {
             Some(message) => serde_json::json!({ "Error": message }),
             None => crate::product::heat_validate::document(
                 &composition.root,
@@ -597,7 +613,7 @@ impl Workspace {
                 &registry,
                 &self.catalog,
             ),
-        };
+        });
         let required = parameters
             .iter()
             .filter(|(_, p)| !p.required_in.is_empty())
@@ -622,7 +638,7 @@ impl Workspace {
             diagnostics: finish(diagnostics, &self.load.overlay),
             unevaluated,
         };
-        (report, heat)
+        (report, heat, Some(composition.root))
     }
 
     /// `parameters --diff`: what switching `type_name` from template `from`
@@ -806,6 +822,46 @@ impl Workspace {
     /// the one previewed as `new` does (see `product::diff`).
     pub fn diff(old: &Preview, new: &Preview) -> crate::product::diff::Diff {
         crate::product::diff::compare(old, new)
+    }
+
+    /// `diff`'s interface section: what the composition of `new_root` in
+    /// `new` does to the deployment's values, against the composition of
+    /// `old_root` in `old` (see `product::interface`).
+    pub fn interface(
+        old: &Workspace,
+        old_root: &str,
+        new: &Workspace,
+        new_root: &str,
+    ) -> crate::product::interface::Interface {
+        let old_text = |path: &str| old.catalog.text("", path).map(|(text, _)| text);
+        let new_text = |path: &str| new.catalog.text("", path).map(|(text, _)| text);
+        let side = |ws: &'_ Workspace, root: &str| {
+            let (params, _, composition) = ws.described(root, false);
+            (params, composition)
+        };
+        let ((old_params, old_tree), (new_params, new_tree)) =
+            rayon::join(|| side(old, old_root), || side(new, new_root));
+        let o = crate::product::interface::Side::new(
+            old_params,
+            old_tree,
+            &old.environments,
+            &old.env_files,
+            old.environment_paths(),
+            &old.merged,
+            &old.catalog,
+            &old_text,
+        );
+        let n = crate::product::interface::Side::new(
+            new_params,
+            new_tree,
+            &new.environments,
+            &new.env_files,
+            new.environment_paths(),
+            &new.merged,
+            &new.catalog,
+            &new_text,
+        );
+        crate::product::interface::compare(&o, &n)
     }
 
     /// The document Heat's update preview API answers for `d`
