@@ -24,7 +24,12 @@ memory.  Then the new side's body goes through heat-api's
 Stubs: those of ``oracle.py --strict``, plus
 ``StackResource.nested_identifier`` (a nested stack built in memory has
 no id, and Heat 27 crashes formatting it: the oracle gives it the id
-``None`` as every stack never stored; ``--crash`` leaves Heat's own); ``deferred_auth_method``
+``None`` as every stack never stored; ``--crash`` leaves Heat's own) and,
+so that this id never reaches the engine, ``StackResource.get_output`` (a
+nested stack never stored has no outputs: ``None``, what Heat's own
+``nested_identifier`` gives; with the id, formatting an entry's attributes
+would ask the engine by RPC, ``show_stack``, which nothing serves
+offline: oslo.messaging's fake driver waits for ever); ``deferred_auth_method``
 is ``password`` (``Stack.store`` would make a trust in Keystone).
 
 Output normalised for recording: the stored stack's random id shows as
@@ -157,10 +162,25 @@ def main(argv=None):
         if self.resource_id is None and self._nested is not None:
             return self._nested.identifier()
         return real_nested_identifier(self)
+    # ... but that id must not reach get_output: with Heat's own
+    # nested_identifier (None for a stack never stored) an output is None
+    # without asking the engine; with the id above it would ask the engine
+    # by RPC (show_stack), which nothing serves offline (oslo.messaging's
+    # fake driver waits for ever: the hang on every template resource with
+    # outputs, e.g. the 2016 deployment's). Formatting an entry resolves
+    # every attribute (api.format_resource_attributes).
+    real_get_output = stack_resource.StackResource.get_output
+
+    def get_output(self, op):
+        if self.resource_id is None and self._outputs is None:
+            return None
+        return real_get_output(self, op)
     if not args.crash:
         patches.append(mock.patch.object(stack_resource.StackResource,
                                          'nested_identifier',
                                          nested_identifier))
+        patches.append(mock.patch.object(stack_resource.StackResource,
+                                         'get_output', get_output))
     for ptch in patches:
         ptch.start()
     try:
