@@ -59,6 +59,10 @@ pub struct PreviewStack {
     /// Its resources, in template order (a group's members in name order),
     /// those a false condition leaves out omitted.
     pub resources: Vec<PreviewResource>,
+    /// Its template's output names: a template resource's attributes.
+    #[serde(skip)]
+    #[schemars(skip)]
+    pub(crate) outputs: Vec<String>,
 }
 
 /// One resource of a stack.
@@ -318,6 +322,10 @@ fn stack(
             .then(|| node.template.clone())
             .flatten(),
         resources,
+        outputs: template
+            .filter(|_| node.kind == NodeKind::Template)
+            .map(|t| t.outputs.keys().cloned().collect())
+            .unwrap_or_default(),
     }
 }
 
@@ -883,8 +891,13 @@ pub(crate) fn heat_resource(r: &PreviewResource, s: &PreviewStack, cx: &HeatCont
 
 /// Its attributes before create (`format_resource_attributes`): every
 /// attribute of its type but `show`, `null`; `OS::Heat::Value`'s `value`
-/// is its property.
+/// is its property; a template resource's are its template's outputs
+/// (`TemplateResource.get_schemas`), `null` (a nested stack never stored
+/// has no outputs to read).
 fn attributes(r: &PreviewResource) -> J {
+    if let (None, Some(n)) = (&r.plugin, &r.nested) {
+        return J::Object(n.outputs.iter().map(|k| (k.clone(), J::Null)).collect());
+    }
     let Some(t) = r.plugin.as_deref().and_then(|p| heat_schema::heat().get(p)) else {
         return json!({});
     };
@@ -908,6 +921,43 @@ fn attributes(r: &PreviewResource) -> J {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A template resource of type `type_name` whose stack instantiates
+    /// `template` (outputs `outputs`).
+    fn template_resource(type_name: &str, template: &str, outputs: &[&str]) -> PreviewResource {
+        PreviewResource {
+            name: "R".to_owned(),
+            type_name: type_name.to_owned(),
+            plugin: None,
+            properties: IndexMap::new(),
+            metadata: json!({}),
+            description: String::new(),
+            requires: Vec::new(),
+            required_by: Vec::new(),
+            nested: Some(PreviewStack {
+                name: "s-R".to_owned(),
+                parent_resource: Some("R".to_owned()),
+                template: Some(template.to_owned()),
+                resources: Vec::new(),
+                outputs: outputs.iter().map(|o| (*o).to_owned()).collect(),
+            }),
+            value_attribute: None,
+            definition: json!({}),
+        }
+    }
+
+    /// Heat's update preview lists a template resource with its
+    /// template's outputs as attributes, `null` (the 2016 deployment's
+    /// `role_data`, `OS::stack_id`, ...: tests/heat/diff/corpus-2016-*.json).
+    #[test]
+    fn a_template_resources_attributes_are_its_outputs() {
+        let r = template_resource("OS::My::T", "t/x.yaml", &["role_data", "OS::stack_id"]);
+        assert_eq!(
+            attributes(&r),
+            json!({"role_data": null, "OS::stack_id": null})
+        );
+        assert_eq!(attributes(&template_resource("OS::My::T", "t/x.yaml", &[])), json!({}));
+    }
 
     #[test]
     fn the_clock_reads_as_heat_writes_it() {
