@@ -468,6 +468,9 @@ pub(crate) fn heat_document(d: &Diff, cx: &HeatContext) -> J {
         let mut entry = super::preview::heat_resource(r, s, cx);
         if let J::Object(m) = &mut entry {
             m.remove("properties");
+            if let Some(t) = super::preview::heat_path_type(r, &d.template) {
+                m.insert("resource_type".to_owned(), J::String(t));
+            }
             // A group of the stored (old) stack: its `removed_rsrc_list`
             // reads the stored removal list, empty.
             if matches!(action, Action::Updated | Action::Deleted)

@@ -889,6 +889,34 @@ pub(crate) fn heat_resource(r: &PreviewResource, s: &PreviewStack, cx: &HeatCont
     out
 }
 
+/// Heat's `resource_type` of a template resource whose type is a path
+/// (`.yaml`, `.template`): python-heatclient sends it as the absolute
+/// `file://` URL of its template, shown (as the oracle records it)
+/// relative to the directory of the root template `root`. `None` for
+/// any other type.
+pub(crate) fn heat_path_type(r: &PreviewResource, root: &str) -> Option<String> {
+    if !r.type_name.ends_with(".yaml") && !r.type_name.ends_with(".template") {
+        return None;
+    }
+    let target = r.nested.as_ref()?.template.as_deref()?;
+    let abs = |p: &std::path::Path| {
+        let a = std::path::absolute(p).unwrap_or_else(|_| p.to_path_buf());
+        std::path::PathBuf::from(crate::walk::normalize(&a))
+    };
+    let from = abs(std::path::Path::new(root).parent()?);
+    let to = abs(std::path::Path::new(target));
+    let (from, to): (Vec<_>, Vec<_>) = (from.components().collect(), to.components().collect());
+    let common = from.iter().zip(&to).take_while(|(a, b)| a == b).count();
+    let mut out = std::path::PathBuf::new();
+    for _ in common..from.len() {
+        out.push("..");
+    }
+    for c in &to[common..] {
+        out.push(c);
+    }
+    Some(out.to_string_lossy().into_owned())
+}
+
 /// Its attributes before create (`format_resource_attributes`): every
 /// attribute of its type but `show`, `null`; `OS::Heat::Value`'s `value`
 /// is its property; a template resource's are its template's outputs
@@ -957,6 +985,24 @@ mod tests {
             json!({"role_data": null, "OS::stack_id": null})
         );
         assert_eq!(attributes(&template_resource("OS::My::T", "t/x.yaml", &[])), json!({}));
+    }
+
+    /// A path type is python-heatclient's absolute URL of the file,
+    /// shown relative to the root template's directory; a registry type
+    /// is left as written.
+    #[test]
+    fn a_path_type_is_the_file_the_client_sends() {
+        let r = template_resource("./base.yaml", "tree/puppet/services/base.yaml", &[]);
+        assert_eq!(
+            heat_path_type(&r, "tree/overcloud.yaml").as_deref(),
+            Some("puppet/services/base.yaml")
+        );
+        assert_eq!(
+            heat_path_type(&r, "tree/sub/root.yaml").as_deref(),
+            Some("../puppet/services/base.yaml")
+        );
+        let r = template_resource("OS::My::T", "tree/t.yaml", &[]);
+        assert_eq!(heat_path_type(&r, "tree/overcloud.yaml"), None);
     }
 
     #[test]
