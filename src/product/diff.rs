@@ -345,14 +345,7 @@ fn push(
         properties,
         changed,
     });
-    let mut shell = s.clone();
-    shell.resources = Vec::new();
-    let mut r = r.clone();
-    r.nested = r.nested.map(|mut n| {
-        n.resources = Vec::new();
-        n
-    });
-    d.heat.push((action, r, shell));
+    d.heat.push((action, r.without_tree(), s.shell()));
 }
 
 /// The properties whose values differ, by name, in the new side's order

@@ -112,6 +112,40 @@ pub struct PreviewResource {
     pub(crate) definition: J,
 }
 
+impl PreviewStack {
+    /// The stack without its resources (what an entry of Heat's document
+    /// needs of it), cloned without the tree below.
+    pub(crate) fn shell(&self) -> PreviewStack {
+        PreviewStack {
+            name: self.name.clone(),
+            parent_resource: self.parent_resource.clone(),
+            template: self.template.clone(),
+            resources: Vec::new(),
+            outputs: self.outputs.clone(),
+        }
+    }
+}
+
+impl PreviewResource {
+    /// The resource with its nested stack's [`PreviewStack::shell`] only,
+    /// cloned without the tree below.
+    pub(crate) fn without_tree(&self) -> PreviewResource {
+        PreviewResource {
+            name: self.name.clone(),
+            type_name: self.type_name.clone(),
+            plugin: self.plugin.clone(),
+            properties: self.properties.clone(),
+            metadata: self.metadata.clone(),
+            description: self.description.clone(),
+            requires: self.requires.clone(),
+            required_by: self.required_by.clone(),
+            nested: self.nested.as_ref().map(PreviewStack::shell),
+            value_attribute: self.value_attribute.clone(),
+            definition: self.definition.clone(),
+        }
+    }
+}
+
 /// One output of the root stack.
 #[derive(Debug, Clone, Serialize, JsonSchema)]
 #[schemars(deny_unknown_fields)]
