@@ -238,11 +238,7 @@ fn corpus_2016_against_heat(change: &str, golden: &str) -> i32 {
     .unwrap();
     let (code, out, err) = common::heatcap(&words);
     let ours: J = serde_json::from_str(&out).unwrap_or_else(|e| panic!("{e}: {err}"));
-    common::assert_same_as_heat(
-        golden,
-        &without_set_order(&heat),
-        &without_set_order(&ours),
-    );
+    common::assert_same_as_heat(golden, &without_set_order(&heat), &without_set_order(&ours));
     code
 }
 
@@ -328,7 +324,12 @@ fn a_change_of_the_rendered_2018_deployment_is_heats_where_heat_answers() {
         .collect();
     words.extend(["-t".to_owned(), at("overcloud.yaml")]);
     for e in &envs {
-        words.extend(["-e".to_owned(), e.clone(), "--from-environment".to_owned(), e.clone()]);
+        words.extend([
+            "-e".to_owned(),
+            e.clone(),
+            "--from-environment".to_owned(),
+            e.clone(),
+        ]);
     }
     words.extend([
         "-e".to_owned(),

@@ -1018,7 +1018,10 @@ mod tests {
             attributes(&r),
             json!({"role_data": null, "OS::stack_id": null})
         );
-        assert_eq!(attributes(&template_resource("OS::My::T", "t/x.yaml", &[])), json!({}));
+        assert_eq!(
+            attributes(&template_resource("OS::My::T", "t/x.yaml", &[])),
+            json!({})
+        );
     }
 
     /// A path type is python-heatclient's absolute URL of the file,
