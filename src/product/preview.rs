@@ -928,6 +928,8 @@ pub(crate) fn heat_resource(r: &PreviewResource, s: &PreviewStack, cx: &HeatCont
 /// `file://` URL of its template, shown (as the oracle records it)
 /// relative to the directory of the root template `root`. `None` for
 /// any other type.
+// python-heatclient's test is case-sensitive (`str.endswith`).
+#[allow(clippy::case_sensitive_file_extension_comparisons)]
 pub(crate) fn heat_path_type(r: &PreviewResource, root: &str) -> Option<String> {
     if !r.type_name.ends_with(".yaml") && !r.type_name.ends_with(".template") {
         return None;
