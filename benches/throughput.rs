@@ -14,6 +14,13 @@
 //! - resolve: `heatcap resolve -t ROOT -e ENV --format json` (loads only the
 //!   composition), and the resolution alone on loaded data.
 //!
+//! Last, issue 27's previews on the rendered end-2018 TripleO deployment
+//! (`previews`), when `HEATCAP_THT_RENDERED` names the directory holding
+//! `18d77c17/` rendered in place (tests/heat/later/README.md): `preview`
+//! and `diff --format heat`, against Heat's offline create and update
+//! previews (tools/heat-oracle) run in the same run when
+//! `HEATCAP_BENCH_HEAT_VENV` names Heat's venv.
+//!
 //! First, the start-up cost of Heat's resource types (the embedded data,
 //! parsed once per run by the commands that use it): median and slowest
 //! of 50 parses, and the heap they hold. `HEATCAP_BENCH_SIZES=none` prints
@@ -581,6 +588,7 @@ fn main() {
     for n in sizes {
         measure(n, runs);
     }
+    previews::measure(runs);
 }
 
 /// The embedded Heat data's parse: the start-up cost every run that needs
@@ -784,4 +792,173 @@ fn measure(n: usize, runs: usize) {
         "\nResolution alone (merge done, files loaded; {lookups} lookups): {:.4} s.\n",
         median(only)
     );
+}
+
+/// Issue 27's speed rows: `heatcap preview` of the rendered end-2018
+/// deployment and `heatcap diff` of two compositions of it (the
+/// deployment, then with tests/heat/later/diff-2018-change.yaml), each
+/// against Heat 27's offline create preview (`preview.py`) and update
+/// preview (`preview_update.py`, with and without `--show-nested`) timed in
+/// the same run: Heat's figure is the engine's own time (`--timing`: the
+/// request handled, Python's start-up and the client's file reading left
+/// out), heatcap's the whole process (reading the files included).
+mod previews {
+    use super::{exe_run, median};
+    use std::path::{Path, PathBuf};
+    use std::time::Instant;
+
+    const ENVS: [&str; 4] = [
+        "overcloud-resource-registry-puppet.yaml",
+        "environments/network-isolation.yaml",
+        "environments/network-environment.yaml",
+        "environments/docker-ha.yaml",
+    ];
+
+    /// The median and slowest wall time of `runs` runs of `args` (2
+    /// threads).
+    fn heatcap(args: &[String], runs: usize) -> (f64, f64) {
+        let args: Vec<&str> = args.iter().map(String::as_str).collect();
+        let secs: Vec<f64> = (0..runs)
+            .map(|_| {
+                let start = Instant::now();
+                exe_run(2, &args);
+                start.elapsed().as_secs_f64()
+            })
+            .collect();
+        let slowest = secs.iter().copied().fold(0.0, f64::max);
+        (median(secs), slowest)
+    }
+
+    /// Heat's engine time (what `--timing` writes after `label: `), the
+    /// process's wall time, and whether Heat answered or failed; run in
+    /// `tree` as the recordings are.
+    fn heat(venv: &Path, tree: &Path, script: &str, args: &[String]) -> (f64, f64, String) {
+        let start = Instant::now();
+        let out = std::process::Command::new(venv.join("bin/python"))
+            .arg(script)
+            .args(args)
+            .arg("--timing")
+            .current_dir(tree)
+            .output()
+            .unwrap();
+        let wall = start.elapsed().as_secs_f64();
+        let err = String::from_utf8_lossy(&out.stderr);
+        let line = err
+            .lines()
+            .find(|l| l.starts_with("preview"))
+            .unwrap_or_else(|| panic!("{script}: no timing in {err}"));
+        let engine: f64 = line
+            .split_whitespace()
+            .nth(1)
+            .and_then(|s| s.parse().ok())
+            .unwrap();
+        let stdout = String::from_utf8_lossy(&out.stdout);
+        let outcome = match serde_json::from_str::<serde_json::Value>(&stdout) {
+            Ok(v) if v.get("Error").is_some() => format!(
+                "fails: {}",
+                v["Error"]
+                    .as_str()
+                    .unwrap_or("")
+                    .chars()
+                    .take(60)
+                    .collect::<String>()
+            ),
+            Ok(_) => "answers".to_owned(),
+            Err(_) => "no JSON".to_owned(),
+        };
+        (engine, wall, outcome)
+    }
+
+    pub(super) fn measure(runs: usize) {
+        let Some(dir) = std::env::var_os("HEATCAP_THT_RENDERED") else {
+            return;
+        };
+        let tree = Path::new(&dir).join("18d77c17");
+        let here = std::env::current_dir().unwrap();
+        let values = here.join("tests/heat/later/preview-2018-values.yaml");
+        let change = here.join("tests/heat/later/diff-2018-change.yaml");
+        let mut envs: Vec<PathBuf> = ENVS.iter().map(|e| tree.join(e)).collect();
+        envs.push(values);
+        let show = |p: &Path| p.display().to_string();
+        let common = |command: &str| -> Vec<String> {
+            let mut a = vec![
+                "heatcap".to_owned(),
+                command.to_owned(),
+                "--format".to_owned(),
+            ];
+            a.extend(["heat", "-q", "--max-nested-depth", "7", "-t"].map(str::to_owned));
+            a.push(show(&tree.join("overcloud.yaml")));
+            for e in &envs {
+                a.extend(["-e".to_owned(), show(e)]);
+            }
+            a
+        };
+        let preview = common("preview");
+        let mut diff = common("diff");
+        for e in &envs {
+            diff.extend(["--from-environment".to_owned(), show(e)]);
+        }
+        diff.extend(["-e".to_owned(), show(&change)]);
+
+        println!("## Previews: the rendered end-2018 TripleO deployment (18d77c17)\n");
+        let (p, p_slow) = heatcap(&preview, runs);
+        let (d, d_slow) = heatcap(&diff, runs);
+        let Some(venv) = std::env::var_os("HEATCAP_BENCH_HEAT_VENV") else {
+            println!("| command | median | slowest |\n|---|---|---|");
+            println!("| `preview --format heat` | {p:.3} s | {p_slow:.3} s |");
+            println!("| `diff --format heat` | {d:.3} s | {d_slow:.3} s |\n");
+            println!("(Heat not run: `HEATCAP_BENCH_HEAT_VENV` names its venv.)\n");
+            return;
+        };
+        let venv = PathBuf::from(venv);
+        let oracle = here.join("tools/heat-oracle");
+        let mut heat_args: Vec<String> = vec!["-t".to_owned(), "overcloud.yaml".to_owned()];
+        for e in &envs {
+            heat_args.extend(["-e".to_owned(), show(e)]);
+        }
+        heat_args.extend(["--max-depth".to_owned(), "7".to_owned()]);
+        let create = heat(&venv, &tree, &show(&oracle.join("preview.py")), &heat_args);
+        for e in &envs {
+            heat_args.extend(["--from-environment".to_owned(), show(e)]);
+        }
+        heat_args.extend(["-e".to_owned(), show(&change)]);
+        let update = show(&oracle.join("preview_update.py"));
+        let nested = heat(&venv, &tree, &update, &heat_args);
+        heat_args.push("--no-show-nested".to_owned());
+        let root_only = heat(&venv, &tree, &update, &heat_args);
+        println!("| heatcap command | median | slowest | Heat's | Heat (engine) | Heat (process) | heatcap / Heat engine | target |");
+        println!("|---|---|---|---|---|---|---|---|");
+        let row = |command: &str,
+                   (ours, slowest): (f64, f64),
+                   what: &str,
+                   (engine, wall, outcome): &(f64, f64, String),
+                   target: &str| {
+            println!(
+                "| `{command}` | {ours:.3} s | {slowest:.3} s | {what} ({outcome}) | {engine:.2} s | {wall:.2} s | {:.3}× | {target} |",
+                ours / engine
+            );
+        };
+        row(
+            "preview --format heat",
+            (p, p_slow),
+            "create preview",
+            &create,
+            "≤ 0.05×",
+        );
+        row(
+            "diff --format heat",
+            (d, d_slow),
+            "update preview, show_nested",
+            &nested,
+            "≤ 0.1×",
+        );
+        row(
+            "diff --format heat",
+            (d, d_slow),
+            "update preview, root stack only",
+            &root_only,
+            "≤ 0.1×",
+        );
+        println!();
+    }
 }

@@ -565,14 +565,7 @@ fn push(
         destructive: None,
         nothing_inside: false,
     });
-    let mut shell = s.clone();
-    shell.resources = Vec::new();
-    let mut r = r.clone();
-    r.nested = r.nested.map(|mut n| {
-        n.resources = Vec::new();
-        n
-    });
-    d.heat.push((action, r, shell));
+    d.heat.push((action, r.without_tree(), s.shell()));
 }
 
 /// The properties whose values differ, by name, in the new side's order
@@ -735,6 +728,9 @@ pub(crate) fn heat_document(d: &Diff, cx: &HeatContext) -> J {
         let mut entry = super::preview::heat_resource(r, s, cx);
         if let J::Object(m) = &mut entry {
             m.remove("properties");
+            if let Some(t) = super::preview::heat_path_type(r, &d.template) {
+                m.insert("resource_type".to_owned(), J::String(t));
+            }
             // A group of the stored (old) stack: its `removed_rsrc_list`
             // reads the stored removal list, empty.
             // A replaced one's entry is of the new resource Heat builds for

@@ -61,6 +61,10 @@ pub struct PreviewStack {
     /// Its resources, in template order (a group's members in name order),
     /// those a false condition leaves out omitted.
     pub resources: Vec<PreviewResource>,
+    /// Its template's output names: a template resource's attributes.
+    #[serde(skip)]
+    #[schemars(skip)]
+    pub(crate) outputs: Vec<String>,
 }
 
 /// One resource of a stack.
@@ -153,6 +157,40 @@ enum Inherited<'a> {
     Root,
     Parameters(&'a Sources),
     Members(&'a Sources),
+}
+
+impl PreviewStack {
+    /// The stack without its resources (what an entry of Heat's document
+    /// needs of it), cloned without the tree below.
+    pub(crate) fn shell(&self) -> PreviewStack {
+        PreviewStack {
+            name: self.name.clone(),
+            parent_resource: self.parent_resource.clone(),
+            template: self.template.clone(),
+            resources: Vec::new(),
+            outputs: self.outputs.clone(),
+        }
+    }
+}
+
+impl PreviewResource {
+    /// The resource with its nested stack's [`PreviewStack::shell`] only,
+    /// cloned without the tree below.
+    pub(crate) fn without_tree(&self) -> PreviewResource {
+        PreviewResource {
+            name: self.name.clone(),
+            type_name: self.type_name.clone(),
+            plugin: self.plugin.clone(),
+            properties: self.properties.clone(),
+            metadata: self.metadata.clone(),
+            description: self.description.clone(),
+            requires: self.requires.clone(),
+            required_by: self.required_by.clone(),
+            nested: self.nested.as_ref().map(PreviewStack::shell),
+            value_attribute: self.value_attribute.clone(),
+            definition: self.definition.clone(),
+        }
+    }
 }
 
 /// One output of the root stack.
@@ -394,6 +432,10 @@ fn stack(
             .then(|| node.template.clone())
             .flatten(),
         resources,
+        outputs: template
+            .filter(|_| node.kind == NodeKind::Template)
+            .map(|t| t.outputs.keys().cloned().collect())
+            .unwrap_or_default(),
     }
 }
 
@@ -1126,10 +1168,45 @@ pub(crate) fn heat_resource(r: &PreviewResource, s: &PreviewStack, cx: &HeatCont
     out
 }
 
+/// Heat's `resource_type` of a template resource whose type is a path
+/// (`.yaml`, `.template`): python-heatclient sends it as the absolute
+/// `file://` URL of its template, shown (as the oracle records it)
+/// relative to the directory of the root template `root`. `None` for
+/// any other type.
+// python-heatclient's test is case-sensitive (`str.endswith`).
+#[allow(clippy::case_sensitive_file_extension_comparisons)]
+pub(crate) fn heat_path_type(r: &PreviewResource, root: &str) -> Option<String> {
+    if !r.type_name.ends_with(".yaml") && !r.type_name.ends_with(".template") {
+        return None;
+    }
+    let target = r.nested.as_ref()?.template.as_deref()?;
+    let abs = |p: &std::path::Path| {
+        let a = std::path::absolute(p).unwrap_or_else(|_| p.to_path_buf());
+        std::path::PathBuf::from(crate::walk::normalize(&a))
+    };
+    let from = abs(std::path::Path::new(root).parent()?);
+    let to = abs(std::path::Path::new(target));
+    let (from, to): (Vec<_>, Vec<_>) = (from.components().collect(), to.components().collect());
+    let common = from.iter().zip(&to).take_while(|(a, b)| a == b).count();
+    let mut out = std::path::PathBuf::new();
+    for _ in common..from.len() {
+        out.push("..");
+    }
+    for c in &to[common..] {
+        out.push(c);
+    }
+    Some(out.to_string_lossy().into_owned())
+}
+
 /// Its attributes before create (`format_resource_attributes`): every
 /// attribute of its type but `show`, `null`; `OS::Heat::Value`'s `value`
-/// is its property.
+/// is its property; a template resource's are its template's outputs
+/// (`TemplateResource.get_schemas`), `null` (a nested stack never stored
+/// has no outputs to read).
 fn attributes(r: &PreviewResource) -> J {
+    if let (None, Some(n)) = (&r.plugin, &r.nested) {
+        return J::Object(n.outputs.iter().map(|k| (k.clone(), J::Null)).collect());
+    }
     let Some(t) = r.plugin.as_deref().and_then(|p| heat_schema::heat().get(p)) else {
         return json!({});
     };
@@ -1153,6 +1230,64 @@ fn attributes(r: &PreviewResource) -> J {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A template resource of type `type_name` whose stack instantiates
+    /// `template` (outputs `outputs`).
+    fn template_resource(type_name: &str, template: &str, outputs: &[&str]) -> PreviewResource {
+        PreviewResource {
+            name: "R".to_owned(),
+            type_name: type_name.to_owned(),
+            plugin: None,
+            properties: IndexMap::new(),
+            metadata: json!({}),
+            description: String::new(),
+            requires: Vec::new(),
+            required_by: Vec::new(),
+            nested: Some(PreviewStack {
+                name: "s-R".to_owned(),
+                parent_resource: Some("R".to_owned()),
+                template: Some(template.to_owned()),
+                resources: Vec::new(),
+                outputs: outputs.iter().map(|o| (*o).to_owned()).collect(),
+            }),
+            value_attribute: None,
+            definition: json!({}),
+        }
+    }
+
+    /// Heat's update preview lists a template resource with its
+    /// template's outputs as attributes, `null` (the 2016 deployment's
+    /// `role_data`, `OS::stack_id`, ...: tests/heat/diff/corpus-2016-*.json).
+    #[test]
+    fn a_template_resources_attributes_are_its_outputs() {
+        let r = template_resource("OS::My::T", "t/x.yaml", &["role_data", "OS::stack_id"]);
+        assert_eq!(
+            attributes(&r),
+            json!({"role_data": null, "OS::stack_id": null})
+        );
+        assert_eq!(
+            attributes(&template_resource("OS::My::T", "t/x.yaml", &[])),
+            json!({})
+        );
+    }
+
+    /// A path type is python-heatclient's absolute URL of the file,
+    /// shown relative to the root template's directory; a registry type
+    /// is left as written.
+    #[test]
+    fn a_path_type_is_the_file_the_client_sends() {
+        let r = template_resource("./base.yaml", "tree/puppet/services/base.yaml", &[]);
+        assert_eq!(
+            heat_path_type(&r, "tree/overcloud.yaml").as_deref(),
+            Some("puppet/services/base.yaml")
+        );
+        assert_eq!(
+            heat_path_type(&r, "tree/sub/root.yaml").as_deref(),
+            Some("../puppet/services/base.yaml")
+        );
+        let r = template_resource("OS::My::T", "tree/t.yaml", &[]);
+        assert_eq!(heat_path_type(&r, "tree/overcloud.yaml"), None);
+    }
 
     #[test]
     fn the_clock_reads_as_heat_writes_it() {

@@ -714,6 +714,7 @@ impl Workspace {
                 parent_resource: None,
                 template: Some(root.to_owned()),
                 resources: Vec::new(),
+                outputs: Vec::new(),
             },
             heat_error: None,
             diagnostics: Vec::new(),
