@@ -239,51 +239,6 @@ fn assert_pair_equal_to_heat(
     args: &[&str],
     random: Option<&str>,
 ) {
-/// The document with what Heat leaves to chance made the same on both
-/// sides: each entry's `required_by` (Python set order, which changes
-/// with every engine process), sorted.
-fn without_set_order(v: &J) -> J {
-    match v {
-        J::Object(m) => J::Object(
-            m.iter()
-                .map(|(k, x)| {
-                    let x = match (k.as_str(), x) {
-                        ("required_by", J::Array(items)) => {
-                            let mut items = items.clone();
-                            items.sort_by_key(ToString::to_string);
-                            J::Array(items)
-                        }
-                        _ => without_set_order(x),
-                    };
-                    (k.clone(), x)
-                })
-                .collect(),
-        ),
-        J::Array(items) => J::Array(items.iter().map(without_set_order).collect()),
-        other => other.clone(),
-    }
-}
-
-/// `heatcap diff --format heat` on the 2016 deployment
-/// (tests/heat/preview/corpus-2016.json's, named `overcloud`), its new
-/// side given `change` (fixtures/diff/corpus-2016/) on top, against the
-/// recording `golden`. Returns heatcap's exit code.
-fn corpus_2016_against_heat(change: &str, golden: &str) -> i32 {
-    let (root, mut envs) = common::corpus_2016_deployment();
-    envs.push("fixtures/preview/passwords-2016.yaml".into());
-    let mut words = common::deployment_args(
-        "diff",
-        &root,
-        &envs,
-        &["--format", "heat", "-q", "--stack-name", "overcloud"],
-    );
-    for e in &envs {
-        words.extend(["--from-environment".to_owned(), e.display().to_string()]);
-    }
-    words.extend([
-        "-e".to_owned(),
-        format!("fixtures/diff/corpus-2016/{change}"),
-    ]);
     let heat: J = serde_json::from_str(
         &std::fs::read_to_string(format!("tests/heat/diff/{golden}")).unwrap(),
     )
@@ -675,6 +630,57 @@ fn an_unknown_parameter_refuses_its_side_with_a_position() {
     let (code, out, _) = common::heatcap(&base);
     assert_eq!(code, 1);
     assert!(out.contains("name: \"net-a\" → \"net-b\""), "{out}");
+}
+
+/// The document with what Heat leaves to chance made the same on both
+/// sides: each entry's `required_by` (Python set order, which changes
+/// with every engine process), sorted.
+fn without_set_order(v: &J) -> J {
+    match v {
+        J::Object(m) => J::Object(
+            m.iter()
+                .map(|(k, x)| {
+                    let x = match (k.as_str(), x) {
+                        ("required_by", J::Array(items)) => {
+                            let mut items = items.clone();
+                            items.sort_by_key(ToString::to_string);
+                            J::Array(items)
+                        }
+                        _ => without_set_order(x),
+                    };
+                    (k.clone(), x)
+                })
+                .collect(),
+        ),
+        J::Array(items) => J::Array(items.iter().map(without_set_order).collect()),
+        other => other.clone(),
+    }
+}
+
+/// `heatcap diff --format heat` on the 2016 deployment
+/// (tests/heat/preview/corpus-2016.json's, named `overcloud`), its new
+/// side given `change` (fixtures/diff/corpus-2016/) on top, against the
+/// recording `golden`. Returns heatcap's exit code.
+fn corpus_2016_against_heat(change: &str, golden: &str) -> i32 {
+    let (root, mut envs) = common::corpus_2016_deployment();
+    envs.push("fixtures/preview/passwords-2016.yaml".into());
+    let mut words = common::deployment_args(
+        "diff",
+        &root,
+        &envs,
+        &["--format", "heat", "-q", "--stack-name", "overcloud"],
+    );
+    for e in &envs {
+        words.extend(["--from-environment".to_owned(), e.display().to_string()]);
+    }
+    words.extend([
+        "-e".to_owned(),
+        format!("fixtures/diff/corpus-2016/{change}"),
+    ]);
+    let heat: J = serde_json::from_str(
+        &std::fs::read_to_string(format!("tests/heat/diff/{golden}")).unwrap(),
+    )
+    .unwrap();
     let (code, out, err) = common::heatcap(&words);
     let ours: J = serde_json::from_str(&out).unwrap_or_else(|e| panic!("{e}: {err}"));
     common::assert_same_as_heat(golden, &without_set_order(&heat), &without_set_order(&ours));

@@ -837,6 +837,7 @@ mod tests {
             parent_resource: Some("G".to_owned()),
             template: None,
             resources: Vec::new(),
+            outputs: Vec::new(),
         };
         let mut a = resource(
             "G",

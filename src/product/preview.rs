@@ -189,6 +189,9 @@ impl PreviewResource {
             nested: self.nested.as_ref().map(PreviewStack::shell),
             value_attribute: self.value_attribute.clone(),
             definition: self.definition.clone(),
+            sources: self.sources.clone(),
+            restricted: self.restricted.clone(),
+            takes: self.takes.clone(),
         }
     }
 }
@@ -1252,6 +1255,9 @@ mod tests {
             }),
             value_attribute: None,
             definition: json!({}),
+            sources: IndexMap::new(),
+            restricted: None,
+            takes: Vec::new(),
         }
     }
 
