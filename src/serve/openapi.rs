@@ -454,6 +454,54 @@ fn posted(get: &Value, operation_id: &str, summary: &str) -> Value {
     post
 }
 
+/// One endpoint's path item (its GET, and its POST when it takes a
+/// body), its schemas added to `components`.
+fn endpoint(e: &Endpoint, components: &mut Map<String, Value>) -> Value {
+    add_schema(e.schema, components);
+    let mut params: Vec<Value> = e.params.iter().map(parameter).collect();
+    let mut answer = json!({"$ref": format!("#/components/schemas/{}", e.schema)});
+    if !e.formats.is_empty() {
+        params.push(json!({
+            "name": "format",
+            "in": "query",
+            "required": false,
+            "description": "The command's --format; the first when absent.",
+            "schema": {"type": "string", "enum": e.formats.iter().map(|f| f.0).collect::<Vec<_>>()},
+        }));
+        let mut each = Vec::new();
+        for (_, schema) in e.formats.iter().filter(|f| !f.1.is_empty()) {
+            add_schema(schema, components);
+            each.push(json!({"$ref": format!("#/components/schemas/{schema}")}));
+        }
+        if each.len() > 1 {
+            answer = json!({"anyOf": each});
+        }
+    }
+    let operation_id = e.path.trim_start_matches("/heatcap/v1/").replace('/', "_");
+    let mut item = json!({"get": {
+        "summary": e.summary,
+        "operationId": operation_id,
+        "parameters": params,
+        "responses": {
+            "200": {
+                "description": "The command's JSON output (a format without a schema: the bytes the command writes).",
+                "content": content(e, &answer)
+            },
+            "400": fault_response("A malformed request, or (export) the errors that refuse it."),
+            "403": fault_response("A path that would leave the served root."),
+            "404": fault_response("No such root, or no such plan."),
+            "500": fault_response("A limit (time) or a fault of heatcap's.")
+        }
+    }});
+    if POSTED.contains(&e.path) {
+        item["post"] = posted(&item["get"], &operation_id, e.summary);
+    }
+    if e.path == "/heatcap/v1/diff" {
+        item["post"] = diff_posted(&item["get"]);
+    }
+    item
+}
+
 /// The document, as served at `/heatcap/v1/openapi.json`.
 pub(crate) fn value() -> Value {
     let mut components = Map::new();
@@ -481,49 +529,7 @@ pub(crate) fn value() -> Value {
     );
     let mut paths = Map::new();
     for e in ENDPOINTS {
-        add_schema(e.schema, &mut components);
-        let mut params: Vec<Value> = e.params.iter().map(parameter).collect();
-        let mut answer = json!({"$ref": format!("#/components/schemas/{}", e.schema)});
-        if !e.formats.is_empty() {
-            params.push(json!({
-                "name": "format",
-                "in": "query",
-                "required": false,
-                "description": "The command's --format; the first when absent.",
-                "schema": {"type": "string", "enum": e.formats.iter().map(|f| f.0).collect::<Vec<_>>()},
-            }));
-            let mut each = Vec::new();
-            for (_, schema) in e.formats.iter().filter(|f| !f.1.is_empty()) {
-                add_schema(schema, &mut components);
-                each.push(json!({"$ref": format!("#/components/schemas/{schema}")}));
-            }
-            if each.len() > 1 {
-                answer = json!({"anyOf": each});
-            }
-        }
-        let operation_id = e.path.trim_start_matches("/heatcap/v1/").replace('/', "_");
-        let mut item = json!({"get": {
-            "summary": e.summary,
-            "operationId": operation_id,
-            "parameters": params,
-            "responses": {
-                "200": {
-                    "description": "The command's JSON output (a format without a schema: the bytes the command writes).",
-                    "content": content(e, &answer)
-                },
-                "400": fault_response("A malformed request, or (export) the errors that refuse it."),
-                "403": fault_response("A path that would leave the served root."),
-                "404": fault_response("No such root, or no such plan."),
-                "500": fault_response("A limit (time) or a fault of heatcap's.")
-            }
-        }});
-        if POSTED.contains(&e.path) {
-            item["post"] = posted(&item["get"], &operation_id, e.summary);
-        }
-        if e.path == "/heatcap/v1/diff" {
-            item["post"] = diff_posted(&item["get"]);
-        }
-        paths.insert(e.path.to_owned(), item);
+        paths.insert(e.path.to_owned(), endpoint(e, &mut components));
     }
     components.insert("HeatRequest".to_owned(), heat_request_schema());
     add_stack_preview(&mut components, &mut paths);
