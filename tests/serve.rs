@@ -1991,6 +1991,38 @@ fn diff_route_takes_both_sides_as_bodies() {
     post("?format=table", &both).fault(400, "HTTPBadRequest");
 }
 
+/// A served side's preview is kept for the next comparison (the page
+/// compares every pick with the same deployed side) only while its files
+/// are unchanged: an environment edited on disk is read again.
+#[test]
+fn diff_route_sees_a_served_file_change() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path().join("diff");
+    std::fs::create_dir(&root).unwrap();
+    for f in ["root.yaml", "env.yaml", "role.yaml", "thing.yaml"] {
+        std::fs::copy(Path::new("fixtures/diff/new").join(f), root.join(f)).unwrap();
+    }
+    std::fs::write(root.join("values.yaml"), "parameter_defaults: {}\n").unwrap();
+    let s = Server::start(&["--root", root.to_str().unwrap()]);
+    let body = serde_json::json!({
+        "from": {"served": {"template": "root.yaml", "environments": ["env.yaml"]}},
+        "to": {"served": {"template": "root.yaml", "environments": ["env.yaml", "values.yaml"]}},
+    })
+    .to_string();
+    let summary = || s.post_json("/heatcap/v1/diff", body.as_bytes()).json()["summary"].clone();
+    let first = summary();
+    assert_eq!(first["replace"], 1, "{first}");
+    assert_eq!(summary(), first);
+    // Another size and time: the kept preview is not used.
+    std::thread::sleep(Duration::from_millis(20));
+    std::fs::write(
+        root.join("values.yaml"),
+        "parameter_defaults:\n  SaltLength: 32\n",
+    )
+    .unwrap();
+    assert_eq!(summary()["replace"], 2);
+}
+
 /// Malformed diff bodies: Heat's 400 (403, 404) fault documents.
 #[test]
 fn diff_route_refuses_malformed_bodies() {

@@ -383,7 +383,10 @@ type Kept = (crate::load::Touched, String);
 /// disk (the routes that walk no directory: a new file in a directory is
 /// seen only by a walk).
 #[derive(Default)]
-pub(crate) struct Answers(std::sync::Mutex<std::collections::HashMap<String, Kept>>);
+pub(crate) struct Answers(
+    std::sync::Mutex<std::collections::HashMap<String, Kept>>,
+    diff::Sides,
+);
 
 /// Most answers kept; past it the store starts again.
 const MAX_ANSWERS: usize = 256;

@@ -18,7 +18,9 @@
 //! composition page's generated environment: its picks and values),
 //! merged last as if it were a file in the root.
 
+use std::collections::HashMap;
 use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex, MutexGuard};
 
 use axum::body::Bytes;
 use axum::extract::State;
@@ -29,7 +31,7 @@ use serde_json::{Map, Value};
 use super::{
     body, choice, json_text, kept, load_options, read_plan, text, Answer, Asked, Root, Shared,
 };
-use crate::load::LoadOptions;
+use crate::load::{LoadCache, LoadOptions, Touched};
 use crate::product::preview::{HeatContext, Preview};
 use crate::report::{self, Format, Look};
 use crate::walk::display;
@@ -44,6 +46,7 @@ use super::super::fault::{json_response, Fault};
 pub(crate) const REQUEST_ENVIRONMENT: &str = "heatcap-environment.yaml";
 
 /// One side of the update, as the request gives it.
+#[derive(Debug)]
 enum Side {
     /// Files of a served root: the root template as the CLI would be given
     /// it, the environments in merge order, the choices, and the request's
@@ -53,6 +56,8 @@ enum Side {
         environments: Vec<PathBuf>,
         choices: IndexMap<String, String>,
         own: Option<(PathBuf, String)>,
+        /// The plan file its environments come from, if any.
+        plan: Option<PathBuf>,
     },
     /// Heat's preview body: its files alone.
     Body(HeatRequest),
@@ -68,6 +73,7 @@ impl Side {
                 environments,
                 choices,
                 own,
+                ..
             } => {
                 if let Some((path, text)) = own {
                     // The path's directory is the root's: it exists.
@@ -103,6 +109,59 @@ impl Side {
                 .and_then(Value::as_str)
                 .map(str::to_owned),
         }
+    }
+}
+
+/// Served sides' previews, kept while every file each was computed from
+/// is unchanged: the composition page compares every pick and value with
+/// the same deployed side, and a person goes back and forth between
+/// picks. Heat's bodies are computed for each request.
+#[derive(Default)]
+pub(crate) struct Sides(Mutex<HashMap<String, (Touched, Arc<Preview>)>>);
+
+/// Most side previews kept; past it the store starts again.
+const MAX_SIDES: usize = 64;
+
+impl Sides {
+    fn lock(&self) -> MutexGuard<'_, HashMap<String, (Touched, Arc<Preview>)>> {
+        self.0
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+    }
+
+    /// `side`'s preview: the kept one while its files are unchanged, else
+    /// computed with a load that notes the files it reads, and kept.
+    fn preview(
+        &self,
+        side: Side,
+        cache: &LoadCache,
+        mut load: LoadOptions,
+        depth: usize,
+        name: &str,
+    ) -> Arc<Preview> {
+        let plan = match &side {
+            Side::Served { plan, .. } => plan.clone(),
+            Side::Body(_) => return Arc::new(side.preview(load, depth, name)),
+        };
+        let key = format!("{depth}\0{name}\0{side:?}");
+        let found = self.lock().get(&key).cloned();
+        if let Some((touched, preview)) = found {
+            if touched.unchanged() {
+                return preview;
+            }
+        }
+        let (tracking, touched) = cache.tracking();
+        if let Some(plan) = &plan {
+            tracking.note(plan);
+        }
+        load.cache = Some(tracking);
+        let preview = Arc::new(side.preview(load, depth, name));
+        let mut kept = self.lock();
+        if kept.len() >= MAX_SIDES {
+            kept.clear();
+        }
+        kept.insert(key, (touched, Arc::clone(&preview)));
+        preview
     }
 }
 
@@ -186,12 +245,14 @@ pub(super) async fn get(State(shared): State<Shared>, asked: Asked) -> Answer {
         environments,
         choices: chosen,
         own: None,
+        plan: None,
     };
     let old = Side::Served {
         template: from_template,
         environments: from_environments,
         choices: from_chosen,
         own: None,
+        plan: None,
     };
     let name = match asked.one("stack_name") {
         Some(n) => n.to_owned(),
@@ -248,10 +309,12 @@ pub(super) async fn post(
     };
     let depth = shared.config.max_nested_depth;
     let load = load_options(&shared);
+    let (answers, cache) = (Arc::clone(&shared.answers), shared.cache.clone());
     let body = shared
         .blocking(move || {
-            let old = old.preview(load.clone(), depth, &name);
-            let new = new.preview(load, depth, &name);
+            let sides = &answers.1;
+            let old = sides.preview(old, &cache, load.clone(), depth, &name);
+            let new = sides.preview(new, &cache, load, depth, &name);
             answered(&old, &new, heat)
         })
         .await??;
@@ -277,8 +340,9 @@ async fn side_of(shared: &Shared, asked: &Asked, side: &Map<String, Value>) -> R
         Some(name) => shared.roots.pick(Some(name))?.clone(),
         None => asked.root()?.clone(),
     };
-    let plan = match string("plan")? {
-        Some(rel) => Some(read_plan(shared, root.path(rel)?).await?),
+    let plan_file = string("plan")?.map(|rel| root.path(rel)).transpose()?;
+    let plan = match &plan_file {
+        Some(path) => Some(read_plan(shared, path.clone()).await?),
         None => None,
     };
     let mut environments: Vec<PathBuf> = match &plan {
@@ -350,5 +414,6 @@ async fn side_of(shared: &Shared, asked: &Asked, side: &Map<String, Value>) -> R
         environments,
         choices: chosen,
         own,
+        plan: plan_file,
     })
 }
