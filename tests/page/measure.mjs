@@ -7,6 +7,7 @@
 //
 //   node tests/page/measure.mjs [--bin target/release/heatcap] [--tree DIR]
 //        [--template overcloud.yaml] [--env ENV]... [--type TYPE] [--runs N]
+//        [--depth N (serve's --max-nested-depth)]
 //
 // Defaults: the 2018 rendered tripleo-heat-templates tree
 // (HEATCAP_TREE_2018, else /work/tht-rendered/13d0057c) with the base
@@ -39,8 +40,9 @@ const envs = all('env').length
   ? all('env')
   : ['overcloud-resource-registry-puppet.yaml', 'environments/network-isolation.yaml', 'environments/docker-ha.yaml'];
 const runs = Number(opt('runs', '3'));
+const depth = opt('depth', '');
 
-const server = spawn(bin, ['serve', '--listen', '127.0.0.1:0', '--root', tree], { stdio: ['ignore', 'ignore', 'pipe'] });
+const server = spawn(bin, ['serve', '--listen', '127.0.0.1:0', '--root', tree, ...(depth ? ['--max-nested-depth', depth] : [])], { stdio: ['ignore', 'ignore', 'pipe'] });
 const base = await new Promise((ok, fail) => {
   createInterface({ input: server.stderr }).on('line', (l) => {
     const m = l.match(/http:\/\/(\S+)/);

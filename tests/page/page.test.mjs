@@ -412,8 +412,17 @@ test('the workflow on the 2016 corpus deployment', async () => {
   await axe(3);
   await shot(3, glance);
   const before = Number((await status()).match(/^(\d+) parameters/)[1]);
+  // The page started with no composition: the one of steps 1 and 2 is
+  // kept as deployed at the first pick, which is compared with it.
+  assert.match(await page.locator('#update').textContent(), /^The page started with no composition/);
   await glance.selectOption('puppet/services/glance-api.yaml');
   await composed();
+  await page.waitForFunction(() => document.body.dataset.effect);
+  assert.equal(await page.locator('#update-deployed').textContent(), `Deployed: overcloud.yaml, ${ENVS.length} environments, 0 picks, 0 values.`);
+  assert.match(
+    await page.locator(`.choice[data-type="${GLANCE}"] .effect`).textContent(),
+    /^(Against the deployed composition: \d+ added, \d+ replaced, \d+ updated, \d+ deleted, \d+ unchanged|Heat would refuse this update: )/,
+  );
   const after = Number((await status()).match(/^(\d+) parameters/)[1]);
   assert.equal(await pcmk.count(), 0, 'the plain GlanceApi has no GlanceFilePcmk* parameters');
   assert.equal(before - after, 4, `${before} parameters before the switch, ${after} after`);

@@ -44,6 +44,11 @@ test('the line next to the control that changed', () => {
   );
   assert.equal(u.effectText({ summary: { unchanged: 4 }, changes: [] }), 'Against the deployed composition: no change (0 added, 0 replaced, 0 updated, 0 deleted, 4 unchanged).');
   assert.equal(u.effectText({ heat_error: 'new side: UserParameterMissing: x' }), 'Heat would refuse this update: new side: UserParameterMissing: x');
+  // Where heatcap answers beyond Heat's refusal, the counts are said too.
+  assert.equal(
+    u.effectText({ ...diff, heat_error: 'new side: NotSupported: x' }),
+    "Heat would refuse this update: new side: NotSupported: x (heatcap's answer still: 1 added, 2 replaced, 3 updated, 0 deleted, 5 unchanged)",
+  );
   assert.deepEqual(u.named(diff, 'added'), ['root/Extra (OS::Heat::Value)']);
   assert.equal(u.valueText(null), 'nothing');
   assert.equal(u.valueText(''), '"" (empty)');

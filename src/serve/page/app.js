@@ -435,6 +435,7 @@ async function refresh(what = { options: true }, asked = null) {
   renderParameters();
   renderResult();
   placeEffect();
+  if (!deployed) renderUpdate();
   checkAll();
   const ms = Math.round(performance.now() - started);
   document.body.dataset.rendered = String(g);
@@ -721,7 +722,7 @@ function renderUpdate(diff = null, error = '', ms = 0) {
     return;
   }
   if (diff.heat_error) {
-    counts.textContent = `Heat would refuse this update: ${diff.heat_error}`;
+    counts.textContent = `${u.effectText(diff)}.`;
     counts.className = 'error';
   } else {
     counts.textContent = `${u.countsText(diff.summary)} (compared in ${ms} ms).`;

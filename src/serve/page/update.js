@@ -106,8 +106,11 @@ export function named(diff, action) {
  * resources named (the first three).
  */
 export function effectText(diff) {
-  if (diff.heat_error) return `Heat would refuse this update: ${diff.heat_error}`;
   const s = diff.summary || {};
+  if (diff.heat_error) {
+    const anyway = (diff.changes || []).length ? ` (heatcap's answer still: ${countsText(s)})` : '';
+    return `Heat would refuse this update: ${diff.heat_error}${anyway}`;
+  }
   if (!changesAnything(s)) return `Against the deployed composition: no change (${countsText(s)}).`;
   const r = replaced(diff).map((x) => x.what);
   const more = r.length > 3 ? ` and ${r.length - 3} more` : '';
