@@ -750,6 +750,7 @@ fn own_routes_take_head_and_options() {
         ("/heatcap/v1/parameters", "GET,HEAD,POST"),
         ("/heatcap/v1/check", "POST"),
         ("/heatcap/v1/preview", "GET,HEAD"),
+        ("/heatcap/v1/diff", "GET,HEAD,POST"),
         ("/heatcap/page/app.js", "GET,HEAD"),
     ] {
         let o = s.request("OPTIONS", path, &[], b"");
@@ -1806,6 +1807,289 @@ fn preview_route_answers_what_the_cli_answers() {
         .fault(400, "HTTPBadRequest");
     s.get("/heatcap/v1/preview?template=../x.yaml")
         .fault(403, "Forbidden");
+}
+
+/// `GET /heatcap/v1/diff` answers what `heatcap diff` prints for the
+/// same two sides, byte for byte, in both formats (tests/diff.rs checks
+/// the command against Heat 27's recorded update previews): values,
+/// a template for the old side, the old side's picks, plans, a stack
+/// name, and a side Heat refuses (as the command prints it).
+#[test]
+fn diff_route_answers_what_the_cli_answers() {
+    let s = Server::start_with(
+        &["--root", "fixtures/diff/new", "--root", "fixtures/plans"],
+        &[EPOCH],
+    );
+    let d = "fixtures/diff/new";
+    let (root, env, values) = (
+        format!("{d}/root.yaml"),
+        format!("{d}/env.yaml"),
+        format!("{d}/values.yaml"),
+    );
+    let role_b = format!("OS::Diff::Role={d}/role-b.yaml");
+    let role = format!("{d}/role.yaml");
+    let plans = "fixtures/plans";
+    let plan = format!("{plans}/plan-environment.yaml");
+    let registry = format!("{plans}/overcloud-resource-registry.yaml");
+    let cases: Vec<(&str, Vec<&str>)> = vec![
+        (
+            "template=root.yaml&environment=values.yaml&from_environment=env.yaml",
+            vec!["-t", &root, "-e", &values, "--from-environment", &env],
+        ),
+        (
+            "template=root.yaml&environment=env.yaml&from_choose=OS::Diff::Role=role-b.yaml&stack_name=overcloud",
+            vec!["-t", &root, "-e", &env, "--from-choose", &role_b, "--stack-name", "overcloud"],
+        ),
+        (
+            "template=root.yaml&environment=env.yaml&choose=OS::Diff::Role=role-b.yaml",
+            vec!["-t", &root, "-e", &env, "--choose", &role_b],
+        ),
+        (
+            "template=root.yaml&environment=env.yaml&from_template=role.yaml",
+            vec!["-t", &root, "-e", &env, "--from-template", &role],
+        ),
+        (
+            "root=plans&plan=plan-environment.yaml&from_plan=plan-environment.yaml&from_environment=overcloud-resource-registry.yaml",
+            vec!["--plan", &plan, "--from-plan", &plan, "--from-environment", &registry],
+        ),
+    ];
+    for (query, args) in cases {
+        for format in ["json", "heat"] {
+            let path = format!("/heatcap/v1/diff?{query}&format={format}");
+            let a = s.get(&path);
+            assert_eq!(a.status, 200, "{path}: {a:?}");
+            let mut cli_args = vec!["diff"];
+            cli_args.extend(&args);
+            cli_args.extend(["--format", format]);
+            assert_eq!(a.body, cli_at_epoch(&cli_args), "{path}");
+            let schema = if format == "heat" {
+                "diff-heat"
+            } else {
+                "diff"
+            };
+            assert!(openapi_schema(schema).is_valid(&a.json()), "{path}");
+        }
+    }
+    // The default format is json; the refused side is said as the command
+    // says it.
+    let refused = s
+        .get("/heatcap/v1/diff?template=root.yaml&environment=env.yaml&from_template=role.yaml")
+        .json();
+    assert!(refused["heat_error"]
+        .as_str()
+        .is_some_and(|e| e.starts_with("old side: ")));
+    s.get("/heatcap/v1/diff").fault(400, "HTTPBadRequest");
+    s.get("/heatcap/v1/diff?template=root.yaml&format=table")
+        .fault(400, "HTTPBadRequest");
+    s.get("/heatcap/v1/diff?template=root.yaml&from_template=../x.yaml")
+        .fault(403, "Forbidden");
+    s.get("/heatcap/v1/diff?template=root.yaml&from_environment=/etc/passwd")
+        .fault(403, "Forbidden");
+    s.get("/heatcap/v1/diff?template=root.yaml&from_choose=nope")
+        .fault(400, "HTTPBadRequest");
+    s.get("/heatcap/v1/diff?template=root.yaml&from_plan=none.yaml")
+        .fault(404, "NotFound");
+    s.get("/heatcap/v1/diff?template=root.yaml&root=elsewhere")
+        .fault(404, "NotFound");
+    // `from` and `to` are left for naming both sides at once.
+    s.get("/heatcap/v1/diff?from=v1&to=v2")
+        .fault(400, "HTTPBadRequest");
+}
+
+/// `POST /heatcap/v1/diff`: each side a served root's files (with an
+/// environment of the request's own, as the composition page sends its
+/// picks and values) or Heat's preview body, answering what the command
+/// answers for the same files; malformed bodies are Heat's 400s.
+#[test]
+fn diff_route_takes_both_sides_as_bodies() {
+    let s = Server::start_with(&["--root", "fixtures/diff/new"], &[EPOCH]);
+    let d = Path::new("fixtures/diff/new");
+    let post = |query: &str, body: &J| {
+        s.post_json(
+            &format!("/heatcap/v1/diff{query}"),
+            body.to_string().as_bytes(),
+        )
+    };
+    let served = |envs: &[&str], own: Option<J>| {
+        let mut side = serde_json::json!({"template": "root.yaml", "environments": envs});
+        if let Some(own) = own {
+            side["environment"] = own;
+        }
+        serde_json::json!({ "served": side })
+    };
+    // Served sides: what GET answers for the same files.
+    let both = serde_json::json!({"from": served(&["env.yaml"], None), "to": served(&["values.yaml"], None)});
+    let get =
+        "/heatcap/v1/diff?template=root.yaml&environment=values.yaml&from_environment=env.yaml";
+    for format in ["json", "heat"] {
+        let a = post(&format!("?format={format}"), &both);
+        assert_eq!(a.status, 200, "{a:?}");
+        assert_eq!(a.body, s.get(&format!("{get}&format={format}")).body);
+    }
+    // The request's own environment, merged last (values.yaml's values
+    // over env.yaml): the same update as values.yaml itself, and what the
+    // command says with that file passed last.
+    let own: J = serde_json::json!({"parameter_defaults": {
+        "NetName": "net-b", "SaltLength": 32, "Count": 3, "Enabled": true, "Note": "b", "Flavor": "m1.large"
+    }});
+    let dir = tempfile::tempdir().unwrap();
+    let own_file = dir.path().join("heatcap-environment.yaml");
+    std::fs::write(&own_file, own.to_string()).unwrap();
+    let with_own = serde_json::json!({"from": served(&["env.yaml"], None), "to": served(&["env.yaml"], Some(own.clone()))});
+    let (root, env) = (d.join("root.yaml"), d.join("env.yaml"));
+    let cli_args = |format: &str| -> String {
+        cli_at_epoch(&[
+            "diff",
+            "-t",
+            root.to_str().unwrap(),
+            "-e",
+            env.to_str().unwrap(),
+            "-e",
+            own_file.to_str().unwrap(),
+            "--from-environment",
+            env.to_str().unwrap(),
+            "--format",
+            format,
+        ])
+    };
+    let heat = post("?format=heat", &with_own);
+    assert_eq!(heat.status, 200, "{heat:?}");
+    assert_eq!(heat.body, cli_args("heat"));
+    let ours = post("", &with_own).json();
+    let theirs: J = serde_json::from_str(&cli_args("json")).unwrap();
+    assert_eq!(ours["changes"], theirs["changes"]);
+    assert_eq!(ours["summary"]["replace"], 2);
+    assert_eq!(
+        ours["environments"][1],
+        "fixtures/diff/new/heatcap-environment.yaml"
+    );
+    // The same text as YAML is the same environment.
+    let text = J::from("parameter_defaults:\n  NetName: net-b\n  SaltLength: 32\n  Count: 3\n  Enabled: true\n  Note: b\n  Flavor: m1.large\n");
+    let as_text = serde_json::json!({"from": served(&["env.yaml"], None), "to": served(&["env.yaml"], Some(text))});
+    assert_eq!(post("?format=heat", &as_text).body, heat.body);
+    // Heat's preview bodies (python-heatclient's, from the files alone):
+    // the same update; the stack named by the new side's `stack_name`.
+    let body_of = |envs: &[PathBuf], name: &str| {
+        let mut b: J = serde_json::from_str(&client_body(&root, envs)).unwrap();
+        b["stack_name"] = J::from(name);
+        b
+    };
+    let bodies = serde_json::json!({
+        "from": body_of(std::slice::from_ref(&env), "root"),
+        "to": body_of(&[d.join("values.yaml")], "root"),
+    });
+    let a = post("?format=heat", &bodies);
+    assert_eq!(a.status, 200, "{a:?}");
+    assert_eq!(a.body, s.get(&format!("{get}&format=heat")).body);
+    let ours = post("", &bodies).json();
+    let served_json = s.get(get).json();
+    assert_eq!(ours["changes"], served_json["changes"]);
+    assert_eq!(ours["from_template"], "<template>");
+    // One side of each kind.
+    let mixed = serde_json::json!({"from": served(&["env.yaml"], None), "to": body_of(&[d.join("values.yaml")], "root")});
+    assert_eq!(post("?format=heat", &mixed).body, a.body);
+    post("?format=table", &both).fault(400, "HTTPBadRequest");
+}
+
+/// A served side's preview is kept for the next comparison (the page
+/// compares every pick with the same deployed side) only while its files
+/// are unchanged: an environment edited on disk is read again.
+#[test]
+fn diff_route_sees_a_served_file_change() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path().join("diff");
+    std::fs::create_dir(&root).unwrap();
+    for f in ["root.yaml", "env.yaml", "role.yaml", "thing.yaml"] {
+        std::fs::copy(Path::new("fixtures/diff/new").join(f), root.join(f)).unwrap();
+    }
+    std::fs::write(root.join("values.yaml"), "parameter_defaults: {}\n").unwrap();
+    let s = Server::start(&["--root", root.to_str().unwrap()]);
+    let body = serde_json::json!({
+        "from": {"served": {"template": "root.yaml", "environments": ["env.yaml"]}},
+        "to": {"served": {"template": "root.yaml", "environments": ["env.yaml", "values.yaml"]}},
+    })
+    .to_string();
+    let summary = || s.post_json("/heatcap/v1/diff", body.as_bytes()).json()["summary"].clone();
+    let first = summary();
+    assert_eq!(first["replace"], 1, "{first}");
+    assert_eq!(summary(), first);
+    // Another size and time: the kept preview is not used.
+    std::thread::sleep(Duration::from_millis(20));
+    std::fs::write(
+        root.join("values.yaml"),
+        "parameter_defaults:\n  SaltLength: 32\n",
+    )
+    .unwrap();
+    assert_eq!(summary()["replace"], 2);
+}
+
+/// Malformed diff bodies: Heat's 400 (403, 404) fault documents.
+#[test]
+fn diff_route_refuses_malformed_bodies() {
+    let s = Server::start(&["--root", "fixtures/diff/new"]);
+    let post = |body: &J| s.post_json("/heatcap/v1/diff", body.to_string().as_bytes());
+    s.post_json("/heatcap/v1/diff", b"")
+        .fault(400, "HTTPBadRequest");
+    for (body, status, kind) in [
+        (serde_json::json!({}), 400, "HTTPBadRequest"),
+        (
+            serde_json::json!({"from": 1, "to": 2}),
+            400,
+            "HTTPBadRequest",
+        ),
+        (
+            serde_json::json!({"from": {"template": "x"}}),
+            400,
+            "HTTPBadRequest",
+        ),
+        (
+            serde_json::json!({"from": {"served": []}, "to": {}}),
+            400,
+            "HTTPBadRequest",
+        ),
+        (
+            serde_json::json!({"from": {"served": {"template": "../x.yaml"}}, "to": {}}),
+            403,
+            "Forbidden",
+        ),
+        (
+            serde_json::json!({"from": {"served": {"root": "none"}}, "to": {}}),
+            404,
+            "NotFound",
+        ),
+        (
+            serde_json::json!({"from": {"served": {}}, "to": {}}),
+            400,
+            "HTTPBadRequest",
+        ),
+        (
+            serde_json::json!({"from": {"served": {"template": "root.yaml", "environments": "env.yaml"}}, "to": {}}),
+            400,
+            "HTTPBadRequest",
+        ),
+        (
+            serde_json::json!({"from": {"served": {"template": "root.yaml", "choose": {"T": 1}}}, "to": {}}),
+            400,
+            "HTTPBadRequest",
+        ),
+        (
+            serde_json::json!({"from": {"served": {"template": "root.yaml", "environment": 5}}, "to": {}}),
+            400,
+            "HTTPBadRequest",
+        ),
+        (
+            serde_json::json!({"from": {"served": {"template": "root.yaml"}}, "to": {"files": {}}}),
+            400,
+            "HTTPBadRequest",
+        ),
+        (
+            serde_json::json!({"from": {"template": {"heat_template_version": "2018-08-31"}}, "to": {"template": {"heat_template_version": "2018-08-31"}}}),
+            400,
+            "HTTPBadRequest",
+        ),
+    ] {
+        post(&body).fault(status, kind);
+    }
 }
 
 /// The body `openstack stack create --dry-run NAME` sends for a

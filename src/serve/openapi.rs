@@ -191,6 +191,54 @@ const ENDPOINTS: &[Endpoint] = &[
         schema: "preview",
         formats: &[("json", "preview"), ("heat", "preview-heat")],
     },
+    Endpoint {
+        path: "/heatcap/v1/diff",
+        summary: "`heatcap diff -t TEMPLATE -e ENV... [--choose TYPE=PATH]... [--from-template T] [--from-environment ENV]... [--from-plan P] [--from-choose TYPE=PATH]... [--stack-name NAME] --format json|heat`: what an update from the old side (from_*) to the new side does. POST: each side as a body, Heat's preview request or a served root's files.",
+        params: &[
+            ROOT,
+            PLAN,
+            TEMPLATE,
+            ENV,
+            (
+                "choose",
+                false,
+                true,
+                "TYPE=PATH: a UI's choice for a type on the new side; repeatable.",
+            ),
+            (
+                "from_plan",
+                false,
+                false,
+                "The old side's TripleO plan relative to the root (--from-plan): its environments first, its template unless from_template.",
+            ),
+            (
+                "from_template",
+                false,
+                false,
+                "The old side's root template relative to the root (--from-template); the new side's when absent.",
+            ),
+            (
+                "from_environment",
+                false,
+                true,
+                "An environment of the old side relative to the root (--from-environment); repeatable; when given, in place of `environment`.",
+            ),
+            (
+                "from_choose",
+                false,
+                true,
+                "TYPE=PATH on the old side (--from-choose); repeatable; when given, in place of `choose`.",
+            ),
+            (
+                "stack_name",
+                false,
+                false,
+                "The root stack's name (--stack-name); the new root template's file name without its extension when absent.",
+            ),
+        ],
+        schema: "diff",
+        formats: &[("json", "diff"), ("heat", "diff-heat")],
+    },
 ];
 
 /// The routes that also answer a POST body.
@@ -343,7 +391,7 @@ fn parameter(p: &(&str, bool, bool, &str)) -> Value {
     // What the handler refuses with a 400 before reading anything.
     let item = match name {
         "c" => json!({"type": "string", "pattern": "^\\s*[^=\\s][^=]*="}),
-        "choose" => json!({"type": "string", "pattern": "^[^=]+=.+$"}),
+        "choose" | "from_choose" => json!({"type": "string", "pattern": "^[^=]+=.+$"}),
         _ => json!({"type": "string"}),
     };
     let schema = if repeated {
@@ -406,6 +454,54 @@ fn posted(get: &Value, operation_id: &str, summary: &str) -> Value {
     post
 }
 
+/// One endpoint's path item (its GET, and its POST when it takes a
+/// body), its schemas added to `components`.
+fn endpoint(e: &Endpoint, components: &mut Map<String, Value>) -> Value {
+    add_schema(e.schema, components);
+    let mut params: Vec<Value> = e.params.iter().map(parameter).collect();
+    let mut answer = json!({"$ref": format!("#/components/schemas/{}", e.schema)});
+    if !e.formats.is_empty() {
+        params.push(json!({
+            "name": "format",
+            "in": "query",
+            "required": false,
+            "description": "The command's --format; the first when absent.",
+            "schema": {"type": "string", "enum": e.formats.iter().map(|f| f.0).collect::<Vec<_>>()},
+        }));
+        let mut each = Vec::new();
+        for (_, schema) in e.formats.iter().filter(|f| !f.1.is_empty()) {
+            add_schema(schema, components);
+            each.push(json!({"$ref": format!("#/components/schemas/{schema}")}));
+        }
+        if each.len() > 1 {
+            answer = json!({"anyOf": each});
+        }
+    }
+    let operation_id = e.path.trim_start_matches("/heatcap/v1/").replace('/', "_");
+    let mut item = json!({"get": {
+        "summary": e.summary,
+        "operationId": operation_id,
+        "parameters": params,
+        "responses": {
+            "200": {
+                "description": "The command's JSON output (a format without a schema: the bytes the command writes).",
+                "content": content(e, &answer)
+            },
+            "400": fault_response("A malformed request, or (export) the errors that refuse it."),
+            "403": fault_response("A path that would leave the served root."),
+            "404": fault_response("No such root, or no such plan."),
+            "500": fault_response("A limit (time) or a fault of heatcap's.")
+        }
+    }});
+    if POSTED.contains(&e.path) {
+        item["post"] = posted(&item["get"], &operation_id, e.summary);
+    }
+    if e.path == "/heatcap/v1/diff" {
+        item["post"] = diff_posted(&item["get"]);
+    }
+    item
+}
+
 /// The document, as served at `/heatcap/v1/openapi.json`.
 pub(crate) fn value() -> Value {
     let mut components = Map::new();
@@ -433,49 +529,11 @@ pub(crate) fn value() -> Value {
     );
     let mut paths = Map::new();
     for e in ENDPOINTS {
-        add_schema(e.schema, &mut components);
-        let mut params: Vec<Value> = e.params.iter().map(parameter).collect();
-        let mut answer = json!({"$ref": format!("#/components/schemas/{}", e.schema)});
-        if !e.formats.is_empty() {
-            params.push(json!({
-                "name": "format",
-                "in": "query",
-                "required": false,
-                "description": "The command's --format; the first when absent.",
-                "schema": {"type": "string", "enum": e.formats.iter().map(|f| f.0).collect::<Vec<_>>()},
-            }));
-            let mut each = Vec::new();
-            for (_, schema) in e.formats.iter().filter(|f| !f.1.is_empty()) {
-                add_schema(schema, &mut components);
-                each.push(json!({"$ref": format!("#/components/schemas/{schema}")}));
-            }
-            if each.len() > 1 {
-                answer = json!({"anyOf": each});
-            }
-        }
-        let operation_id = e.path.trim_start_matches("/heatcap/v1/").replace('/', "_");
-        let mut item = json!({"get": {
-            "summary": e.summary,
-            "operationId": operation_id,
-            "parameters": params,
-            "responses": {
-                "200": {
-                    "description": "The command's JSON output (a format without a schema: the bytes the command writes).",
-                    "content": content(e, &answer)
-                },
-                "400": fault_response("A malformed request, or (export) the errors that refuse it."),
-                "403": fault_response("A path that would leave the served root."),
-                "404": fault_response("No such root, or no such plan."),
-                "500": fault_response("A limit (time) or a fault of heatcap's.")
-            }
-        }});
-        if POSTED.contains(&e.path) {
-            item["post"] = posted(&item["get"], &operation_id, e.summary);
-        }
-        paths.insert(e.path.to_owned(), item);
+        paths.insert(e.path.to_owned(), endpoint(e, &mut components));
     }
     components.insert("HeatRequest".to_owned(), heat_request_schema());
     add_stack_preview(&mut components, &mut paths);
+    add_diff(&mut components);
     paths.insert(
         "/heatcap/v1/roots".to_owned(),
         json!({"get": {
@@ -536,6 +594,104 @@ fn add_stack_preview(components: &mut Map<String, Value>, paths: &mut Map<String
     paths.insert(
         "/v1/{tenant_id}/stacks/preview".to_owned(),
         stack_preview_path(),
+    );
+}
+
+/// `POST /heatcap/v1/diff`: its GET operation with the two sides in
+/// the body (the query keeps `root`, `stack_name`, `format`).
+fn diff_posted(get: &Value) -> Value {
+    let mut post = get.clone();
+    post["operationId"] = json!("diff_body");
+    post["summary"] = json!("`heatcap diff` over two sides given in the body: `from` (the old side) and `to` (the new), each Heat's preview request (nothing read from disk) or `{\"served\": {...}}` (a served root's files, and an environment of the request's own merged last)");
+    if let Some(Value::Array(ps)) = post.get_mut("parameters") {
+        ps.retain(|p| matches!(p["name"].as_str(), Some("root" | "stack_name" | "format")));
+    }
+    post["requestBody"] = json!({
+        "required": true,
+        "content": {"application/json": {"schema": {"$ref": "#/components/schemas/DiffRequest"}}}
+    });
+    post
+}
+
+/// The schemas of `/heatcap/v1/diff`: its body, and `diff --format
+/// heat`'s document.
+fn add_diff(components: &mut Map<String, Value>) {
+    components.insert(
+        "diff-heat".to_owned(),
+        json!({
+            "description": "Heat's update preview (`openstack stack update --dry-run --show-nested`; heat/engine/service.py preview_update_stack): every resource of every nested stack in one of five lists, each entry format_stack_resource's. `diff --format heat` prints {\"Error\": \"Class: message\"} where Heat refuses the update preview.",
+            "oneOf": [
+                {
+                    "type": "object",
+                    "required": ["resource_changes"],
+                    "properties": {"resource_changes": {
+                        "type": "object",
+                        "required": ["added", "deleted", "replaced", "updated", "unchanged"],
+                        "additionalProperties": {"type": "array", "items": {
+                            "type": "object",
+                            "required": ["resource_name", "resource_type", "stack_name"],
+                            "properties": {
+                                "resource_name": {"type": "string"},
+                                "resource_type": {"type": "string"},
+                                "stack_name": {"type": "string"},
+                                "parent_resource": {"type": "string"}
+                            }
+                        }}
+                    }}
+                },
+                {
+                    "type": "object",
+                    "required": ["Error"],
+                    "properties": {"Error": {"type": "string"}}
+                }
+            ]
+        }),
+    );
+    components.insert(
+        "DiffServedSide".to_owned(),
+        json!({
+            "description": "One side from a served root, as GET /heatcap/v1/diff takes the new side in its query.",
+            "type": "object",
+            "properties": {
+                "root": {"type": "string", "description": "The served root (its name); the query's `root`, else the first, when absent."},
+                "plan": {"type": "string", "description": "A TripleO plan relative to the root: its environments first, its template unless `template`."},
+                "template": {"type": "string", "description": "The root template relative to the root; the plan's (or `serve --plan`'s) when absent, else required."},
+                "environments": {"type": "array", "items": {"type": "string"}, "description": "Environment files relative to the root, merged in order after the plan's and the service's."},
+                "choose": {"type": "object", "additionalProperties": {"type": "string", "minLength": 1}, "description": "Type → template relative to the root: a UI's picks."},
+                "environment": {"type": ["object", "string"], "description": "An environment of the request's own (a mapping or its text), merged last, read as `heatcap-environment.yaml` in the root (the composition page's generated environment: its picks and values)."}
+            }
+        }),
+    );
+    components.insert(
+        "DiffRequest".to_owned(),
+        json!({
+            "description": "The two sides of the update: each Heat's preview request body (HeatPreviewRequest, its stack_name optional) or {\"served\": DiffServedSide}.",
+            "type": "object",
+            "required": ["from", "to"],
+            "properties": {
+                "from": {"$ref": "#/components/schemas/DiffSide"},
+                "to": {"$ref": "#/components/schemas/DiffSide"}
+            }
+        }),
+    );
+    components.insert(
+        "DiffSide".to_owned(),
+        json!({
+            "oneOf": [
+                {
+                    "type": "object",
+                    "required": ["served"],
+                    "properties": {"served": {"$ref": "#/components/schemas/DiffServedSide"}}
+                },
+                {
+                    "allOf": [
+                        {"$ref": "#/components/schemas/HeatRequest"},
+                        {"not": {"required": ["served"]}},
+                        {"type": "object", "properties": {"stack_name": {"type": "string"}}}
+                    ]
+                }
+            ]
+        }),
     );
 }
 

@@ -30,6 +30,8 @@ use crate::workspace::{
 };
 use crate::Workspace;
 
+mod diff;
+
 /// The served directories, each with a name requests use.
 #[derive(Debug, Default)]
 pub(crate) struct Roots {
@@ -138,6 +140,7 @@ pub(crate) fn router() -> Router<Shared> {
         .route("/validate", get(validate))
         .route("/export", get(export))
         .route("/preview", get(preview))
+        .route("/diff", get(diff::get).post(diff::post))
         .route("/catalogue", get(catalogue))
         .route("/plans", get(plans))
         .route("/openapi.json", get(openapi))
@@ -380,7 +383,10 @@ type Kept = (crate::load::Touched, String);
 /// disk (the routes that walk no directory: a new file in a directory is
 /// seen only by a walk).
 #[derive(Default)]
-pub(crate) struct Answers(std::sync::Mutex<std::collections::HashMap<String, Kept>>);
+pub(crate) struct Answers(
+    std::sync::Mutex<std::collections::HashMap<String, Kept>>,
+    diff::Sides,
+);
 
 /// Most answers kept; past it the store starts again.
 const MAX_ANSWERS: usize = 256;
@@ -634,6 +640,13 @@ async fn resolve(
         .await
 }
 
+/// One `choose` of a query: `TYPE=PATH`, both parts given.
+fn choice(c: &str) -> Result<(&str, &str), Fault> {
+    c.split_once('=')
+        .filter(|(t, p)| !t.is_empty() && !p.is_empty())
+        .ok_or_else(|| Fault::bad_request(format!("choose takes TYPE=PATH, got `{c}`")))
+}
+
 /// `parameters -t TEMPLATE -e ENV... [--choose TYPE=PATH]... [--format
 /// json|heat|heat-resource-tree]`; POST: over the body's template and
 /// environments (`choose` names a `files` key).
@@ -647,10 +660,7 @@ async fn parameters(
     let source = Source::of(&shared, &asked, &method, &headers, &bytes, true)?;
     let mut choices = IndexMap::new();
     for c in all(&asked.pairs, "choose") {
-        let (t, p) = c
-            .split_once('=')
-            .filter(|(t, p)| !t.is_empty() && !p.is_empty())
-            .ok_or_else(|| Fault::bad_request(format!("choose takes TYPE=PATH, got `{c}`")))?;
+        let (t, p) = choice(c)?;
         choices.insert(t.to_owned(), source.path(&asked, p)?);
     }
     let format = asked.format(&["json", "heat", "heat-resource-tree"])?;
@@ -691,10 +701,7 @@ async fn preview(State(shared): State<Shared>, asked: Asked) -> Answer {
     let root = asked.template(&shared, true)?.unwrap_or_default();
     let mut choices = IndexMap::new();
     for c in all(&asked.pairs, "choose") {
-        let (t, p) = c
-            .split_once('=')
-            .filter(|(t, p)| !t.is_empty() && !p.is_empty())
-            .ok_or_else(|| Fault::bad_request(format!("choose takes TYPE=PATH, got `{c}`")))?;
+        let (t, p) = choice(c)?;
         choices.insert(t.to_owned(), display(&asked.root()?.path(p)?));
     }
     let heat = asked.format(&["json", "heat"])? == "heat";

@@ -52,6 +52,11 @@ const ASSETS: &[(&str, &str, &str)] = &[
         include_str!("page/api.js"),
     ),
     (
+        "update.js",
+        "text/javascript; charset=utf-8",
+        include_str!("page/update.js"),
+    ),
+    (
         "params.js",
         "text/javascript; charset=utf-8",
         include_str!("page/params.js"),

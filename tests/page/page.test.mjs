@@ -412,8 +412,17 @@ test('the workflow on the 2016 corpus deployment', async () => {
   await axe(3);
   await shot(3, glance);
   const before = Number((await status()).match(/^(\d+) parameters/)[1]);
+  // The page started with no composition: the one of steps 1 and 2 is
+  // kept as deployed at the first pick, which is compared with it.
+  assert.match(await page.locator('#update').textContent(), /^The page started with no composition/);
   await glance.selectOption('puppet/services/glance-api.yaml');
   await composed();
+  await page.waitForFunction(() => document.body.dataset.effect);
+  assert.equal(await page.locator('#update-deployed').textContent(), `Deployed: overcloud.yaml, ${ENVS.length} environments, 0 picks, 0 values.`);
+  assert.match(
+    await page.locator(`.choice[data-type="${GLANCE}"] .effect`).textContent(),
+    /^(Against the deployed composition: \d+ added, \d+ replaced, \d+ updated, \d+ deleted, \d+ unchanged|Heat would refuse this update: )/,
+  );
   const after = Number((await status()).match(/^(\d+) parameters/)[1]);
   assert.equal(await pcmk.count(), 0, 'the plain GlanceApi has no GlanceFilePcmk* parameters');
   assert.equal(before - after, 4, `${before} parameters before the switch, ${after} after`);
@@ -603,5 +612,93 @@ test('step 5 checks a typed value against every declaration, naming the stacks t
     assert.equal(await error(), '');
   } finally {
     own.kill();
+  }
+});
+
+test('a pick and a value each show what the update from the deployed composition would do (fixtures/diff/new)', async () => {
+  const tree = join(mkdtempSync(join(tmpdir(), 'heatcap-update-')), 'diff');
+  cpSync(join(repo, 'fixtures/diff/new'), tree, { recursive: true });
+  // What the page's picks and values stand for, as files: the generated
+  // environment's resource_registry and parameter_defaults.
+  writeFileSync(join(tree, 'pick.yaml'), 'resource_registry:\n  OS::Diff::Thing: thing.yaml\n');
+  writeFileSync(join(tree, 'salt.yaml'), 'parameter_defaults:\n  SaltLength: 32\n');
+  const cli = (...args) => {
+    let out;
+    try {
+      out = execFileSync(bin, ['diff', '-t', 'root.yaml', '--from-environment', 'env.yaml', '--from-environment', 'remap.yaml', ...args, '--format', 'json'], { cwd: tree, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] });
+    } catch (e) {
+      out = e.stdout;
+    }
+    return JSON.parse(out);
+  };
+  const { child, base: at } = await serveAlso(['--root', tree]);
+  const compared = async (before) => {
+    await page.waitForFunction((b) => document.body.dataset.effect && document.body.dataset.effect !== b, before);
+    return page.evaluate(() => document.body.dataset.effect);
+  };
+  const counts = () => page.locator('#update-counts').textContent();
+  const countsOf = (d) => {
+    const s = d.summary;
+    return `${s.add} added, ${s.replace} replaced, ${s.update} updated, ${s.delete} deleted, ${s.unchanged} unchanged`;
+  };
+  try {
+    await onOwnPage(async () => {
+      // The composition the address names is kept as deployed; compared
+      // with itself, Heat still updates stack resources and replaces an
+      // UpdateWaitConditionHandle.
+      await page.goto(`${at}/?template=root.yaml&env=env.yaml&env=remap.yaml`);
+      await composed();
+      let seen = await compared(undefined);
+      const same = cli('-e', 'env.yaml', '-e', 'remap.yaml');
+      assert.match(await counts(), new RegExp(`^${countsOf(same)} \\(compared in \\d+ ms\\)\\.$`));
+      assert.equal(await page.locator('#update-deployed').textContent(), 'Deployed: root.yaml, 2 environments, 0 picks, 0 values.');
+      await axe('update (deployed)');
+
+      // Steps 3-4: pick thing.yaml for OS::Diff::Thing (remap.yaml maps it
+      // to OS::Heat::None): a template for a plugin, so Heat replaces it.
+      const thing = page.getByRole('combobox', { name: 'Implementation of OS::Diff::Thing' });
+      await thing.selectOption('thing.yaml');
+      seen = await compared(seen);
+      const picked = cli('-e', 'env.yaml', '-e', 'remap.yaml', '-e', 'pick.yaml');
+      assert.ok(picked.summary.replace > same.summary.replace);
+      assert.match(await counts(), new RegExp(`^${countsOf(picked)} `));
+      const effect = page.locator('.choice[data-type="OS::Diff::Thing"] .effect');
+      assert.match(await effect.textContent(), new RegExp(`^Against the deployed composition: ${countsOf(picked)}; replaced: .*root/Thing \\(OS::Diff::Thing\\)`));
+      const replaced = page.getByRole('list', { name: /^Replaced: deleted and created anew/ });
+      const thingItem = replaced.getByRole('listitem').filter({ hasText: 'root/Thing (OS::Diff::Thing)' });
+      assert.match(await thingItem.textContent(), /its implementation changes kind/);
+      await axe('update (pick)');
+
+      // Step 5: a value that feeds a property Heat cannot update in place.
+      await page.getByRole('searchbox', { name: 'Search parameters by name' }).fill('SaltLength');
+      await page.getByLabel('SaltLength', { exact: true }).fill('32');
+      seen = await compared(seen);
+      const valued = cli('-e', 'env.yaml', '-e', 'remap.yaml', '-e', 'pick.yaml', '-e', 'salt.yaml');
+      assert.match(await counts(), new RegExp(`^${countsOf(valued)} `));
+      const salt = replaced.getByRole('listitem').filter({ hasText: 'root/Salt (OS::Heat::RandomString)' }).first();
+      assert.match(await salt.textContent(), /Heat cannot change these properties of OS::Heat::RandomString in place\.length: 16 → 32 \(forces the replacement\)/);
+      assert.match(await page.locator('.param[data-param="SaltLength"] .effect').first().textContent(), /replaced: .*root\/Salt \(OS::Heat::RandomString\)/);
+      // The other categories, each a disclosure opened by keyboard.
+      const updated = page.locator('details.update-updated > summary');
+      assert.match(await updated.textContent(), new RegExp(`^Updated in place \\(${valued.summary.update}\\)$`));
+      await updated.focus();
+      await page.keyboard.press('Enter');
+      assert.ok(await page.locator('details.update-updated').evaluate((d) => d.open));
+      await axe('update (value)');
+
+      // Keep this composition as deployed (by keyboard): compared with
+      // itself again.
+      await page.getByRole('button', { name: 'Keep the current composition as deployed' }).focus();
+      await page.keyboard.press('Enter');
+      await compared(seen);
+      assert.equal(await page.locator('#update-deployed').textContent(), 'Deployed: root.yaml, 2 environments, 1 pick, 1 value.');
+      const kept = cli('-e', 'env.yaml', '-e', 'remap.yaml', '-e', 'pick.yaml', '-e', 'salt.yaml', '--from-environment', 'pick.yaml', '--from-environment', 'salt.yaml');
+      assert.match(await counts(), new RegExp(`^${countsOf(kept)} `));
+      assert.equal(await page.locator('.effect').count(), 0);
+      await axe('update (kept)');
+    });
+  } finally {
+    child.kill();
+    rmSync(dirname(tree), { recursive: true, force: true });
   }
 });

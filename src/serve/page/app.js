@@ -5,6 +5,7 @@
 import * as api from './api.js';
 import * as m from './model.js';
 import { el, ParameterView } from './params.js';
+import * as u from './update.js';
 
 const $ = (id) => document.getElementById(id);
 const state = m.parseState(location.search);
@@ -23,6 +24,13 @@ let generation = 0;
 let withHidden = false;
 let blobUrl = null;
 const timers = new Map();
+/** The composition kept as deployed ({served, about}): what updates are compared with. */
+let deployed = null;
+/** The last change compared ({kind: 'choice'|'value'|'composition', key}), and its line. */
+let lastChange = null;
+let effectLine = '';
+let effectGeneration = 0;
+let effectTimer = null;
 
 function announce(text) {
   $('status').textContent = text;
@@ -169,6 +177,9 @@ async function loadRoot() {
   state.envs = known;
   renderEnvList();
   await refresh({ options: true }, same ? early : null);
+  // The composition the address names is the one the page started from.
+  if (!deployed && composing() && report) keepDeployed();
+  else renderUpdate();
 }
 
 // Step 2 -----------------------------------------------------------------
@@ -348,13 +359,14 @@ function renderChosen() {
 
 // The composition ---------------------------------------------------------
 
-function changed(what = { options: true }) {
+function changed(what = { options: true }, change = { kind: 'composition' }) {
   saveUrl();
   if (what.options) {
     renderChosen();
     renderEnvList();
   }
   refresh(what);
+  if (deployed) updateEffect(change);
 }
 
 /** Asks the service for the composition of the state as it is now. */
@@ -385,6 +397,7 @@ async function refresh(what = { options: true }, asked = null) {
     for (const id of ['choices', 'parameters', 'result']) {
       $(id).replaceChildren(el('p', { class: 'help', text: 'Choose a root template first.' }));
     }
+    renderUpdate();
     const c = await askCatalogue();
     if (g !== generation) return;
     catalogue = c;
@@ -421,6 +434,8 @@ async function refresh(what = { options: true }, asked = null) {
   renderChoices();
   renderParameters();
   renderResult();
+  placeEffect();
+  if (!deployed) renderUpdate();
   checkAll();
   const ms = Math.round(performance.now() - started);
   document.body.dataset.rendered = String(g);
@@ -479,9 +494,10 @@ function choice(c, i) {
       'aria-describedby': `${id}-now${c.conflicts.length ? ` ${id}-conflicts` : ''}`,
       onchange: (e) => {
         const v = e.target.value;
+        ensureDeployed();
         if (v === envPick) delete state.choices[c.type];
         else state.choices[c.type] = v;
-        changed({ options: false });
+        changed({ options: false }, { kind: 'choice', key: c.type });
       },
     },
     cands.map((k) =>
@@ -498,7 +514,7 @@ function choice(c, i) {
     : `Picked by ${by.length ? by.at(-1) : 'the environments'}${by.length > 1 ? `, over ${by.slice(0, -1).join(', ')}` : ''}.`;
   const row = el(
     'div',
-    { class: 'choice' },
+    { class: 'choice', 'data-type': c.type },
     el('label', { for: id, class: 'type', text: `Implementation of ${c.type}` }),
     ' ',
     select,
@@ -558,11 +574,14 @@ function renderParameters() {
 }
 
 function onValue(name, text) {
+  ensureDeployed();
   if (text === '') delete state.values[name];
   else state.values[name] = text;
   saveUrl();
   view.sync(name, null);
   renderResult();
+  clearTimeout(effectTimer);
+  effectTimer = setTimeout(() => updateEffect({ kind: 'value', key: name }), 150);
   clearTimeout(timers.get(name));
   if (text === '') return;
   timers.set(name, setTimeout(() => check([name]), 150));
@@ -591,6 +610,169 @@ async function check(names) {
 
 function checkAll() {
   check(Object.keys(state.values));
+}
+
+// The update from the deployed composition ---------------------------------
+
+/** The values entered that the composition declares, and their types. */
+function enteredValues() {
+  const params = report?.parameters || {};
+  const values = Object.fromEntries(Object.entries(state.values).filter(([n]) => n in params));
+  const types = Object.fromEntries(Object.entries(params).map(([n, i]) => [n, i.type]));
+  return { values, types };
+}
+
+/**
+ * The composition as it is now, as one side of POST /heatcap/v1/diff: the
+ * served files, the picks, and the values entered as the generated
+ * environment holds them (NoEcho ones too: they change the stack alike).
+ */
+function side() {
+  const served = { root: state.root, environments: [...state.envs] };
+  if (state.plan) served.plan = state.plan;
+  if (state.template) served.template = state.template;
+  if (Object.keys(state.choices).length) served.choose = { ...state.choices };
+  const { values, types } = enteredValues();
+  if (Object.keys(values).length) {
+    served.environment = m.environmentYaml({ choices: {}, values, types, hidden: new Set(), withHidden: true });
+  }
+  const n = (k, one, many) => `${k} ${k === 1 ? one : many}`;
+  const about = [
+    state.plan ? `plan ${state.plan}` : state.template,
+    n(allChosen().length, 'environment', 'environments'),
+    n(Object.keys(state.choices).length, 'pick', 'picks'),
+    n(Object.keys(values).length, 'value', 'values'),
+  ].join(', ');
+  return { served, about };
+}
+
+/** Keeps the composition as it is now as deployed, and compares again. */
+function keepDeployed() {
+  deployed = side();
+  updateEffect(null);
+}
+
+/** Before the first pick or value of a page that started with no composition. */
+function ensureDeployed() {
+  if (!deployed && composing() && report) deployed = side();
+}
+
+/** Asks what the update from the deployed composition to this one does. */
+async function updateEffect(change) {
+  lastChange = change;
+  if (!deployed || !composing()) {
+    renderUpdate();
+    return;
+  }
+  const g = ++effectGeneration;
+  const started = performance.now();
+  effectLine = 'Comparing with the deployed composition…';
+  placeEffect();
+  $('update-counts')?.setAttribute('aria-busy', 'true');
+  let diff = null;
+  let error = '';
+  try {
+    diff = await api.post('diff', { from: { served: deployed.served }, to: { served: side().served } });
+  } catch (e) {
+    error = e.message;
+  }
+  if (g !== effectGeneration) return;
+  const ms = Math.round(performance.now() - started);
+  effectLine = diff ? u.effectText(diff) : `heatcap could not compare: ${error}`;
+  renderUpdate(diff, error, ms);
+  placeEffect();
+  document.body.dataset.effect = String(g);
+  document.body.dataset.effectMs = String(ms);
+}
+
+/** The update section: what is deployed, the counts, the replaced resources and why. */
+function renderUpdate(diff = null, error = '', ms = 0) {
+  const box = $('update');
+  if (!composing()) {
+    box.replaceChildren(el('p', { class: 'help', text: 'Choose a root template first.' }));
+    return;
+  }
+  const keep = el('button', {
+    type: 'button',
+    id: 'keep-deployed',
+    text: 'Keep the current composition as deployed',
+    onclick: () => {
+      keepDeployed();
+      $('keep-deployed')?.focus();
+    },
+  });
+  if (!deployed) {
+    box.replaceChildren(
+      el('p', { class: 'help', text: 'The page started with no composition: the one of steps 1 and 2 is kept as deployed at your first pick (steps 3–4) or value (step 5), or now:' }),
+      keep,
+    );
+    return;
+  }
+  const parts = [el('p', { class: 'help', id: 'update-deployed', text: `Deployed: ${deployed.about}.` }), keep];
+  const counts = el('p', { id: 'update-counts', class: 'counts', 'aria-live': 'polite' });
+  parts.push(counts);
+  if (error) {
+    counts.textContent = `heatcap could not compare the two compositions: ${error}`;
+    box.replaceChildren(...parts);
+    return;
+  }
+  if (!diff) {
+    counts.textContent = 'Comparing…';
+    box.replaceChildren(...parts);
+    return;
+  }
+  if (diff.heat_error) {
+    counts.textContent = `${u.effectText(diff)}.`;
+    counts.className = 'error';
+  } else {
+    counts.textContent = `${u.countsText(diff.summary)} (compared in ${ms} ms).`;
+  }
+  const errors = (diff.diagnostics || []).filter((d) => d.severity === 'error');
+  if (errors.length) {
+    parts.push(el('p', { class: 'warning', text: `${errors.length} error${errors.length === 1 ? '' : 's'} on either side; the first: ${where(errors[0])}` }));
+  }
+  const replaced = u.replaced(diff);
+  if (replaced.length) {
+    parts.push(
+      el('h3', { id: 'h-replaced', text: `Replaced: deleted and created anew (${replaced.length})` }),
+      el(
+        'ul',
+        { id: 'update-replaced', 'aria-labelledby': 'h-replaced' },
+        replaced.map((r) =>
+          el(
+            'li',
+            {},
+            el('span', { class: 'mono', text: r.what }),
+            `: ${r.why}.`,
+            r.forces.length
+              ? el('ul', {}, r.forces.map((f) => el('li', {}, el('span', { class: 'mono', text: f }), ' (forces the replacement)')))
+              : null,
+          ),
+        ),
+      ),
+    );
+  }
+  const LIMIT = 200;
+  for (const [action, title] of [['added', 'Added'], ['updated', 'Updated in place'], ['deleted', 'Deleted']]) {
+    const names = u.named(diff, action);
+    if (!names.length) continue;
+    const shown = names.slice(0, LIMIT).map((x) => el('li', { class: 'mono', text: x }));
+    if (names.length > LIMIT) shown.push(el('li', { text: `and ${names.length - LIMIT} more` }));
+    parts.push(el('details', { class: `update-${action}` }, el('summary', { text: `${title} (${names.length})` }), el('ul', {}, shown)));
+  }
+  box.replaceChildren(...parts);
+}
+
+/** The last change's effect, next to the control that made it. */
+function placeEffect() {
+  for (const e of document.querySelectorAll('.effect')) e.remove();
+  if (!lastChange || !effectLine) return;
+  let rows = [];
+  if (lastChange.kind === 'choice') rows = [...document.querySelectorAll('.choice')].filter((r) => r.dataset.type === lastChange.key);
+  if (lastChange.kind === 'value') rows = [...document.querySelectorAll('.param')].filter((r) => r.dataset.param === lastChange.key);
+  for (const row of rows) {
+    row.append(el('p', { class: 'effect' }, `${effectLine} `, el('a', { href: '#step-update', text: 'What the update would do' })));
+  }
 }
 
 // Step 6 ------------------------------------------------------------------
