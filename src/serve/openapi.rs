@@ -670,7 +670,8 @@ fn add_diff(components: &mut Map<String, Value>) {
             "required": ["from", "to"],
             "properties": {
                 "from": {"$ref": "#/components/schemas/DiffSide"},
-                "to": {"$ref": "#/components/schemas/DiffSide"}
+                "to": {"$ref": "#/components/schemas/DiffSide"},
+                "interface": {"type": "boolean", "default": true, "description": "Whether the answer carries the interface section (what `heatcap diff` prints without --all); false answers the resources alone, sooner."}
             }
         }),
     );

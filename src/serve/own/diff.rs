@@ -16,7 +16,9 @@
 //! `template`, `environments`, `plan` and `choose` as GET takes them, and
 //! an `environment` of the request's own (a mapping or its text; the
 //! composition page's generated environment: its picks and values),
-//! merged last as if it were a file in the root.
+//! merged last as if it were a file in the root. `"interface": false`
+//! leaves the interface section out (the composition page shows the
+//! resources alone, and sooner).
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
@@ -64,9 +66,9 @@ enum Side {
 }
 
 impl Side {
-    /// The side's create preview, its root stack named `name` (what the
-    /// command's `preview_of` computes for a side).
-    fn preview(self, mut load: LoadOptions, depth: usize, name: &str) -> Preview {
+    /// The side opened, with its create preview, its root stack named
+    /// `name` (what the command's `preview_of` computes for a side).
+    fn open(self, mut load: LoadOptions, depth: usize, name: &str) -> Opened {
         let (template, environments, choices) = match self {
             Side::Served {
                 template,
@@ -87,14 +89,19 @@ impl Side {
                 (BODY_TEMPLATE.to_owned(), environments, IndexMap::new())
             }
         };
-        Workspace::builder()
+        let workspace = Workspace::builder()
             .load_options(load)
             .environments(&environments)
             .roots(std::slice::from_ref(&template))
             .choices(choices)
             .max_nested_depth(depth)
-            .open()
-            .preview(&template, name)
+            .open();
+        let preview = workspace.preview(&template, name);
+        Opened {
+            workspace,
+            root: template,
+            preview,
+        }
     }
 
     /// The stack name the side suggests: a served template's file name
@@ -112,36 +119,45 @@ impl Side {
     }
 }
 
-/// Served sides' previews, kept while every file each was computed from
+/// One side as the command opens it: its workspace (for the interface
+/// section), its root template as given, and its create preview.
+pub(crate) struct Opened {
+    workspace: Workspace,
+    root: String,
+    preview: Preview,
+}
+
+/// Served sides (their workspaces and previews), kept while every file each was computed from
 /// is unchanged: the composition page compares every pick and value with
 /// the same deployed side, and a person goes back and forth between
 /// picks. Heat's bodies are computed for each request.
 #[derive(Default)]
-pub(crate) struct Sides(Mutex<HashMap<String, (Touched, Arc<Preview>)>>);
+pub(crate) struct Sides(Mutex<HashMap<String, (Touched, Arc<Opened>)>>);
 
-/// Most side previews kept; past it the store starts again.
-const MAX_SIDES: usize = 64;
+/// Most sides kept (each holds its workspace); past it the store starts
+/// again.
+const MAX_SIDES: usize = 16;
 
 impl Sides {
-    fn lock(&self) -> MutexGuard<'_, HashMap<String, (Touched, Arc<Preview>)>> {
+    fn lock(&self) -> MutexGuard<'_, HashMap<String, (Touched, Arc<Opened>)>> {
         self.0
             .lock()
             .unwrap_or_else(std::sync::PoisonError::into_inner)
     }
 
-    /// `side`'s preview: the kept one while its files are unchanged, else
-    /// computed with a load that notes the files it reads, and kept.
-    fn preview(
+    /// `side` opened: the kept one while its files are unchanged, else
+    /// opened with a load that notes the files it reads, and kept.
+    fn open(
         &self,
         side: Side,
         cache: &LoadCache,
         mut load: LoadOptions,
         depth: usize,
         name: &str,
-    ) -> Arc<Preview> {
+    ) -> Arc<Opened> {
         let plan = match &side {
             Side::Served { plan, .. } => plan.clone(),
-            Side::Body(_) => return Arc::new(side.preview(load, depth, name)),
+            Side::Body(_) => return Arc::new(side.open(load, depth, name)),
         };
         let key = format!("{depth}\0{name}\0{side:?}");
         let found = self.lock().get(&key).cloned();
@@ -155,13 +171,13 @@ impl Sides {
             tracking.note(plan);
         }
         load.cache = Some(tracking);
-        let preview = Arc::new(side.preview(load, depth, name));
+        let opened = Arc::new(side.open(load, depth, name));
         let mut kept = self.lock();
         if kept.len() >= MAX_SIDES {
             kept.clear();
         }
-        kept.insert(key, (touched, Arc::clone(&preview)));
-        preview
+        kept.insert(key, (touched, Arc::clone(&opened)));
+        opened
     }
 }
 
@@ -170,9 +186,15 @@ fn heat_format(asked: &Asked) -> Result<bool, Fault> {
     Ok(asked.format(&["json", "heat"])? == "heat")
 }
 
-/// The update from `old` to `new` as the command prints it.
-fn answered(old: &Preview, new: &Preview, heat: bool) -> Result<String, Fault> {
-    let d = Workspace::diff(old, new);
+/// The update from `old` to `new` as the command prints it (its interface
+/// section without the info findings, as without `--all`; none when
+/// `interface` is false).
+fn answered(old: &Opened, new: &Opened, heat: bool, interface: bool) -> Result<String, Fault> {
+    let mut d = Workspace::diff(&old.preview, &new.preview);
+    if interface && !heat {
+        d.interface = Workspace::interface(&old.workspace, &old.root, &new.workspace, &new.root)
+            .without_info();
+    }
     if heat {
         // `diff --format heat`'s context: the offline one, no clock.
         let mut cx = HeatContext::offline();
@@ -264,9 +286,12 @@ pub(super) async fn get(State(shared): State<Shared>, asked: Asked) -> Answer {
         read.push(root.path(rel)?);
     }
     kept(&shared, asked.key.clone(), read, move |load| {
-        let old = old.preview(load.clone(), depth, &name);
-        let new = new.preview(load, depth, &name);
-        answered(&old, &new, heat)
+        let also = load.clone();
+        let (old, new) = rayon::join(
+            || old.open(load, depth, &name),
+            || new.open(also, depth, &name),
+        );
+        answered(&old, &new, heat, true)
     })
     .await
 }
@@ -282,6 +307,11 @@ pub(super) async fn post(
 ) -> Answer {
     let heat = heat_format(&asked)?;
     let data = body::json_body(&headers, &bytes)?.ok_or_else(body::no_body)?;
+    let interface = match data.get("interface") {
+        None | Some(Value::Null) => true,
+        Some(Value::Bool(b)) => *b,
+        Some(_) => return Err(Fault::bad_request("`interface` is true or false")),
+    };
     let mut sides = Vec::new();
     for key in ["from", "to"] {
         let side = match data.get(key) {
@@ -313,9 +343,9 @@ pub(super) async fn post(
     let body = shared
         .blocking(move || {
             let sides = &answers.1;
-            let old = sides.preview(old, &cache, load.clone(), depth, &name);
-            let new = sides.preview(new, &cache, load, depth, &name);
-            answered(&old, &new, heat)
+            let old = sides.open(old, &cache, load.clone(), depth, &name);
+            let new = sides.open(new, &cache, load, depth, &name);
+            answered(&old, &new, heat, interface)
         })
         .await??;
     Ok(json_response(StatusCode::OK, body))

@@ -672,7 +672,7 @@ async function updateEffect(change) {
   let diff = null;
   let error = '';
   try {
-    diff = await api.post('diff', { from: { served: deployed.served }, to: { served: side().served } });
+    diff = await api.post('diff', { from: { served: deployed.served }, to: { served: side().served }, interface: false });
   } catch (e) {
     error = e.message;
   }
