@@ -14,6 +14,9 @@ pub enum Error {
     Config(String),
     /// Writing the output failed.
     Output(io::Error),
+    /// A tree at a git revision could not be read (`--rev`, a revision
+    /// side of `diff`): E0031, E0032 or E0033 with what to fetch.
+    Revision(crate::git::RevisionError),
 }
 
 impl Error {
@@ -28,11 +31,18 @@ impl fmt::Display for Error {
         match self {
             Error::Usage(m) | Error::Config(m) => write!(f, "{m}"),
             Error::Output(e) => write!(f, "cannot write output: {e}"),
+            Error::Revision(e) => write!(f, "{e}"),
         }
     }
 }
 
 impl std::error::Error for Error {}
+
+impl From<crate::git::RevisionError> for Error {
+    fn from(e: crate::git::RevisionError) -> Self {
+        Error::Revision(e)
+    }
+}
 
 impl From<io::Error> for Error {
     fn from(e: io::Error) -> Self {

@@ -1,12 +1,14 @@
 //! `diff`: what an update from one composition (the old side, `--from*`)
-//! to another (the new side, `-t/-e/--plan/--choose`) does.
+//! to another (the new side, `-t/-e/--plan/--choose`) does. Each side's
+//! tree is the disk's, a directory's (`--from DIR`, `--to DIR`) or a git
+//! revision's (`--from REV`, `--to REV`, `REV`, `A..B`, `A...B`).
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
 use super::args::DiffArgs;
 use super::parameters_cmd::choices;
-use super::preview_cmd::{default_stack_name, preview_of};
+use super::preview_cmd::{default_stack_name, preview_of, Side, Tree};
 use super::{config, exit_for_errors, print_diagnostics, Ui};
 use crate::error::{Error, Exit};
 use crate::report::{self, json, Format};
@@ -26,14 +28,88 @@ fn in_tree(from: Option<&Path>, p: &Path) -> PathBuf {
     }
 }
 
+/// Where a side is read: a directory its relative paths are put in, and
+/// the tree its files come from.
+type Place = (Option<PathBuf>, Tree);
+
+/// A `--from`/`--to` value: an existing directory, else a revision of the
+/// repository `anchor` is in.
+fn place(value: &Path, anchor: &Path) -> Result<Place, Error> {
+    if value.is_dir() {
+        return Ok((Some(value.to_path_buf()), Tree::Disk));
+    }
+    let rev = value.to_string_lossy().into_owned();
+    let files = crate::git::tree_at(anchor, &rev)?;
+    Ok((None, Tree::Revision(files)))
+}
+
+/// The path the repository is found from: the new side's template, else
+/// its first environment, else the working directory.
+fn anchor(a: &DiffArgs) -> PathBuf {
+    a.composition
+        .template
+        .iter()
+        .chain(&a.composition.environments)
+        .find(|p| !p.as_os_str().is_empty())
+        .cloned()
+        .unwrap_or_else(|| PathBuf::from("."))
+}
+
+/// The old and the new side's places: from `REVS` as git's diff reads
+/// them, else from `--from` and `--to` (the old side defaults to the new
+/// side's, the new side to the disk).
+fn places(a: &DiffArgs) -> Result<(Place, Place), Error> {
+    let anchor = anchor(a);
+    if let Some(spec) = &a.revs {
+        let ((_, old), new) = crate::git::range_at(&anchor, spec)?;
+        let new = match new {
+            Some((_, files)) => (None, Tree::Revision(files)),
+            None => (None, Tree::Disk),
+        };
+        return Ok(((None, Tree::Revision(old)), new));
+    }
+    let new = match &a.to {
+        Some(to) => place(to, &anchor)?,
+        None => (None, Tree::Disk),
+    };
+    let old = match &a.from {
+        Some(from) => place(from, &anchor)?,
+        None => new.clone(),
+    };
+    Ok((old, new))
+}
+
+/// The revision the new side is read at, as the command line names it
+/// (`--to REV`, or `B` of `A..B`/`A...B`): the one its `--plan` is read
+/// at. `None` for the disk.
+pub(super) fn new_side_revision(a: &DiffArgs) -> Option<String> {
+    if let Some(spec) = &a.revs {
+        let b = spec
+            .split_once("...")
+            .or_else(|| spec.split_once(".."))
+            .map(|(_, b)| if b.is_empty() { "HEAD" } else { b })?;
+        return Some(b.to_owned());
+    }
+    a.to.as_ref()
+        .filter(|to| !to.is_dir())
+        .map(|to| to.to_string_lossy().into_owned())
+}
+
 /// The old side's template and environments.
-fn old_side(a: &DiffArgs) -> Result<(PathBuf, Vec<PathBuf>), Error> {
-    let from = a.from.as_deref();
+fn old_side(a: &DiffArgs, old: &Place) -> Result<(PathBuf, Vec<PathBuf>), Error> {
+    let from = old.0.as_deref();
     let mut environments: Vec<PathBuf> = Vec::new();
     let mut template = a.from_template.clone();
     if let Some(plan) = &a.from_plan {
         let path = in_tree(from, plan);
-        let plan = crate::workspace::open_plan(&path, &crate::load::LoadOptions::default());
+        let load = crate::load::LoadOptions {
+            overlay: match &old.1 {
+                Tree::Disk => crate::vfs::FileOverlay::default(),
+                Tree::Revision(files) => files.clone(),
+            },
+            ..crate::load::LoadOptions::default()
+        };
+        let plan = crate::workspace::open_plan(&path, &load);
         if let Some(e) = plan
             .diagnostics
             .iter()
@@ -76,35 +152,43 @@ pub(super) fn diff(
     } else {
         choices(&a.from_choose)?
     };
-    let (from_template, from_environments) = old_side(a)?;
     config::no_stdin(
-        std::iter::once(&a.composition.template().to_path_buf())
-            .chain(&a.composition.environments)
-            .chain(std::iter::once(&from_template))
-            .chain(&from_environments),
+        std::iter::once(&a.composition.template().to_path_buf()).chain(&a.composition.environments),
         "diff",
     )?;
+    let (old_place, new_place) = places(a)?;
+    let (from_template, from_environments) = old_side(a, &old_place)?;
+    config::no_stdin(
+        std::iter::once(&from_template).chain(&from_environments),
+        "diff",
+    )?;
+    let to = new_place.0.as_deref();
+    let new = Side {
+        tree: new_place.1,
+        template: in_tree(to, a.composition.template()),
+        environments: a
+            .composition
+            .environments
+            .iter()
+            .map(|e| in_tree(to, e))
+            .collect(),
+        chosen,
+    };
+    let old = Side {
+        tree: old_place.1,
+        template: from_template,
+        environments: from_environments,
+        chosen: from_chosen,
+    };
     let output = a.evaluation.diagnostics_output(Format::Table);
     let name = a
         .stack_name
         .clone()
         .unwrap_or_else(|| default_stack_name(a.composition.template()));
     let progress = ui.progress(a.evaluation.output.quiet, "evaluating");
-    let old = preview_of(
-        &from_template,
-        &from_environments,
-        from_chosen,
-        &a.evaluation,
-        remap,
-        &name,
-    );
-    let new = preview_of(
-        a.composition.template(),
-        &a.composition.environments,
-        chosen,
-        &a.evaluation,
-        remap,
-        &name,
+    let (old, new) = rayon::join(
+        || preview_of(&old, &a.evaluation, remap, &name),
+        || preview_of(&new, &a.evaluation, remap, &name),
     );
     let d = Workspace::diff(&old, &new);
     drop(progress);
