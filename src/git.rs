@@ -108,6 +108,17 @@ impl Repo {
         }
     }
 
+    /// What to fetch for a revision the repository does not know.
+    fn fetch_hint(&self, rev: &str) -> String {
+        match self.shallow_hint() {
+            hint if hint.is_empty() => format!(
+                "; fetch it (`git -C {} fetch origin {rev}`, or `git fetch --tags` for a tag)",
+                self.workdir.display()
+            ),
+            hint => hint,
+        }
+    }
+
     /// The commit `rev` names (`HEAD~1`, a tag, a branch, a hash).
     pub(crate) fn commit(&self, rev: &str) -> Result<gix::ObjectId, RevisionError> {
         let id = self
@@ -117,11 +128,9 @@ impl Repo {
                 error(
                     codes::UNKNOWN_REVISION,
                     format!(
-                        "unknown revision `{rev}` in the repository at `{}`: {e}{} \
-                         (fetch it, e.g. `git -C {} fetch origin {rev}`)",
+                        "unknown revision `{rev}` in the repository at `{}`: {e}{}",
                         self.workdir.display(),
-                        self.shallow_hint(),
-                        self.workdir.display()
+                        self.fetch_hint(rev),
                     ),
                 )
             })?

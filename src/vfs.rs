@@ -22,6 +22,11 @@ use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
+/// The system's error numbers for "no such file or directory" and "is a
+/// directory": a path a mounted tree lacks fails as on a checkout.
+const ENOENT: i32 = 2;
+const EISDIR: i32 = 21;
+
 /// One virtual file.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(crate) struct VirtualFile {
@@ -385,20 +390,18 @@ impl FileOverlay {
         }
     }
 
-    /// For a path in a mounted tree that the tree lacks (neither a file
-    /// nor a directory): the error saying it is not at that revision.
+    /// For a path in a mounted tree that is no file of it: the error the
+    /// disk gives on a checkout of that revision (no such file, or a
+    /// directory), in the system's words.
     pub(crate) fn missing_in_tree(&self, path: &Path) -> Option<std::io::Error> {
-        let (k, rev) = self.in_tree(path)?;
+        let (k, _) = self.in_tree(path)?;
         if self.0.files.contains_key(&k) {
             return None;
         }
         Some(if self.0.dirs.contains(&k) {
-            std::io::Error::other("is a directory")
+            std::io::Error::from_raw_os_error(EISDIR)
         } else {
-            std::io::Error::new(
-                std::io::ErrorKind::NotFound,
-                format!("not in the tree at revision `{rev}`"),
-            )
+            std::io::Error::from_raw_os_error(ENOENT)
         })
     }
 
@@ -408,14 +411,11 @@ impl FileOverlay {
     /// The disk's, when nothing is mounted there either.
     pub fn canonicalize(&self, path: impl AsRef<Path>) -> std::io::Result<PathBuf> {
         let path = path.as_ref();
-        if let Some((k, rev)) = self.in_tree(path) {
+        if let Some((k, _)) = self.in_tree(path) {
             return if self.0.files.contains_key(&k) || self.0.dirs.contains(&k) {
                 Ok(k)
             } else {
-                Err(std::io::Error::new(
-                    std::io::ErrorKind::NotFound,
-                    format!("not in the tree at revision `{rev}`"),
-                ))
+                Err(std::io::Error::from_raw_os_error(ENOENT))
             };
         }
         std::fs::canonicalize(path).or_else(|e| match self.get(path) {

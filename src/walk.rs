@@ -255,7 +255,7 @@ impl Walked {
             return;
         }
         if let Some(e) = self.overlay.missing_in_tree(&path) {
-            let msg = format!("`{display}`, named here: {e}");
+            let msg = format!("`{display}`, named here: {}", io_message(&e));
             self.diagnostics
                 .push(Diagnostic::new(codes::NOT_FOUND, from, msg).at(at));
             return;
@@ -302,6 +302,12 @@ impl Walked {
         path: &Path,
         by_path: &std::collections::HashMap<&Path, usize>,
     ) -> Option<usize> {
+        if self.overlay.get(path).is_some() {
+            // A virtual file: by its real path, as it was listed.
+            let key = self.overlay.canonicalize(path).ok()?;
+            let listed = self.seen.virtual_files.get(&key)?;
+            return by_path.get(listed.as_path()).copied();
+        }
         let meta = std::fs::metadata(path).ok()?;
         if !meta.is_file() {
             return None;
@@ -344,13 +350,11 @@ pub(crate) fn walk(opts: &WalkOptions, overlay: &crate::vfs::FileOverlay) -> Wal
             }
             continue;
         }
-        if let Some((_, rev)) = overlay.in_tree(root) {
+        if overlay.in_tree(root).is_some() {
             if !overlay.is_dir(root) {
-                out.diagnostics.push(Diagnostic::new(
-                    codes::NOT_FOUND,
-                    shown,
-                    format!("not in the tree at revision `{rev}`"),
-                ));
+                let e = std::io::Error::from_raw_os_error(2);
+                out.diagnostics
+                    .push(Diagnostic::new(codes::NOT_FOUND, shown, io_message(&e)));
             } else if opts.recursive {
                 walk_tree(root, opts, overlay, &mut seen, &mut out);
             } else {
@@ -880,8 +884,9 @@ fn link_loops(path: &Path) -> bool {
 /// an inode number, to compare their devices.
 #[derive(Debug, Default)]
 struct Dedup {
-    /// Virtual files (`crate::vfs`) by real path.
-    virtual_files: std::collections::HashSet<PathBuf>,
+    /// Virtual files (`crate::vfs`): real path → the path it was first
+    /// seen under.
+    virtual_files: std::collections::HashMap<PathBuf, PathBuf>,
     #[cfg(unix)]
     by_ino: std::collections::HashMap<u64, Vec<PathBuf>>,
     /// Real path → the path it was listed under.
@@ -895,7 +900,13 @@ impl Dedup {
         let key = overlay
             .canonicalize(path)
             .unwrap_or_else(|_| path.to_path_buf());
-        self.virtual_files.insert(key)
+        match self.virtual_files.entry(key) {
+            std::collections::hash_map::Entry::Occupied(_) => false,
+            std::collections::hash_map::Entry::Vacant(v) => {
+                v.insert(path.to_path_buf());
+                true
+            }
+        }
     }
 
     /// True the first time a file is seen.
