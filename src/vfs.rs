@@ -90,27 +90,24 @@ fn key(path: &Path) -> Option<PathBuf> {
 /// path joined with the rest, `..` and `.` taken lexically.
 fn lexical_key(path: &Path) -> Option<PathBuf> {
     let absolute = std::path::absolute(path).ok()?;
-    let mut existing = absolute.clone();
-    let mut rest: Vec<std::ffi::OsString> = Vec::new();
-    let mut real = loop {
-        if let Ok(real) = std::fs::canonicalize(&existing) {
-            break real;
-        }
-        rest.push(existing.file_name()?.to_owned());
-        if !existing.pop() {
-            return None;
-        }
-    };
-    for name in rest.iter().rev() {
-        match name.to_str() {
-            Some("..") => {
-                real.pop();
+    let parts: Vec<std::path::Component<'_>> = absolute.components().collect();
+    for at in (1..=parts.len()).rev() {
+        let head: PathBuf = parts[..at].iter().collect();
+        let Ok(mut real) = std::fs::canonicalize(&head) else {
+            continue;
+        };
+        for c in &parts[at..] {
+            match c {
+                std::path::Component::ParentDir => {
+                    real.pop();
+                }
+                std::path::Component::Normal(name) => real.push(name),
+                _ => {}
             }
-            Some(".") => {}
-            _ => real.push(name),
         }
+        return Some(real);
     }
-    Some(real)
+    None
 }
 
 impl FileOverlay {
@@ -663,6 +660,62 @@ mod tests {
         std::fs::write(&later, "b").unwrap();
         assert!(!disk.is_file(&later), "the run's answer is kept");
         assert!(Disk::default().is_file(&later));
+    }
+
+    /// A tree mounted instead of the disk answers for paths below its
+    /// root, whether or not their directories are on disk (`..` taken
+    /// lexically), and nothing else of the disk there is seen.
+    #[test]
+    fn a_mounted_tree_answers_instead_of_the_disk() {
+        let tmp = tempfile::tempdir().unwrap();
+        let root = std::fs::canonicalize(tmp.path()).unwrap();
+        std::fs::create_dir_all(root.join("env")).unwrap();
+        std::fs::write(root.join("env/disk-only.yaml"), "disk").unwrap();
+        std::fs::write(root.join("outside.yaml"), "outside").unwrap();
+        let repo = root.join("env");
+        let mut tree = FileOverlay::new();
+        tree.mount_tree(
+            &repo,
+            "v1",
+            vec![
+                ("a.yaml".into(), b"a".to_vec()),
+                ("gone/deep/b.yaml".into(), b"b".to_vec()),
+            ],
+        );
+        assert_eq!(tree.revision(), Some("v1"));
+        assert_eq!(tree.read(&repo.join("a.yaml")).unwrap(), b"a");
+        let through_parent = repo.join("gone/deep/../deep/b.yaml");
+        assert_eq!(tree.read(&through_parent).unwrap(), b"b");
+        assert_eq!(
+            tree.canonicalize(&through_parent).unwrap(),
+            repo.join("gone/deep/b.yaml")
+        );
+        assert!(tree.is_dir(&repo.join("gone")) && tree.exists(&repo.join("gone/deep")));
+        assert!(!tree.is_file(&repo.join("disk-only.yaml")));
+        assert_eq!(
+            tree.read(&repo.join("disk-only.yaml")).unwrap_err().kind(),
+            std::io::ErrorKind::NotFound
+        );
+        assert_eq!(
+            tree.tree_entries(&repo).unwrap(),
+            [("a.yaml".to_owned(), false), ("gone".to_owned(), true)]
+        );
+        // Outside the repository, the disk.
+        assert_eq!(tree.read(&root.join("outside.yaml")).unwrap(), b"outside");
+        // A render over it replaces the tree's file, as it would the disk's.
+        let mut rendered = FileOverlay::new();
+        rendered.mount(
+            [(
+                repo.join("a.yaml"),
+                VirtualFile {
+                    text: "rendered".into(),
+                    origin: Some("a.j2.yaml".into()),
+                },
+            )],
+            [],
+        );
+        tree.merge(&rendered);
+        assert_eq!(tree.read(&repo.join("a.yaml")).unwrap(), b"rendered");
     }
 
     #[test]

@@ -320,6 +320,15 @@ pub(crate) static CODES: &[CodeInfo] = &[
         source: "TripleO's tools/process-templates.py (`-r`, `-n`)",
     },
     CodeInfo {
+        code: RENDERED_ON_DISK_SET_ASIDE,
+        name: "RenderedOnDiskSetAside",
+        summary: "with --roles-data or --network-data, the rendered files on disk heatcap's render replaces",
+        what: "`--roles-data` or `--network-data` was given on a tree whose rendered outputs are on disk: heatcap answers for its render with that data, and lists the files on disk that differ from it and that it therefore does not read.",
+        why: "The answer is not about the files on disk, which `openstack stack create` would deploy unless the tree is rendered again with that data.",
+        example: "`heatcap parameters --network-data network_data_default.yaml -t overcloud.yaml` on a tree rendered with another network file.",
+        source: "TripleO's tools/process-templates.py (`-r`, `-n`)",
+    },
+    CodeInfo {
         code: NOT_A_REPOSITORY,
         name: "NotARepository",
         summary: "--rev was given for a path that is not in a git repository with a working directory",
@@ -345,15 +354,6 @@ pub(crate) static CODES: &[CodeInfo] = &[
         why: "A tree read without some of its files would give answers about a tree that never existed.",
         example: "`heatcap parameters --rev v2 -t overcloud.yaml` in a clone made with `--filter=blob:none`.",
         source: "git partial clone and shallow clone (gitrepository-layout)",
-    },
-    CodeInfo {
-        code: RENDERED_ON_DISK_SET_ASIDE,
-        name: "RenderedOnDiskSetAside",
-        summary: "with --roles-data or --network-data, the rendered files on disk heatcap's render replaces",
-        what: "`--roles-data` or `--network-data` was given on a tree whose rendered outputs are on disk: heatcap answers for its render with that data, and lists the files on disk that differ from it and that it therefore does not read.",
-        why: "The answer is not about the files on disk, which `openstack stack create` would deploy unless the tree is rendered again with that data.",
-        example: "`heatcap parameters --network-data network_data_default.yaml -t overcloud.yaml` on a tree rendered with another network file.",
-        source: "TripleO's tools/process-templates.py (`-r`, `-n`)",
     },
     CodeInfo {
         code: CAPABILITIES_NOT_MAPPING,

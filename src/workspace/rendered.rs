@@ -639,7 +639,7 @@ mod tests {
             ..RenderOptions::default()
         };
         let rendered = render::render_tree(&root, "", &other, &render::Bounds::default());
-        let disk = OnDisk::compare(&root, &rendered, None);
+        let disk = OnDisk::compare(&root, &rendered, None, &FileOverlay::default());
         assert_eq!(disk.same, ["overcloud.yaml"]);
         assert_eq!(disk.absent, ["environments/network-isolation.yaml"]);
         assert!(disk.differs.is_empty());
@@ -697,9 +697,9 @@ mod tests {
         std::fs::write(&outside, text).unwrap();
         std::os::unix::fs::symlink(&outside, root.join("overcloud.yaml")).unwrap();
         let confined = [root.clone()];
-        let disk = OnDisk::compare(&root, &rendered, Some(&confined));
+        let disk = OnDisk::compare(&root, &rendered, Some(&confined), &FileOverlay::default());
         assert_eq!(disk.differs, [("overcloud.yaml".to_owned(), None)]);
-        let free = OnDisk::compare(&root, &rendered, None);
+        let free = OnDisk::compare(&root, &rendered, None, &FileOverlay::default());
         assert_eq!(free.same, ["overcloud.yaml"]);
     }
 
@@ -719,7 +719,7 @@ mod tests {
             &RenderOptions::default(),
             &render::Bounds::default(),
         );
-        let disk = OnDisk::compare(&root, &rendered, None);
+        let disk = OnDisk::compare(&root, &rendered, None, &FileOverlay::default());
         assert_eq!(disk.differs, [("overcloud.yaml".to_owned(), None)]);
     }
 }
