@@ -263,6 +263,10 @@ pub fn tree_at(path: &Path, rev: &str) -> Result<FileOverlay, RevisionError> {
     repo.overlay(rev, commit)
 }
 
+/// A side of a range: its label (the revision as given, or
+/// `merge-base(A, B)`) and its files.
+pub type RevisionSide = (String, FileOverlay);
+
 /// The two sides a `diff` range names, as git's diff reads them: `A..B`
 /// (from A to B), `A...B` (from their merge base to B), an empty side
 /// being `HEAD`; a single revision is the old side and `None` the working
@@ -273,7 +277,7 @@ pub fn tree_at(path: &Path, rev: &str) -> Result<FileOverlay, RevisionError> {
 pub fn range_at(
     path: &Path,
     spec: &str,
-) -> Result<((String, FileOverlay), Option<(String, FileOverlay)>), RevisionError> {
+) -> Result<(RevisionSide, Option<RevisionSide>), RevisionError> {
     let repo = Repo::discover(path, spec)?;
     let side = |s: &str| if s.is_empty() { "HEAD" } else { s }.to_owned();
     if let Some((a, b)) = spec.split_once("...") {
