@@ -5,7 +5,7 @@
 //! does), resolves the revision as `git rev-parse` does, and reads every
 //! file of that commit's tree into a [`FileOverlay`] mounted at the
 //! repository's working directory *instead of* the disk there
-//! ([`FileOverlay::mount_tree`]): every stage that reads a path through the
+//! (`FileOverlay::mount_tree`): every stage that reads a path through the
 //! overlay (the walk, the loader, the catalog, TripleO rendering) then sees
 //! the revision, and paths outside the repository are read from the disk as
 //! they are. Nothing is written; the working tree, the index and `HEAD` are
