@@ -16,7 +16,7 @@ pub enum Error {
     Output(io::Error),
     /// A tree at a git revision could not be read (`--rev`, a revision
     /// side of `diff`): E0031, E0032 or E0033 with what to fetch.
-    Revision(crate::git::RevisionError),
+    Revision(RevisionError),
 }
 
 impl Error {
@@ -38,8 +38,26 @@ impl fmt::Display for Error {
 
 impl std::error::Error for Error {}
 
-impl From<crate::git::RevisionError> for Error {
-    fn from(e: crate::git::RevisionError) -> Self {
+/// Why a revision's tree could not be read (`crate::git`): a diagnostic
+/// code and a message naming the revision and what to fetch.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RevisionError {
+    /// E0031, E0032 or E0033.
+    pub code: String,
+    /// What went wrong and what to do.
+    pub message: String,
+}
+
+impl fmt::Display for RevisionError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}: {}", self.code, self.message)
+    }
+}
+
+impl std::error::Error for RevisionError {}
+
+impl From<RevisionError> for Error {
+    fn from(e: RevisionError) -> Self {
         Error::Revision(e)
     }
 }

@@ -11,7 +11,7 @@
 //! they are. Nothing is written; the working tree, the index and `HEAD` are
 //! not touched.
 //!
-//! What cannot be read is an [`RevisionError`] naming the revision and what
+//! What cannot be read is a [`RevisionError`] naming the revision and what
 //! to do: not in a git repository (E0031), a revision git does not know
 //! (E0032), objects missing from a shallow or partial clone (E0033).
 
@@ -22,23 +22,7 @@ use rayon::prelude::*;
 use crate::diag::{codes, Code};
 use crate::vfs::FileOverlay;
 
-/// Why a revision's tree could not be read: a diagnostic code and a
-/// message naming the revision and what to fetch.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct RevisionError {
-    /// E0031, E0032 or E0033.
-    pub code: String,
-    /// What went wrong and what to do.
-    pub message: String,
-}
-
-impl std::fmt::Display for RevisionError {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "{}: {}", self.code, self.message)
-    }
-}
-
-impl std::error::Error for RevisionError {}
+pub use crate::error::RevisionError;
 
 fn error(code: Code, message: String) -> RevisionError {
     RevisionError {
