@@ -438,6 +438,7 @@ fn an_unknown_revision_is_e0032() {
         vec!["index", "-r", "--rev", "no-such-tag", "plain"],
         vec!["diff", "-t", "plain/root.yaml", "v1..no-such-tag"],
         vec!["diff", "-t", "plain/root.yaml", "--from", "no-such-tag"],
+        vec!["diff", "-t", "plain/root.yaml", "--to", "no-such-tag"],
     ] {
         let (code, out, err) = run(&repo, &args);
         assert_eq!((code, out.as_str()), (2, ""), "{args:?}: {err}");
@@ -446,6 +447,15 @@ fn an_unknown_revision_is_e0032() {
             "{args:?}: {err}"
         );
     }
+    // A `--from` that is neither a directory nor a revision says both.
+    let (_, _, err) = run(
+        &repo,
+        &["diff", "-t", "plain/root.yaml", "--from", "no-such-tag"],
+    );
+    assert!(
+        err.contains("nor is there a directory `no-such-tag`"),
+        "{err}"
+    );
 }
 
 /// A shallow clone lacks history: the message says it is shallow and how

@@ -39,7 +39,10 @@ fn place(value: &Path, anchor: &Path) -> Result<Place, Error> {
         return Ok((Some(value.to_path_buf()), Tree::Disk));
     }
     let rev = value.to_string_lossy().into_owned();
-    let files = crate::git::tree_at(anchor, &rev)?;
+    let files = crate::git::tree_at(anchor, &rev).map_err(|mut e| {
+        e.message = format!("{} (nor is there a directory `{rev}`)", e.message);
+        e
+    })?;
     Ok((None, Tree::Revision(files)))
 }
 
