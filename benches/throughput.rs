@@ -21,6 +21,12 @@
 //! previews (tools/heat-oracle) run in the same run when
 //! `HEATCAP_BENCH_HEAT_VENV` names Heat's venv.
 //!
+//! With `HEATCAP_BENCH_THT_GIT=/path/to/a/clone/of/tripleo-heat-templates`
+//! (tags `queens-eol`, `rocky-eol`), the revisions table: one tripleo
+//! revision read from git's objects (`--rev`'s read, in process), and
+//! `heatcap diff` of a 2018-style deployment between two raw revisions
+//! (two renders, two compositions) on 1 and 2 threads.
+//!
 //! First, the start-up cost of Heat's resource types (the embedded data,
 //! parsed once per run by the commands that use it): median and slowest
 //! of 50 parses, and the heap they hold. `HEATCAP_BENCH_SIZES=none` prints
@@ -585,6 +591,7 @@ fn main() {
         std::thread::available_parallelism().map_or(0, usize::from)
     );
     heat_schema_startup();
+    measure_revisions(runs);
     for n in sizes {
         measure(n, runs);
     }
@@ -961,4 +968,75 @@ mod previews {
         );
         println!();
     }
+}
+
+/// The revisions table (`HEATCAP_BENCH_THT_GIT`): reading a tripleo
+/// revision from git, and diffing a deployment between two raw revisions.
+fn measure_revisions(runs: usize) {
+    let Ok(clone) = std::env::var("HEATCAP_BENCH_THT_GIT") else {
+        return;
+    };
+    let clone = PathBuf::from(clone);
+    println!("## Revisions: tripleo-heat-templates read from git\n");
+    println!("| measurement | threads | median | slowest | files |");
+    println!("|---|---|---|---|---|");
+    for rev in ["rocky-eol", "stein-eol"] {
+        let mut secs = Vec::new();
+        let mut files = 0;
+        for _ in 0..runs.max(5) {
+            let start = Instant::now();
+            let tree = heatcap::git::tree_at(&clone, rev).unwrap();
+            secs.push(start.elapsed().as_secs_f64());
+            files = tree.len();
+        }
+        let slowest = secs.iter().copied().fold(0.0, f64::max);
+        println!(
+            "| read `{rev}` from git (every file of its tree) | all | {:.1} ms | {:.1} ms | {files} |",
+            median(secs) * 1e3,
+            slowest * 1e3,
+        );
+    }
+    let dir = clone.to_str().unwrap();
+    let at = |f: &str| format!("{dir}/{f}");
+    let words: Vec<String> = [
+        "heatcap".to_owned(),
+        "diff".into(),
+        "--from".into(),
+        "queens-eol".into(),
+        "--to".into(),
+        "rocky-eol".into(),
+        "-t".into(),
+        at("overcloud.yaml"),
+        "-e".into(),
+        at("overcloud-resource-registry-puppet.yaml"),
+        "-e".into(),
+        at("environments/docker.yaml"),
+        "-e".into(),
+        at("environments/docker-ha.yaml"),
+        "-e".into(),
+        at("environments/network-isolation.yaml"),
+        "-e".into(),
+        at("environments/network-environment.yaml"),
+        "--max-nested-depth".into(),
+        "7".into(),
+        "--format".into(),
+        "json".into(),
+    ]
+    .to_vec();
+    let args: Vec<&str> = words.iter().map(String::as_str).collect();
+    for threads in [1, 2] {
+        let mut secs = Vec::new();
+        for _ in 0..runs {
+            let start = Instant::now();
+            exe_run(threads, &args);
+            secs.push(start.elapsed().as_secs_f64());
+        }
+        let slowest = secs.iter().copied().fold(0.0, f64::max);
+        println!(
+            "| `diff --from queens-eol --to rocky-eol` (2018-style deployment, raw trees: two renders, two compositions) | {threads} | {:.2} s | {:.2} s | |",
+            median(secs),
+            slowest,
+        );
+    }
+    println!();
 }

@@ -14,6 +14,9 @@ pub enum Error {
     Config(String),
     /// Writing the output failed.
     Output(io::Error),
+    /// A tree at a git revision could not be read (`--rev`, a revision
+    /// side of `diff`): E0031, E0032 or E0033 with what to fetch.
+    Revision(RevisionError),
 }
 
 impl Error {
@@ -28,11 +31,36 @@ impl fmt::Display for Error {
         match self {
             Error::Usage(m) | Error::Config(m) => write!(f, "{m}"),
             Error::Output(e) => write!(f, "cannot write output: {e}"),
+            Error::Revision(e) => write!(f, "{e}"),
         }
     }
 }
 
 impl std::error::Error for Error {}
+
+/// Why a revision's tree could not be read (`crate::git`): a diagnostic
+/// code and a message naming the revision and what to fetch.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RevisionError {
+    /// E0031, E0032 or E0033.
+    pub code: String,
+    /// What went wrong and what to do.
+    pub message: String,
+}
+
+impl fmt::Display for RevisionError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}: {}", self.code, self.message)
+    }
+}
+
+impl std::error::Error for RevisionError {}
+
+impl From<RevisionError> for Error {
+    fn from(e: RevisionError) -> Self {
+        Error::Revision(e)
+    }
+}
 
 impl From<io::Error> for Error {
     fn from(e: io::Error) -> Self {

@@ -73,6 +73,7 @@ pub(crate) mod error;
 pub(crate) mod eval;
 #[doc(hidden)]
 pub mod fuzzing;
+pub mod git;
 pub(crate) mod heat_schema;
 pub(crate) mod index;
 pub(crate) mod load;

@@ -22,6 +22,11 @@ use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
+/// The system's error numbers for "no such file or directory" and "is a
+/// directory": a path a mounted tree lacks fails as on a checkout.
+const ENOENT: i32 = 2;
+const EISDIR: i32 = 21;
+
 /// One virtual file.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(crate) struct VirtualFile {
@@ -44,6 +49,12 @@ struct Inner {
     /// data it was rendered with: a workspace opened with this overlay
     /// (validate's composition) does not render them again.
     rendered: Vec<(PathBuf, String)>,
+    /// Trees mounted *instead of* the disk (`--rev`): each real root with
+    /// the revision it was read at. Below a root, the disk is not read: a
+    /// path the tree lacks is missing.
+    trees: Vec<(PathBuf, String)>,
+    /// The real paths of the directories the mounted trees hold.
+    dirs: std::collections::BTreeSet<PathBuf>,
 }
 
 /// Files read at their paths instead of the disk's, over the disk: a
@@ -72,6 +83,31 @@ fn key(path: &Path) -> Option<PathBuf> {
         _ => Path::new("."),
     };
     Some(std::fs::canonicalize(dir).ok()?.join(name))
+}
+
+/// The real path `path` names when its directory may not exist on disk (a
+/// directory only a revision holds): its nearest existing ancestor's real
+/// path joined with the rest, `..` and `.` taken lexically.
+fn lexical_key(path: &Path) -> Option<PathBuf> {
+    let absolute = std::path::absolute(path).ok()?;
+    let parts: Vec<std::path::Component<'_>> = absolute.components().collect();
+    for at in (1..=parts.len()).rev() {
+        let head: PathBuf = parts[..at].iter().collect();
+        let Ok(mut real) = std::fs::canonicalize(&head) else {
+            continue;
+        };
+        for c in &parts[at..] {
+            match c {
+                std::path::Component::ParentDir => {
+                    real.pop();
+                }
+                std::path::Component::Normal(name) => real.push(name),
+                _ => {}
+            }
+        }
+        return Some(real);
+    }
+    None
 }
 
 impl FileOverlay {
@@ -162,12 +198,14 @@ impl FileOverlay {
     /// same path, but for an editor's buffer: what the user is editing is
     /// read, not a render of the file).
     pub(crate) fn merge(&mut self, other: &FileOverlay) {
-        if other.0.files.is_empty() && other.0.rendered.is_empty() {
+        if other.0.files.is_empty() && other.0.rendered.is_empty() && other.0.trees.is_empty() {
             return;
         }
         let inner = Arc::make_mut(&mut self.0);
         for (path, file) in &other.0.files {
-            if inner.files.get(path).is_some_and(|f| f.origin.is_none()) {
+            if inner.files.get(path).is_some_and(|f| f.origin.is_none())
+                && !inner.trees.iter().any(|(root, _)| path.starts_with(root))
+            {
                 continue;
             }
             inner.files.insert(path.clone(), file.clone());
@@ -176,6 +214,8 @@ impl FileOverlay {
             inner.sources.insert(source.clone(), outputs.clone());
         }
         inner.rendered.extend(other.0.rendered.iter().cloned());
+        inner.trees.extend(other.0.trees.iter().cloned());
+        inner.dirs.extend(other.0.dirs.iter().cloned());
     }
 
     /// Whether anything is mounted at or below `dir_real`.
@@ -192,7 +232,112 @@ impl FileOverlay {
         if self.is_empty() {
             return None;
         }
-        self.0.files.get(&key(path)?).cloned()
+        self.0.files.get(&self.key_of(path)?).cloned()
+    }
+
+    /// The key of `path`: its real directory joined with its name, or,
+    /// with a tree mounted, the lexical answer where the directory is not
+    /// on disk.
+    fn key_of(&self, path: &Path) -> Option<PathBuf> {
+        match key(path) {
+            Some(k) => Some(k),
+            None if !self.0.trees.is_empty() => lexical_key(path),
+            None => None,
+        }
+    }
+
+    /// Mounts the files of a tree read at revision `rev` (paths relative
+    /// to `root`, a real directory) *instead of* the disk below `root`:
+    /// a path below it that the tree lacks is missing, whatever the disk
+    /// holds there.
+    pub(crate) fn mount_tree(&mut self, root: &Path, rev: &str, files: Vec<(String, Vec<u8>)>) {
+        let inner = Arc::make_mut(&mut self.0);
+        inner.dirs.insert(root.to_path_buf());
+        for (rel, bytes) in files {
+            let path = root.join(&rel);
+            let mut dir = path.parent();
+            while let Some(d) = dir {
+                if d == root || !inner.dirs.insert(d.to_path_buf()) {
+                    break;
+                }
+                dir = d.parent();
+            }
+            let text: Arc<str> = match String::from_utf8(bytes) {
+                Ok(s) => s.into(),
+                Err(e) => String::from_utf8_lossy(e.as_bytes()).into(),
+            };
+            inner
+                .files
+                .insert(path, Arc::new(VirtualFile { text, origin: None }));
+        }
+        inner.trees.push((root.to_path_buf(), rev.to_owned()));
+    }
+
+    /// The real path of `path` when it lies in a tree mounted instead of
+    /// the disk (`--rev`), with the revision.
+    pub(crate) fn in_tree(&self, path: &Path) -> Option<(PathBuf, &str)> {
+        if self.0.trees.is_empty() {
+            return None;
+        }
+        let k = self.key_of(path)?;
+        let rev = self
+            .0
+            .trees
+            .iter()
+            .find(|(root, _)| k.starts_with(root))
+            .map(|(_, rev)| rev.as_str())?;
+        Some((k, rev))
+    }
+
+    /// The revision of the first tree mounted instead of the disk, if any.
+    pub fn revision(&self) -> Option<&str> {
+        self.0.trees.first().map(|(_, rev)| rev.as_str())
+    }
+
+    /// Whether `path` is a directory: in a mounted tree, one the tree
+    /// holds; elsewhere the disk's (links followed).
+    pub(crate) fn is_dir(&self, path: &Path) -> bool {
+        match self.in_tree(path) {
+            Some((k, _)) => self.0.dirs.contains(&k),
+            None => path.is_dir(),
+        }
+    }
+
+    /// The entries of a directory of a mounted tree (name, whether it is
+    /// a directory), in name order; `None` outside the mounted trees or
+    /// where the tree holds no such directory.
+    pub(crate) fn tree_entries(&self, dir: &Path) -> Option<Vec<(String, bool)>> {
+        let (k, _) = self.in_tree(dir)?;
+        if !self.0.dirs.contains(&k) {
+            return None;
+        }
+        let mut out = std::collections::BTreeMap::new();
+        let below = |p: &Path| p.strip_prefix(&k).ok().map(Path::to_path_buf);
+        for p in self
+            .0
+            .dirs
+            .range(k.clone()..)
+            .take_while(|p| p.starts_with(&k))
+        {
+            if let Some(rel) = below(p) {
+                if rel.components().count() == 1 {
+                    out.insert(rel.to_string_lossy().into_owned(), true);
+                }
+            }
+        }
+        for (p, _) in self
+            .0
+            .files
+            .range(k.clone()..)
+            .take_while(|(p, _)| p.starts_with(&k))
+        {
+            if let Some(rel) = below(p) {
+                if rel.components().count() == 1 {
+                    out.insert(rel.to_string_lossy().into_owned(), false);
+                }
+            }
+        }
+        Some(out.into_iter().collect())
     }
 
     /// The outputs mounted for the source at `path` (their real paths), if
@@ -201,7 +346,7 @@ impl FileOverlay {
         if self.0.sources.is_empty() {
             return None;
         }
-        self.0.sources.get(&key(path)?).cloned()
+        self.0.sources.get(&self.key_of(path)?).cloned()
     }
 
     /// The bytes at `path`: a virtual file's text, or the regular file's
@@ -212,6 +357,9 @@ impl FileOverlay {
     pub fn read(&self, path: &Path) -> std::io::Result<Vec<u8>> {
         if let Some(v) = self.get(path) {
             return Ok(v.text.as_bytes().to_vec());
+        }
+        if let Some(e) = self.missing_in_tree(path) {
+            return Err(e);
         }
         let meta = std::fs::metadata(path)?;
         if !meta.is_file() {
@@ -224,12 +372,34 @@ impl FileOverlay {
 
     /// Whether `path` is a virtual file or a regular file (links followed).
     pub fn is_file(&self, path: &Path) -> bool {
-        self.get(path).is_some() || std::fs::metadata(path).is_ok_and(|m| m.is_file())
+        self.get(path).is_some()
+            || (self.in_tree(path).is_none() && std::fs::metadata(path).is_ok_and(|m| m.is_file()))
     }
 
     /// Whether anything is at `path`, virtual or on disk.
     pub fn exists(&self, path: &Path) -> bool {
-        self.get(path).is_some() || path.exists()
+        if self.get(path).is_some() {
+            return true;
+        }
+        match self.in_tree(path) {
+            Some((k, _)) => self.0.dirs.contains(&k),
+            None => path.exists(),
+        }
+    }
+
+    /// For a path in a mounted tree that is no file of it: the error the
+    /// disk gives on a checkout of that revision (no such file, or a
+    /// directory), in the system's words.
+    pub(crate) fn missing_in_tree(&self, path: &Path) -> Option<std::io::Error> {
+        let (k, _) = self.in_tree(path)?;
+        if self.0.files.contains_key(&k) {
+            return None;
+        }
+        Some(if self.0.dirs.contains(&k) {
+            std::io::Error::from_raw_os_error(EISDIR)
+        } else {
+            std::io::Error::from_raw_os_error(ENOENT)
+        })
     }
 
     /// The real path of `path`: a virtual file's key, or the disk's answer.
@@ -238,6 +408,13 @@ impl FileOverlay {
     /// The disk's, when nothing is mounted there either.
     pub fn canonicalize(&self, path: impl AsRef<Path>) -> std::io::Result<PathBuf> {
         let path = path.as_ref();
+        if let Some((k, _)) = self.in_tree(path) {
+            return if self.0.files.contains_key(&k) || self.0.dirs.contains(&k) {
+                Ok(k)
+            } else {
+                Err(std::io::Error::from_raw_os_error(ENOENT))
+            };
+        }
         std::fs::canonicalize(path).or_else(|e| match self.get(path) {
             Some(_) => key(path).ok_or(e),
             None => Err(e),
@@ -332,6 +509,9 @@ impl Disk {
     /// symbolic link (one `lstat`) is its real directory joined with that
     /// name, exactly as `realpath` finds it component by component.
     pub(crate) fn canonicalize(&self, path: &Path) -> std::io::Result<PathBuf> {
+        if self.overlay.in_tree(path).is_some() {
+            return self.overlay.canonicalize(path);
+        }
         if let Some(name) = plain_name(path) {
             if std::fs::symlink_metadata(path).is_ok_and(|m| !m.file_type().is_symlink()) {
                 let dir = match path.parent() {
@@ -352,7 +532,10 @@ impl Disk {
         if let Some(known) = locked(&self.dirs).get(dir) {
             return known.clone();
         }
-        let answer = std::fs::canonicalize(dir).ok();
+        let answer = match self.overlay.in_tree(dir) {
+            Some(_) => self.overlay.canonicalize(dir).ok(),
+            None => std::fs::canonicalize(dir).ok(),
+        };
         locked(&self.dirs).insert(dir.to_path_buf(), answer.clone());
         answer
     }
@@ -477,6 +660,62 @@ mod tests {
         std::fs::write(&later, "b").unwrap();
         assert!(!disk.is_file(&later), "the run's answer is kept");
         assert!(Disk::default().is_file(&later));
+    }
+
+    /// A tree mounted instead of the disk answers for paths below its
+    /// root, whether or not their directories are on disk (`..` taken
+    /// lexically), and nothing else of the disk there is seen.
+    #[test]
+    fn a_mounted_tree_answers_instead_of_the_disk() {
+        let tmp = tempfile::tempdir().unwrap();
+        let root = std::fs::canonicalize(tmp.path()).unwrap();
+        std::fs::create_dir_all(root.join("env")).unwrap();
+        std::fs::write(root.join("env/disk-only.yaml"), "disk").unwrap();
+        std::fs::write(root.join("outside.yaml"), "outside").unwrap();
+        let repo = root.join("env");
+        let mut tree = FileOverlay::new();
+        tree.mount_tree(
+            &repo,
+            "v1",
+            vec![
+                ("a.yaml".into(), b"a".to_vec()),
+                ("gone/deep/b.yaml".into(), b"b".to_vec()),
+            ],
+        );
+        assert_eq!(tree.revision(), Some("v1"));
+        assert_eq!(tree.read(&repo.join("a.yaml")).unwrap(), b"a");
+        let through_parent = repo.join("gone/deep/../deep/b.yaml");
+        assert_eq!(tree.read(&through_parent).unwrap(), b"b");
+        assert_eq!(
+            tree.canonicalize(&through_parent).unwrap(),
+            repo.join("gone/deep/b.yaml")
+        );
+        assert!(tree.is_dir(&repo.join("gone")) && tree.exists(&repo.join("gone/deep")));
+        assert!(!tree.is_file(&repo.join("disk-only.yaml")));
+        assert_eq!(
+            tree.read(&repo.join("disk-only.yaml")).unwrap_err().kind(),
+            std::io::ErrorKind::NotFound
+        );
+        assert_eq!(
+            tree.tree_entries(&repo).unwrap(),
+            [("a.yaml".to_owned(), false), ("gone".to_owned(), true)]
+        );
+        // Outside the repository, the disk.
+        assert_eq!(tree.read(&root.join("outside.yaml")).unwrap(), b"outside");
+        // A render over it replaces the tree's file, as it would the disk's.
+        let mut rendered = FileOverlay::new();
+        rendered.mount(
+            [(
+                repo.join("a.yaml"),
+                VirtualFile {
+                    text: "rendered".into(),
+                    origin: Some("a.j2.yaml".into()),
+                },
+            )],
+            [],
+        );
+        tree.merge(&rendered);
+        assert_eq!(tree.read(&repo.join("a.yaml")).unwrap(), b"rendered");
     }
 
     #[test]

@@ -254,6 +254,12 @@ impl Walked {
             }
             return;
         }
+        if let Some(e) = self.overlay.missing_in_tree(&path) {
+            let msg = format!("`{display}`, named here: {}", io_message(&e));
+            self.diagnostics
+                .push(Diagnostic::new(codes::NOT_FOUND, from, msg).at(at));
+            return;
+        }
         match std::fs::metadata(&path) {
             Ok(meta) if meta.is_file() => {
                 if self.seen.first(&path, ino_of(&meta)) {
@@ -296,6 +302,12 @@ impl Walked {
         path: &Path,
         by_path: &std::collections::HashMap<&Path, usize>,
     ) -> Option<usize> {
+        if self.overlay.get(path).is_some() {
+            // A virtual file: by its real path, as it was listed.
+            let key = self.overlay.canonicalize(path).ok()?;
+            let listed = self.seen.virtual_files.get(&key)?;
+            return by_path.get(listed.as_path()).copied();
+        }
         let meta = std::fs::metadata(path).ok()?;
         if !meta.is_file() {
             return None;
@@ -335,6 +347,22 @@ pub(crate) fn walk(opts: &WalkOptions, overlay: &crate::vfs::FileOverlay) -> Wal
         if overlay.get(root).is_some() {
             if seen.first_virtual(root, overlay) {
                 out.sources.push(source(root.clone(), shown, true));
+            }
+            continue;
+        }
+        if overlay.in_tree(root).is_some() {
+            if !overlay.is_dir(root) {
+                let e = std::io::Error::from_raw_os_error(2);
+                out.diagnostics
+                    .push(Diagnostic::new(codes::NOT_FOUND, shown, io_message(&e)));
+            } else if opts.recursive {
+                walk_tree(root, opts, overlay, &mut seen, &mut out);
+            } else {
+                out.diagnostics.push(Diagnostic::new(
+                    DIRECTORY_SKIPPED,
+                    shown,
+                    "is a directory; use -r to search it",
+                ));
             }
             continue;
         }
@@ -480,6 +508,31 @@ fn walk_dir(
     }
 }
 
+/// Walks a directory of a tree mounted instead of the disk (`--rev`): its
+/// files, in the order the disk's walk lists them, with the same globs
+/// (a directory an exclude glob matches is not entered).
+fn walk_tree(
+    root: &Path,
+    opts: &WalkOptions,
+    overlay: &crate::vfs::FileOverlay,
+    seen: &mut Dedup,
+    out: &mut Walked,
+) {
+    let first_of_root = out.sources.len();
+    let include_at = anchor(root, opts.include_base.as_deref());
+    let exclude_at = anchor(root, opts.exclude_base.as_deref());
+    let excluded = |rel: &Path| opts.exclude.is_match(anchored(exclude_at.as_deref(), rel));
+    let rels = virtual_files_below(root, opts, overlay, &|rel| {
+        opts.include.is_match(anchored(include_at.as_deref(), rel))
+            && !excluded(rel)
+            && !rel
+                .ancestors()
+                .skip(1)
+                .any(|a| !a.as_os_str().is_empty() && excluded(a))
+    });
+    add_virtual(root, first_of_root, rels, overlay, seen, out);
+}
+
 /// The virtual files (`crate::vfs`) below `root` the walk takes (not
 /// hidden unless `--hidden`, matching the globs), as paths below `root`.
 fn virtual_files_below(
@@ -491,7 +544,7 @@ fn virtual_files_below(
     if overlay.is_empty() {
         return Vec::new();
     }
-    let Ok(real) = std::fs::canonicalize(root) else {
+    let Ok(real) = overlay.canonicalize(root) else {
         return Vec::new();
     };
     if !overlay.mounted_below(&real) {
@@ -831,8 +884,9 @@ fn link_loops(path: &Path) -> bool {
 /// an inode number, to compare their devices.
 #[derive(Debug, Default)]
 struct Dedup {
-    /// Virtual files (`crate::vfs`) by real path.
-    virtual_files: std::collections::HashSet<PathBuf>,
+    /// Virtual files (`crate::vfs`): real path → the path it was first
+    /// seen under.
+    virtual_files: std::collections::HashMap<PathBuf, PathBuf>,
     #[cfg(unix)]
     by_ino: std::collections::HashMap<u64, Vec<PathBuf>>,
     /// Real path → the path it was listed under.
@@ -846,7 +900,13 @@ impl Dedup {
         let key = overlay
             .canonicalize(path)
             .unwrap_or_else(|_| path.to_path_buf());
-        self.virtual_files.insert(key)
+        match self.virtual_files.entry(key) {
+            std::collections::hash_map::Entry::Occupied(_) => false,
+            std::collections::hash_map::Entry::Vacant(v) => {
+                v.insert(path.to_path_buf());
+                true
+            }
+        }
     }
 
     /// True the first time a file is seen.

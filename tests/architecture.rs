@@ -18,6 +18,8 @@ const STAGES: &[(&str, u32)] = &[
     ("vfs", 2),
     ("walk", 3),
     ("load", 4),
+    // A git revision's tree read into the file overlay (beside load).
+    ("git", 4),
     ("model", 5),
     // TripleO's Jinja sources rendered in memory (beside model).
     ("render", 5),

@@ -381,6 +381,8 @@ pub struct CatalogueArgs {
     #[arg(long, value_name = "CHARS", default_value_t = crate::load::DEFAULT_MAX_SIZE)]
     pub max_size: usize,
     #[command(flatten)]
+    pub rev: RevArgs,
+    #[command(flatten)]
     pub output: OutputArgs,
 }
 
@@ -404,8 +406,8 @@ pub struct WalkArgs {
     pub read: ReadArgs,
 }
 
-/// How files are read: the largest one, and the data a TripleO tree's
-/// Jinja sources are rendered with.
+/// How files are read: the largest one, the data a TripleO tree's
+/// Jinja sources are rendered with, the revision.
 #[derive(Debug, Clone, Args)]
 pub struct ReadArgs {
     /// Largest file read, in characters (Heat's max_template_size).
@@ -413,6 +415,19 @@ pub struct ReadArgs {
     pub max_size: usize,
     #[command(flatten)]
     pub render: RenderArgs,
+    #[command(flatten)]
+    pub rev: RevArgs,
+}
+
+/// Which revision of the tree is read.
+#[derive(Debug, Clone, Default, Args)]
+pub struct RevArgs {
+    /// Read the tree as it is at this git revision (a branch, tag, hash,
+    /// `HEAD~1`) of the repository the first path is in, from git's
+    /// objects without a checkout; paths outside the repository are read
+    /// as they are.
+    #[arg(long, value_name = "REV")]
+    pub rev: Option<String>,
 }
 
 /// What the index queries (capabilities-find, template-capabilities,
@@ -668,6 +683,8 @@ pub struct OptionsArgs {
 pub struct ExportArgs {
     #[command(flatten)]
     pub composition: CompositionArgs,
+    #[command(flatten)]
+    pub rev: RevArgs,
     /// The directory to write the tree into (created; must be empty unless --force).
     #[arg(long, value_name = "DIR")]
     pub out: Option<PathBuf>,
@@ -703,6 +720,8 @@ pub struct RenderCmdArgs {
     #[command(flatten)]
     pub render: RenderArgs,
     #[command(flatten)]
+    pub rev: RevArgs,
+    #[command(flatten)]
     pub output: QuietArgs,
 }
 
@@ -721,6 +740,8 @@ pub struct QuietArgs {
 pub struct ParametersArgs {
     #[command(flatten)]
     pub composition: CompositionArgs,
+    #[command(flatten)]
+    pub rev: RevArgs,
     /// Use this template for this type, as a UI selection would (repeatable).
     #[arg(long, value_name = "TYPE=PATH")]
     pub choose: Vec<String>,
@@ -738,6 +759,8 @@ pub struct ParametersArgs {
 pub struct PreviewArgs {
     #[command(flatten)]
     pub composition: CompositionArgs,
+    #[command(flatten)]
+    pub rev: RevArgs,
     /// Use this template for this type, as a UI selection would (repeatable).
     #[arg(long, value_name = "TYPE=PATH")]
     pub choose: Vec<String>,
@@ -762,11 +785,21 @@ pub struct DiffArgs {
     /// would (repeatable).
     #[arg(long, value_name = "TYPE=PATH")]
     pub choose: Vec<String>,
-    /// The old side's tree: its relative template and environment paths
-    /// are read in DIR (absolute ones as they are) [default: the new
-    /// side's].
-    #[arg(long, value_name = "DIR")]
+    /// Revisions to compare, as `git diff` reads them: `REV` (from REV to
+    /// the working tree), `A..B` (from A to B), `A...B` (from their merge
+    /// base to B); an empty side is `HEAD`.
+    #[arg(value_name = "REVS", conflicts_with_all = ["from", "to"])]
+    pub revs: Option<String>,
+    /// The old side: a directory (its relative template and environment
+    /// paths are read in DIR, absolute ones as they are) or, when no such
+    /// directory exists, a git revision of the repository the template is
+    /// in (read from git's objects) [default: the new side's tree].
+    #[arg(long, value_name = "REV|DIR")]
     pub from: Option<PathBuf>,
+    /// The new side: a directory or a git revision, as `--from` [default:
+    /// the working tree as on disk].
+    #[arg(long, value_name = "REV|DIR")]
+    pub to: Option<PathBuf>,
     /// The old side's root template [default: the new side's].
     #[arg(long, value_name = "TEMPLATE")]
     pub from_template: Option<PathBuf>,

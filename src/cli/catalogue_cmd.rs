@@ -24,7 +24,11 @@ pub(super) fn catalogue(
             .chain(&a.plan),
         "catalogue",
     )?;
-    let load = config::sized_load_options(a.max_size)?;
+    let load = config::at_revision(
+        config::sized_load_options(a.max_size)?,
+        &a.rev,
+        [a.tree.as_path()],
+    )?;
     let progress = ui.progress(a.output.quiet, "reading");
     let plan = a
         .plan

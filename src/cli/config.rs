@@ -124,6 +124,54 @@ pub fn load_options(args: &ReadArgs) -> Result<LoadOptions, Error> {
     Ok(load)
 }
 
+/// `load` reading the tree at `--rev` (when given) of the repository the
+/// first of `paths` (not standard input) is in; the working directory's
+/// when there is none.
+pub fn at_revision<'a>(
+    mut load: LoadOptions,
+    rev: &super::args::RevArgs,
+    paths: impl IntoIterator<Item = &'a std::path::Path>,
+) -> Result<LoadOptions, Error> {
+    if let Some(rev) = &rev.rev {
+        load.overlay = revision_files(rev, paths)?;
+    }
+    Ok(load)
+}
+
+/// The files of the tree at `rev` in the repository the first of `paths`
+/// (not standard input) is in.
+pub fn revision_files<'a>(
+    rev: &str,
+    paths: impl IntoIterator<Item = &'a std::path::Path>,
+) -> Result<crate::vfs::FileOverlay, Error> {
+    let anchor = paths
+        .into_iter()
+        .find(|p| !crate::walk::is_stdin(p) && !p.as_os_str().is_empty())
+        .unwrap_or(std::path::Path::new("."));
+    Ok(crate::git::tree_at(anchor, rev)?)
+}
+
+/// The files of `--rev` for a composition: the repository the template
+/// (else the plan, else the first environment) is in; nothing without
+/// `--rev`.
+pub fn composition_files(
+    rev: &super::args::RevArgs,
+    composition: &super::args::CompositionArgs,
+) -> Result<crate::vfs::FileOverlay, Error> {
+    match &rev.rev {
+        Some(rev) => revision_files(
+            rev,
+            composition
+                .template
+                .iter()
+                .chain(&composition.plan)
+                .chain(&composition.environments)
+                .map(std::path::PathBuf::as_path),
+        ),
+        None => Ok(crate::vfs::FileOverlay::default()),
+    }
+}
+
 /// `--roles-data`, `--network-data`.
 pub fn render_options(args: &super::args::RenderArgs) -> crate::load::RenderOptions {
     crate::load::RenderOptions {

@@ -1,5 +1,7 @@
 //! `diff`: what an update from one composition (the old side, `--from*`)
-//! to another (the new side, `-t/-e/--plan/--choose`) does.
+//! to another (the new side, `-t/-e/--plan/--choose`) does. Each side's
+//! tree is the disk's, a directory's (`--from DIR`, `--to DIR`) or a git
+//! revision's (`--from REV`, `--to REV`, `REV`, `A..B`, `A...B`).
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -9,7 +11,7 @@ use indexmap::IndexMap;
 use super::args::{DiffArgs, DiffFailOn};
 use super::config_file::{self, Deployment};
 use super::parameters_cmd::choices;
-use super::preview_cmd::{default_stack_name, workspace_of};
+use super::preview_cmd::{default_stack_name, workspace_of, Side, Tree};
 use super::{config, exit_for_errors, print_diagnostics, Ui};
 use crate::error::{Error, Exit};
 use crate::product::diff::Diff;
@@ -31,14 +33,88 @@ fn in_tree(from: Option<&Path>, p: &Path) -> PathBuf {
     }
 }
 
+/// Where a side is read: a directory its relative paths are put in, and
+/// the tree its files come from.
+type Place = (Option<PathBuf>, Tree);
+
+/// A `--from`/`--to` value: an existing directory, else a revision of the
+/// repository `anchor` is in.
+fn place(value: &Path, anchor: &Path) -> Result<Place, Error> {
+    if value.is_dir() {
+        return Ok((Some(value.to_path_buf()), Tree::Disk));
+    }
+    let rev = value.to_string_lossy().into_owned();
+    let files = crate::git::tree_at(anchor, &rev).map_err(|mut e| {
+        e.message = format!("{} (nor is there a directory `{rev}`)", e.message);
+        e
+    })?;
+    Ok((None, Tree::Revision(files)))
+}
+
+/// The path the repository is found from: the new side's template, else
+/// its first environment, else the working directory.
+fn anchor(a: &DiffArgs) -> PathBuf {
+    a.composition
+        .template
+        .iter()
+        .chain(&a.composition.environments)
+        .find(|p| !p.as_os_str().is_empty())
+        .cloned()
+        .unwrap_or_else(|| PathBuf::from("."))
+}
+
+/// The old and the new side's places: from `REVS` as git's diff reads
+/// them, else from `--from` and `--to` (the old side defaults to the new
+/// side's, the new side to the disk).
+fn places(a: &DiffArgs) -> Result<(Place, Place), Error> {
+    let anchor = anchor(a);
+    if let Some(spec) = &a.revs {
+        let ((_, old), new) = crate::git::range_at(&anchor, spec)?;
+        let new = match new {
+            Some((_, files)) => (None, Tree::Revision(files)),
+            None => (None, Tree::Disk),
+        };
+        return Ok(((None, Tree::Revision(old)), new));
+    }
+    let new = match &a.to {
+        Some(to) => place(to, &anchor)?,
+        None => (None, Tree::Disk),
+    };
+    let old = match &a.from {
+        Some(from) => place(from, &anchor)?,
+        None => new.clone(),
+    };
+    Ok((old, new))
+}
+
+/// The revision the new side is read at, as the command line names it
+/// (`--to REV`, or `B` of `A..B`/`A...B`): the one its `--plan` is read
+/// at. `None` for the disk.
+pub(super) fn new_side_revision(a: &DiffArgs) -> Option<String> {
+    if let Some(spec) = &a.revs {
+        let b = spec
+            .split_once("...")
+            .or_else(|| spec.split_once(".."))
+            .map(|(_, b)| if b.is_empty() { "HEAD" } else { b })?;
+        return Some(b.to_owned());
+    }
+    a.to.as_ref()
+        .filter(|to| !to.is_dir())
+        .map(|to| to.to_string_lossy().into_owned())
+}
+
 /// The old side's template and environments.
-fn old_side(a: &DiffArgs) -> Result<(PathBuf, Vec<PathBuf>), Error> {
-    let from = a.from.as_deref();
+fn old_side(a: &DiffArgs, old: &Place) -> Result<(PathBuf, Vec<PathBuf>), Error> {
+    let from = old.0.as_deref();
     let mut environments: Vec<PathBuf> = Vec::new();
     let mut template = a.from_template.clone();
     if let Some(plan) = &a.from_plan {
         let path = in_tree(from, plan);
-        let plan = crate::workspace::open_plan(&path, &crate::load::LoadOptions::default());
+        let load = crate::load::LoadOptions {
+            overlay: old.1.files(),
+            ..crate::load::LoadOptions::default()
+        };
+        let plan = crate::workspace::open_plan(&path, &load);
         if let Some(e) = plan
             .diagnostics
             .iter()
@@ -67,13 +143,6 @@ fn old_side(a: &DiffArgs) -> Result<(PathBuf, Vec<PathBuf>), Error> {
     Ok((template, environments))
 }
 
-/// One side of the diff: its root template, environments and choices.
-struct SidePaths {
-    template: PathBuf,
-    environments: Vec<PathBuf>,
-    chosen: IndexMap<String, String>,
-}
-
 /// `diff`: exit 1 when Heat would refuse either side or the update (a
 /// `restricted_actions`), an error is found, or the interface section has
 /// a finding at or above `--fail-on`. With no template (nor plan) given,
@@ -94,16 +163,25 @@ pub(super) fn diff(
     } else {
         choices(&a.from_choose)?
     };
-    let (from_template, from_environments) = old_side(a)?;
-    let old = SidePaths {
+    let (old_place, new_place) = places(a)?;
+    let (from_template, from_environments) = old_side(a, &old_place)?;
+    let to = new_place.0.as_deref();
+    let new = Side {
+        tree: new_place.1,
+        template: in_tree(to, a.composition.template()),
+        environments: a
+            .composition
+            .environments
+            .iter()
+            .map(|e| in_tree(to, e))
+            .collect(),
+        chosen,
+    };
+    let old = Side {
+        tree: old_place.1,
         template: from_template,
         environments: from_environments,
         chosen: from_chosen,
-    };
-    let new = SidePaths {
-        template: a.composition.template().to_path_buf(),
-        environments: a.composition.environments.clone(),
-        chosen,
     };
     let (d, exit) = one(a, &old, &new, remap, ui, err)?;
     match a.format.unwrap_or(Format::Table) {
@@ -138,8 +216,8 @@ pub(super) fn diff(
 /// The diff of one deployment from `old` to `new`, and its exit code.
 fn one(
     a: &DiffArgs,
-    old: &SidePaths,
-    new: &SidePaths,
+    old: &Side,
+    new: &Side,
     remap: &Remap,
     ui: &Ui,
     err: &mut dyn Write,
@@ -157,15 +235,7 @@ fn one(
         .clone()
         .unwrap_or_else(|| default_stack_name(&new.template));
     let progress = ui.progress(a.evaluation.output.quiet, "evaluating");
-    let open = |s: &SidePaths| {
-        workspace_of(
-            &s.template,
-            &s.environments,
-            s.chosen.clone(),
-            &a.evaluation,
-            remap,
-        )
-    };
+    let open = |s: &Side| workspace_of(s, &a.evaluation, remap);
     let (old_ws, new_ws) = rayon::join(|| open(old), || open(new));
     let (old_root, new_root) = (display(&old.template), display(&new.template));
     let (old_preview, new_preview) = rayon::join(
@@ -197,17 +267,23 @@ fn one(
 }
 
 /// A side of a configured deployment: its paths as written, read in
-/// `dir` (a plan's environments first, its template unless one is given).
+/// `dir` from `tree` (a plan's environments first, its template unless
+/// one is given).
 fn deployment_side(
     dir: &Path,
+    tree: &Tree,
     d: &Deployment,
     chosen: &IndexMap<String, String>,
-) -> Result<SidePaths, Error> {
+) -> Result<Side, Error> {
     let mut environments = Vec::new();
     let mut template = d.template.as_ref().map(|t| dir.join(t));
     if let Some(plan) = &d.plan {
         let path = dir.join(plan);
-        let plan = crate::workspace::open_plan(&path, &crate::load::LoadOptions::default());
+        let load = crate::load::LoadOptions {
+            overlay: tree.files(),
+            ..crate::load::LoadOptions::default()
+        };
+        let plan = crate::workspace::open_plan(&path, &load);
         if let Some(e) = plan
             .diagnostics
             .iter()
@@ -231,7 +307,8 @@ fn deployment_side(
             d.name
         )));
     };
-    Ok(SidePaths {
+    Ok(Side {
+        tree: tree.clone(),
         template,
         environments,
         chosen: chosen.clone(),
@@ -239,7 +316,9 @@ fn deployment_side(
 }
 
 /// `diff` with no template: each deployment of the configuration file,
-/// the old side read in `--from DIR` (else the same tree).
+/// each side read where `--from`/`--to`/`REVS` put it (a directory or a
+/// revision; the old side defaults to the new side's, the new side to
+/// the working tree).
 fn deployments(
     a: &DiffArgs,
     remap: &Remap,
@@ -262,6 +341,7 @@ fn deployments(
         ));
     }
     let dir = file.path.parent().unwrap_or(Path::new("")).to_path_buf();
+    let (old_place, new_place) = places(a)?;
     let chosen = choices(&a.choose)?;
     let from_chosen = if a.from_choose.is_empty() {
         chosen.clone()
@@ -271,8 +351,18 @@ fn deployments(
     let mut results = Vec::new();
     let mut exit = Exit::Ok;
     for d in &list {
-        let new = deployment_side(&dir, d, &chosen)?;
-        let old = deployment_side(a.from.as_deref().unwrap_or(&dir), d, &from_chosen)?;
+        let new = deployment_side(
+            new_place.0.as_deref().unwrap_or(&dir),
+            &new_place.1,
+            d,
+            &chosen,
+        )?;
+        let old = deployment_side(
+            old_place.0.as_deref().unwrap_or(&dir),
+            &old_place.1,
+            d,
+            &from_chosen,
+        )?;
         let (diff, e) = one(a, &old, &new, remap, ui, err)?;
         print_diagnostics(
             err,

@@ -26,8 +26,10 @@ pub(super) fn export(
     a.composition.no_stdin("export")?;
     let output = a.evaluation.diagnostics_output(Format::Plain);
     let root = display(a.composition.template());
+    let files = config::composition_files(&a.rev, &a.composition)?;
     let progress = ui.progress(a.evaluation.output.quiet, "exporting");
     let ws = Workspace::builder()
+        .files(files)
         .environments(&a.composition.environments)
         .roots(&[&root])
         .max_nested_depth(a.evaluation.max_nested_depth)

@@ -21,7 +21,14 @@ pub(super) fn find(
     let conditions = config::conditions(&a.conditions)?;
     let output = config::output(&a.query.output, Format::Plain);
     let file = config_file::load(&a.query.config, a.query.output.verbose, err)?;
-    let load = config::with_stdin(config::load_options(&a.query.walk.read)?, &a.paths)?;
+    let load = config::with_stdin(
+        config::at_revision(
+            config::load_options(&a.query.walk.read)?,
+            &a.query.walk.read.rev,
+            a.paths.iter().map(std::path::PathBuf::as_path),
+        )?,
+        &a.paths,
+    )?;
     let progress = ui.progress(a.query.output.quiet, "searching");
     let ws = Workspace::builder()
         .declared_only_for(a.query.declared_only, &conditions)
@@ -54,7 +61,14 @@ pub(super) fn summary(
     let output = config::output(&a.query.output, Format::Json);
     let file = config_file::load(&a.query.config, a.query.output.verbose, err)?;
     let load = config::with_stdin(
-        config::load_options(&a.query.walk.read)?,
+        config::at_revision(
+            config::load_options(&a.query.walk.read)?,
+            &a.query.walk.read.rev,
+            a.files
+                .iter()
+                .chain(&a.environments)
+                .map(std::path::PathBuf::as_path),
+        )?,
         a.files.iter().chain(&a.environments),
     )?;
     let progress = ui.progress(a.query.output.quiet, "reading");
@@ -88,7 +102,14 @@ pub(super) fn index(
 ) -> Result<Exit, Error> {
     let output = config::output(&a.query.output, Format::Json);
     let file = config_file::load(&a.query.config, a.query.output.verbose, err)?;
-    let load = config::with_stdin(config::load_options(&a.query.walk.read)?, &a.paths)?;
+    let load = config::with_stdin(
+        config::at_revision(
+            config::load_options(&a.query.walk.read)?,
+            &a.query.walk.read.rev,
+            a.paths.iter().map(std::path::PathBuf::as_path),
+        )?,
+        &a.paths,
+    )?;
     let progress = ui.progress(a.query.output.quiet, "indexing");
     let ws = Workspace::builder()
         .declared_only(a.query.declared_only)

@@ -105,6 +105,7 @@ pub fn run_on(
 fn expand_plan(
     command: &mut Command,
 ) -> Result<Option<(Vec<Diagnostic>, Option<Severity>)>, Error> {
+    let rev = revision_of(command);
     let (plan, environments, template, verbosity) = match command {
         Command::Resolve(a) => (
             a.plan.clone(),
@@ -154,7 +155,13 @@ fn expand_plan(
     let Some(path) = plan else {
         return Ok(None);
     };
-    let load = crate::load::LoadOptions::default();
+    let load = crate::load::LoadOptions {
+        overlay: match &rev {
+            Some(rev) => config::revision_files(rev, [path.as_path()])?,
+            None => crate::vfs::FileOverlay::default(),
+        },
+        ..crate::load::LoadOptions::default()
+    };
     let plan = crate::workspace::open_plan(&path, &load);
     let mut diagnostics = plan.diagnostics.clone();
     diagnostics.extend(crate::workspace::plan_requirements(&plan, &load));
@@ -177,6 +184,21 @@ fn expand_plan(
         }
     }
     Ok(Some((diagnostics, verbosity)))
+}
+
+/// The revision a command's `--plan` is read at: `--rev`, or the new side
+/// of `diff`.
+fn revision_of(command: &Command) -> Option<String> {
+    match command {
+        Command::Resolve(a) => a.read.rev.rev.clone(),
+        Command::Options(a) => a.read.rev.rev.clone(),
+        Command::Validate(a) => a.walk.read.rev.rev.clone(),
+        Command::Parameters(a) => a.rev.rev.clone(),
+        Command::Preview(a) => a.rev.rev.clone(),
+        Command::Export(a) => a.rev.rev.clone(),
+        Command::Diff(a) => diff_cmd::new_side_revision(a),
+        _ => None,
+    }
 }
 
 /// `--templates-root` applied to the paths given on the command line

@@ -26,8 +26,14 @@ pub(super) fn choices(raw: &[String]) -> Result<IndexMap<String, String>, Error>
     Ok(choices)
 }
 
-fn workspace(a: &ParametersArgs, choices: IndexMap<String, String>, remap: &Remap) -> Workspace {
+fn workspace(
+    a: &ParametersArgs,
+    choices: IndexMap<String, String>,
+    remap: &Remap,
+    files: crate::vfs::FileOverlay,
+) -> Workspace {
     Workspace::builder()
+        .files(files)
         .environments(&a.composition.environments)
         .roots(&[display(a.composition.template())])
         .choices(choices)
@@ -53,7 +59,8 @@ pub(super) fn parameters(
     }
     let root = display(a.composition.template());
     let progress = ui.progress(a.evaluation.output.quiet, "evaluating");
-    let (described, heat) = workspace(a, chosen, remap).parameters(&root);
+    let files = config::composition_files(&a.rev, &a.composition)?;
+    let (described, heat) = workspace(a, chosen, remap, files).parameters(&root);
     drop(progress);
     match a.format.unwrap_or(Format::Table) {
         Format::Heat => json::write_line(out, &heat)?,
@@ -87,6 +94,7 @@ fn parameters_diff(
         return Err(usage());
     }
     let base = Workspace::builder()
+        .files(config::composition_files(&a.rev, &a.composition)?)
         .environments(&a.composition.environments)
         .choices(chosen.clone())
         .max_nested_depth(a.evaluation.max_nested_depth)

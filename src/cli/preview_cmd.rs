@@ -24,32 +24,62 @@ pub(super) fn default_stack_name(template: &Path) -> String {
         .unwrap_or_default()
 }
 
-/// The create preview of `template` with `environments` and `chosen`
-/// (one side of `diff`, or `preview`'s answer), the root stack named `name`.
+/// Where a side's tree is read: the disk (the working tree, or the
+/// directory its paths were put in), or a git revision's objects.
+#[derive(Debug, Clone, Default)]
+pub(super) enum Tree {
+    /// The files on disk.
+    #[default]
+    Disk,
+    /// The tree at a revision (its files: [`crate::git`]).
+    Revision(crate::vfs::FileOverlay),
+}
+
+impl Tree {
+    /// The files read instead of the disk's.
+    pub(super) fn files(&self) -> crate::vfs::FileOverlay {
+        match self {
+            Tree::Disk => crate::vfs::FileOverlay::default(),
+            Tree::Revision(files) => files.clone(),
+        }
+    }
+}
+
+/// One composition to preview: `preview`'s, or a side of `diff`. Every
+/// command that opens a side opens it through [`preview_of`].
+#[derive(Debug, Clone)]
+pub(super) struct Side {
+    /// Where its files are read.
+    pub tree: Tree,
+    /// The root template.
+    pub template: PathBuf,
+    /// The environments, in order.
+    pub environments: Vec<PathBuf>,
+    /// `--choose` selections.
+    pub chosen: IndexMap<String, String>,
+}
+
+/// The create preview of a side (one side of `diff`, or `preview`'s
+/// answer), the root stack named `name`.
 pub(super) fn preview_of(
-    template: &Path,
-    environments: &[PathBuf],
-    chosen: IndexMap<String, String>,
+    side: &Side,
     evaluation: &EvaluationArgs,
     remap: &Remap,
     name: &str,
 ) -> Preview {
-    let root = display(template);
-    workspace_of(template, environments, chosen, evaluation, remap).preview(&root, name)
+    let root = display(&side.template);
+    workspace_of(side, evaluation, remap).preview(&root, name)
 }
 
-/// The workspace of one composition: `template` with `environments` and
-/// the choices (`preview`, and each side of `diff`).
-pub(super) fn workspace_of(
-    template: &Path,
-    environments: &[PathBuf],
-    chosen: IndexMap<String, String>,
-    evaluation: &EvaluationArgs,
-    remap: &Remap,
-) -> Workspace {
-    let root = display(template);
+/// The workspace of one side (`preview`'s composition, and each side of
+/// `diff`): its root template with its environments and choices, its
+/// files read from its tree.
+pub(super) fn workspace_of(side: &Side, evaluation: &EvaluationArgs, remap: &Remap) -> Workspace {
+    let root = display(&side.template);
+    let chosen = side.chosen.clone();
     Workspace::builder()
-        .environments(environments)
+        .files(side.tree.files())
+        .environments(&side.environments)
         .roots(std::slice::from_ref(&root))
         .choices(chosen)
         .max_nested_depth(evaluation.max_nested_depth)
@@ -74,15 +104,18 @@ pub(super) fn preview(
         .stack_name
         .clone()
         .unwrap_or_else(|| default_stack_name(a.composition.template()));
-    let progress = ui.progress(a.evaluation.output.quiet, "evaluating");
-    let p = preview_of(
-        a.composition.template(),
-        &a.composition.environments,
+    let tree = match &a.rev.rev {
+        Some(_) => Tree::Revision(config::composition_files(&a.rev, &a.composition)?),
+        None => Tree::Disk,
+    };
+    let side = Side {
+        tree,
+        template: a.composition.template().to_path_buf(),
+        environments: a.composition.environments.clone(),
         chosen,
-        &a.evaluation,
-        remap,
-        &name,
-    );
+    };
+    let progress = ui.progress(a.evaluation.output.quiet, "evaluating");
+    let p = preview_of(&side, &a.evaluation, remap, &name);
     drop(progress);
     match a.format.unwrap_or(Format::Table) {
         Format::Heat => {

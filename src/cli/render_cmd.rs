@@ -25,7 +25,11 @@ pub(super) fn render(
         min_severity: config::verbosity(a.output.quiet, a.output.verbose),
     };
     let progress = ui.progress(a.output.quiet, "rendering");
-    let plan = Workspace::render(&a.tree, &config::render_options(&a.render));
+    let files = match &a.rev.rev {
+        Some(rev) => config::revision_files(rev, [a.tree.as_path()])?,
+        None => crate::vfs::FileOverlay::default(),
+    };
+    let plan = Workspace::render_in(&a.tree, &config::render_options(&a.render), &files);
     if plan.refused() {
         drop(progress);
         print_diagnostics(err, &plan.diagnostics, output, ui)?;

@@ -21,7 +21,15 @@ pub(super) fn resolve(
     let output = config::output(&a.output, Format::Table);
     let root = a.template.as_deref().map(display);
     let load = config::with_stdin(
-        config::load_options(&a.read)?,
+        config::at_revision(
+            config::load_options(&a.read)?,
+            &a.read.rev,
+            a.template
+                .iter()
+                .chain(&a.environments)
+                .chain(&a.plan)
+                .map(std::path::PathBuf::as_path),
+        )?,
         a.template.iter().chain(&a.environments),
     )?;
     let progress = ui.progress(a.output.quiet, "resolving");
@@ -63,7 +71,18 @@ pub(super) fn options(
 ) -> Result<Exit, Error> {
     let output = config::output(&a.output, Format::Table);
     config::no_stdin(&a.directories, "options --templates")?;
-    let load = config::with_stdin(config::load_options(&a.read)?, &a.environments)?;
+    let load = config::with_stdin(
+        config::at_revision(
+            config::load_options(&a.read)?,
+            &a.read.rev,
+            a.directories
+                .iter()
+                .chain(&a.environments)
+                .chain(&a.plan)
+                .map(std::path::PathBuf::as_path),
+        )?,
+        &a.environments,
+    )?;
     let progress = ui.progress(a.output.quiet, "reading");
     let ws = Workspace::builder()
         .declared_only(a.declared_only)

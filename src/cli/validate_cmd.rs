@@ -38,10 +38,17 @@ pub(super) fn validate(
         config::no_stdin(a.paths.iter().chain(&a.environments), "--profile onap")?;
     }
     let load = config::with_stdin(
-        crate::load::LoadOptions {
-            remap: config::remap_with_file(remap, file)?,
-            ..config::load_options(&a.walk.read)?
-        },
+        config::at_revision(
+            crate::load::LoadOptions {
+                remap: config::remap_with_file(remap, file)?,
+                ..config::load_options(&a.walk.read)?
+            },
+            &a.walk.read.rev,
+            a.paths
+                .iter()
+                .chain(&a.environments)
+                .map(std::path::PathBuf::as_path),
+        )?,
         a.paths.iter().chain(&a.environments),
     )?;
     let walk = config::validate_walk_options(a, profile, file)?;

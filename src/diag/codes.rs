@@ -44,6 +44,12 @@ pub(crate) const RENDERED_ON_DISK_DIFFERS: Code = Code("W0026");
 /// With `--roles-data`/`--network-data`, the rendered files on disk that
 /// heatcap's render replaces.
 pub(crate) const RENDERED_ON_DISK_SET_ASIDE: Code = Code("W0027");
+/// `--rev`: the path is not in a git repository with a working directory.
+pub(crate) const NOT_A_REPOSITORY: Code = Code("E0031");
+/// `--rev`: the repository does not know the revision.
+pub(crate) const UNKNOWN_REVISION: Code = Code("E0032");
+/// `--rev`: objects of the revision are missing (a shallow or partial clone).
+pub(crate) const OBJECTS_MISSING: Code = Code("E0033");
 /// A path that is not a regular file (a FIFO, a device, a socket).
 pub(crate) const NOT_REGULAR: Code = Code("E0017");
 /// A directory given without `-r`.
@@ -327,6 +333,33 @@ pub(crate) static CODES: &[CodeInfo] = &[
         why: "The answer is not about the files on disk, which `openstack stack create` would deploy unless the tree is rendered again with that data.",
         example: "`heatcap parameters --network-data network_data_default.yaml -t overcloud.yaml` on a tree rendered with another network file.",
         source: "TripleO's tools/process-templates.py (`-r`, `-n`)",
+    },
+    CodeInfo {
+        code: NOT_A_REPOSITORY,
+        name: "NotARepository",
+        summary: "--rev was given for a path that is not in a git repository with a working directory",
+        what: "`--rev REV` (or a revision side of `diff`) reads the tree at REV from the git repository the path is in, found from the path up as git finds it; there is none, or it is bare. The command stops (exit 2).",
+        why: "Without a repository there is no revision to read; heatcap does not guess another tree.",
+        example: "`heatcap parameters --rev HEAD~1 -t /tmp/t/overcloud.yaml` where /tmp/t is no repository.",
+        source: "git rev-parse (repository discovery)",
+    },
+    CodeInfo {
+        code: UNKNOWN_REVISION,
+        name: "UnknownRevision",
+        summary: "the repository does not know the revision given with --rev (or a diff side); the message says what to fetch",
+        what: "The revision is not a commit the repository knows as `git rev-parse` reads it (a branch, tag, hash or `HEAD~N`), or two revisions of `A...B` have no common ancestor. The command stops (exit 2). In a shallow clone the message says to fetch more history.",
+        why: "The tree at a revision can only be read from objects the clone has.",
+        example: "`heatcap index -r --rev no-such-tag .`; `--rev HEAD~5` in a clone made with `--depth 1`.",
+        source: "git rev-parse",
+    },
+    CodeInfo {
+        code: OBJECTS_MISSING,
+        name: "ObjectsMissing",
+        summary: "objects of the revision's tree are missing (a shallow or partial clone); the message says how to fetch them",
+        what: "The revision is known, but its commit, tree or a file's blob is not in the repository's objects: a partial clone (`--filter=blob:none`) or a shallow one lacks it. heatcap reads objects and never fetches them; the command stops (exit 2).",
+        why: "A tree read without some of its files would give answers about a tree that never existed.",
+        example: "`heatcap parameters --rev v2 -t overcloud.yaml` in a clone made with `--filter=blob:none`.",
+        source: "git partial clone and shallow clone (gitrepository-layout)",
     },
     CodeInfo {
         code: CAPABILITIES_NOT_MAPPING,

@@ -626,6 +626,9 @@ fn read_limited(
     if let Some(v) = overlay.get(&source.path) {
         return Ok(v.text.as_bytes().to_vec());
     }
+    if let Some(e) = overlay.missing_in_tree(&source.path) {
+        return Err(err(&e));
+    }
     // Never open what is not a regular file: a FIFO blocks in open().
     let meta = std::fs::metadata(&source.path).map_err(|e| err(&e))?;
     if !meta.is_file() {

@@ -89,12 +89,16 @@ pub(crate) struct Bounds {
     pub max_chars: usize,
     /// The engine's work allowed for one output ([`FUEL`]).
     pub fuel: u64,
+    /// The files read instead of the disk's (`LoadOptions::overlay`): a
+    /// tree read at a git revision (`--rev`) is rendered from it.
+    pub files: crate::vfs::FileOverlay,
 }
 
 impl Default for Bounds {
     fn default() -> Bounds {
         Bounds {
             confine: None,
+            files: crate::vfs::FileOverlay::default(),
             max_chars: crate::load::DEFAULT_MAX_SIZE,
             fuel: FUEL,
         }
@@ -106,6 +110,7 @@ impl Bounds {
     pub(crate) fn of(load: &crate::load::LoadOptions) -> Bounds {
         Bounds {
             confine: load.confine.clone(),
+            files: load.overlay.clone(),
             max_chars: load.max_size,
             fuel: FUEL,
         }
@@ -128,6 +133,9 @@ impl Bounds {
                 format!("cannot read: {}", crate::walk::path_io_message(path, e)),
             ))
         };
+        if !self.files.is_empty() {
+            return self.files.read(path).map_err(|e| cannot(&e));
+        }
         let meta = std::fs::metadata(path).map_err(|e| cannot(&e))?;
         if !meta.is_file() {
             return Err(Box::new(crate::walk::not_regular(shown_as.to_owned())));
@@ -144,13 +152,20 @@ fn outside(path: &Path, confine: Option<&[PathBuf]>) -> Option<String> {
 
 /// The script's rules for the tree at `root` (the latest ones when it
 /// has no script, or when the script is outside `confine`).
-pub(crate) fn rules_of(root: &Path, confine: Option<&[PathBuf]>) -> ScriptRules {
+pub(crate) fn rules_of(
+    root: &Path,
+    confine: Option<&[PathBuf]>,
+    files: &crate::vfs::FileOverlay,
+) -> ScriptRules {
     let script = root.join("tools/process-templates.py");
     if outside(&script, confine).is_some() {
         return ScriptRules::latest();
     }
-    std::fs::read_to_string(script)
-        .map_or_else(|_| ScriptRules::latest(), |s| ScriptRules::from_script(&s))
+    files
+        .read(&script)
+        .ok()
+        .and_then(|b| String::from_utf8(b).ok())
+        .map_or_else(ScriptRules::latest, |s| ScriptRules::from_script(&s))
 }
 
 /// Whether `dir` is a tree heatcap renders: it is a TripleO tree's top
@@ -159,20 +174,38 @@ pub(crate) fn rules_of(root: &Path, confine: Option<&[PathBuf]>) -> ScriptRules 
 /// Jinja source at its top (`overcloud.j2.yaml` and its kin) or one
 /// directory down. Cheap: a few `stat`s and at most one listing per
 /// directory, no walk.
-pub(crate) fn is_renderable(dir: &Path, opts: &RenderOptions, confine: Option<&[PathBuf]>) -> bool {
+pub(crate) fn is_renderable(
+    dir: &Path,
+    opts: &RenderOptions,
+    confine: Option<&[PathBuf]>,
+    files: &crate::vfs::FileOverlay,
+) -> bool {
     let script = dir.join("tools/process-templates.py");
     let default_roles = dir.join("roles_data.yaml");
-    if !default_roles.is_file() && !script.is_file() {
+    if !files.is_file(&default_roles) && !files.is_file(&script) {
         return false;
     }
     let roles = match &opts.roles_data {
-        Some(p) => p.is_file(),
-        None => default_roles.is_file() || dir.join(rules_of(dir, confine).roles_data).is_file(),
+        Some(p) => files.is_file(p),
+        None => {
+            files.is_file(&default_roles)
+                || files.is_file(&dir.join(rules_of(dir, confine, files).roles_data))
+        }
     };
-    roles && has_top_level_source(dir)
+    roles && has_top_level_source(dir, files)
 }
 
-fn has_top_level_source(dir: &Path) -> bool {
+fn has_top_level_source(dir: &Path, files: &crate::vfs::FileOverlay) -> bool {
+    if let Some(entries) = files.tree_entries(dir) {
+        return entries.iter().any(|(name, is_dir)| {
+            name.ends_with(".j2.yaml")
+                || (*is_dir
+                    && !name.starts_with('.')
+                    && files
+                        .tree_entries(&dir.join(name))
+                        .is_some_and(|sub| sub.iter().any(|(f, _)| f.ends_with(".j2.yaml"))))
+        });
+    }
     std::fs::read_dir(dir).is_ok_and(|entries| {
         entries.flatten().any(|e| {
             let name = e.file_name();
@@ -302,7 +335,7 @@ pub(crate) fn render_tree(
     bounds: &Bounds,
 ) -> RenderedTree {
     let confine = bounds.confine.as_deref();
-    let rules = rules_of(root, confine);
+    let rules = rules_of(root, confine, &bounds.files);
     let mut tree = RenderedTree {
         outputs: Vec::new(),
         sources: Vec::new(),
@@ -310,7 +343,7 @@ pub(crate) fn render_tree(
         rules: rules.clone(),
     };
     let script = root.join("tools/process-templates.py");
-    if std::fs::symlink_metadata(&script).is_ok() {
+    if bounds.files.in_tree(&script).is_none() && std::fs::symlink_metadata(&script).is_ok() {
         if let Some(problem) = outside(&script, confine) {
             tree.diagnostics.push(Diagnostic::new(
                 codes::READ_ERROR,
@@ -319,7 +352,7 @@ pub(crate) fn render_tree(
             ));
         }
     }
-    let files = tree_files(root, rules.skip_hidden);
+    let files = tree_files(root, rules.skip_hidden, &bounds.files);
     tree.sources = files
         .iter()
         .filter(|f| f.ends_with(".j2.yaml"))
@@ -494,10 +527,12 @@ pub(crate) fn output_names(
     root: &Path,
     opts: &RenderOptions,
     confine: Option<&[PathBuf]>,
+    files: &crate::vfs::FileOverlay,
 ) -> Option<Vec<(String, String)>> {
-    let rules = rules_of(root, confine);
+    let rules = rules_of(root, confine, files);
     let bounds = Bounds {
         confine: confine.map(Into::into),
+        files: files.clone(),
         ..Bounds::default()
     };
     let prepared = prepare(root, "", opts, &rules, &bounds).ok()?;
@@ -507,7 +542,7 @@ pub(crate) fn output_names(
         prepared: &prepared,
         excludes: &excludes,
     };
-    let sources = tree_files(root, rules.skip_hidden)
+    let sources = tree_files(root, rules.skip_hidden, files)
         .into_iter()
         .filter(|f| f.ends_with(".j2.yaml"));
     Some(
@@ -589,8 +624,12 @@ fn role_index(roles: &[Py], name: &str, fallback: usize) -> usize {
 /// Every file below `root`, relative and `/`-separated, sorted; hidden
 /// ones left out when the script leaves them out. Directory links are
 /// not followed (`os.walk`'s default).
-pub(crate) fn tree_files(root: &Path, skip_hidden: bool) -> Vec<String> {
-    tree_entries(root, skip_hidden)
+pub(crate) fn tree_files(
+    root: &Path,
+    skip_hidden: bool,
+    files: &crate::vfs::FileOverlay,
+) -> Vec<String> {
+    tree_entries(root, skip_hidden, files)
         .into_iter()
         .filter_map(|(rel, is_dir)| (!is_dir).then_some(rel))
         .collect()
@@ -599,8 +638,39 @@ pub(crate) fn tree_files(root: &Path, skip_hidden: bool) -> Vec<String> {
 /// Every file and directory below `root` as `os.walk` lists them (links
 /// to directories neither entered nor listed), with whether it is a
 /// directory.
-pub(crate) fn tree_entries(root: &Path, skip_hidden: bool) -> Vec<(String, bool)> {
+pub(crate) fn tree_entries(
+    root: &Path,
+    skip_hidden: bool,
+    files: &crate::vfs::FileOverlay,
+) -> Vec<(String, bool)> {
     let mut out = Vec::new();
+    if files.tree_entries(root).is_some() {
+        // A tree read at a revision: listed as `os.walk` lists a checkout.
+        let mut stack = vec![String::new()];
+        while let Some(dir) = stack.pop() {
+            let Some(entries) = files.tree_entries(&root.join(&dir)) else {
+                continue;
+            };
+            let mut below = Vec::new();
+            for (name, is_dir) in entries {
+                if skip_hidden && name.starts_with('.') {
+                    continue;
+                }
+                let rel = if dir.is_empty() {
+                    name
+                } else {
+                    format!("{dir}/{name}")
+                };
+                if is_dir {
+                    below.push(rel.clone());
+                }
+                out.push((rel, is_dir));
+            }
+            stack.extend(below.into_iter().rev());
+        }
+        out.sort_by(|a, b| Path::new(&a.0).cmp(Path::new(&b.0)));
+        return out;
+    }
     let walker = walkdir::WalkDir::new(root)
         .sort_by_file_name()
         .into_iter()
@@ -709,7 +779,7 @@ fn excludes(
 ) -> Result<Vec<String>, Vec<Diagnostic>> {
     let path = root.join("j2_excludes.yaml");
     let shown_as = shown(root_display, "j2_excludes.yaml");
-    if !path.is_file() {
+    if !bounds.files.is_file(&path) {
         return if rules.excludes_required {
             Err(vec![render_error(
                 &shown_as,
@@ -816,6 +886,8 @@ struct Includes {
     main_name: String,
     /// The directories reads are confined to.
     confine: Option<Arc<[PathBuf]>>,
+    /// The files read instead of the disk's.
+    files: crate::vfs::FileOverlay,
     /// Every template read for this render, by the name it was loaded as
     /// (for the position of an error in it).
     loaded: Arc<Mutex<HashMap<String, Arc<Template>>>>,
@@ -841,7 +913,7 @@ impl Includes {
                 rel.push_str(p);
             }
             let path = self.root.join(&rel);
-            if !path.is_file() {
+            if !self.files.is_file(&path) {
                 continue;
             }
             if let Some(problem) = outside(&path, self.confine.as_deref()) {
@@ -859,7 +931,7 @@ impl Includes {
                     format!("{rel}: {problem}"),
                 ));
             }
-            let bytes = std::fs::read(&path).map_err(|e| {
+            let bytes = self.files.read(&path).map_err(|e| {
                 minijinja::Error::new(minijinja::ErrorKind::TemplateNotFound, e.to_string())
             })?;
             let text = String::from_utf8(bytes).map_err(|_| {
@@ -1013,6 +1085,7 @@ impl Ctx<'_> {
                 .to_owned(),
             main_name: main.shown.clone(),
             confine: self.bounds.confine.clone(),
+            files: self.bounds.files.clone(),
             loaded: Arc::default(),
             refused: Arc::default(),
         };

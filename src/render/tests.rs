@@ -472,6 +472,7 @@ fn linked_roles_or_network_data_outside_the_confinement_are_refused() {
             &l.root,
             &RenderOptions::default(),
             Some(std::slice::from_ref(&l.root)),
+            &crate::vfs::FileOverlay::default(),
         );
         assert!(names.is_none());
         assert!(said(&l.render(&Bounds::default())).contains("Secret"));

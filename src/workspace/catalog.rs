@@ -463,6 +463,9 @@ impl Catalog for FsCatalog {
         if self.overlay.get(&path).is_some() {
             return None;
         }
+        if let Some(e) = self.overlay.missing_in_tree(&path) {
+            return Some(crate::walk::path_io_message(&path, &e));
+        }
         match std::fs::metadata(&path) {
             Ok(m) if m.is_file() => None,
             Ok(_) => Some("it is not a file".to_owned()),

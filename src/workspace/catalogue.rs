@@ -226,15 +226,16 @@ struct Sourced {
 impl Sourced {
     fn of(root: &Path, opts: &LoadOptions) -> Sourced {
         let confine = opts.confine.as_deref();
-        let rules = crate::render::rules_of(root, confine);
-        let sources: Vec<String> = crate::render::tree_files(root, rules.skip_hidden)
-            .into_iter()
-            .filter(|f| f.ends_with(".j2.yaml"))
-            .collect();
+        let rules = crate::render::rules_of(root, confine, &opts.overlay);
+        let sources: Vec<String> =
+            crate::render::tree_files(root, rules.skip_hidden, &opts.overlay)
+                .into_iter()
+                .filter(|f| f.ends_with(".j2.yaml"))
+                .collect();
         let outputs = if sources.is_empty() {
             Some(HashMap::new())
         } else {
-            crate::render::output_names(root, &opts.render, confine)
+            crate::render::output_names(root, &opts.render, confine, &opts.overlay)
                 .map(|o| o.into_iter().collect())
         };
         Sourced {

@@ -87,6 +87,14 @@ impl WorkspaceBuilder {
         self
     }
 
+    /// Read paths through `files` (a tree at a git revision,
+    /// [`crate::git::tree_at`]) instead of the disk where it holds them.
+    #[must_use]
+    pub fn files(mut self, files: crate::vfs::FileOverlay) -> Self {
+        self.load.overlay = files;
+        self
+    }
+
     /// The data TripleO trees are rendered with (`--roles-data`,
     /// `--network-data`).
     #[must_use]
@@ -237,7 +245,7 @@ impl WorkspaceBuilder {
             .walk
             .iter()
             .flat_map(|w| &w.roots)
-            .find(|r| r.is_dir())
+            .find(|r| self.load.overlay.is_dir(r))
             .map(PathBuf::as_path);
         let named_remap = if self.infer {
             inferred::remap_for(&self.load.remap, root)
@@ -327,7 +335,17 @@ impl Workspace {
     /// `render`: the TripleO tree at `tree` rendered as its
     /// `tools/process-templates.py -o DIR` writes it, ready to write.
     pub fn render(tree: &Path, opts: &crate::load::RenderOptions) -> RenderPlan {
-        rendered::plan(tree, opts)
+        rendered::plan(tree, opts, &crate::vfs::FileOverlay::default())
+    }
+
+    /// [`Workspace::render`] of a tree read through `files` (a tree at a
+    /// git revision, [`crate::git::tree_at`]).
+    pub fn render_in(
+        tree: &Path,
+        opts: &crate::load::RenderOptions,
+        files: &crate::vfs::FileOverlay,
+    ) -> RenderPlan {
+        rendered::plan(tree, opts, files)
     }
 
     /// The walked files.
@@ -523,7 +541,7 @@ impl Workspace {
                 &self.load.remap,
                 directories
                     .iter()
-                    .find(|d| d.is_dir())
+                    .find(|d| self.load.overlay.is_dir(d))
                     .map(PathBuf::as_path),
             );
             inferred::offers(&self.env_files, &walked, &dir_files, &self.catalog, &remap)
@@ -549,7 +567,7 @@ impl Workspace {
         if let Some(map) = directories
             .iter()
             .map(|d| d.join(catalogue::CAPABILITIES_MAP))
-            .find(|m| m.is_file())
+            .find(|m| self.load.overlay.is_file(m))
         {
             let cat = catalogue::read_catalogue(&map, &self.load);
             let known = |p: &str| cat.relative(p).is_some_and(|r| cat.entry(&r).is_some());

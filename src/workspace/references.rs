@@ -79,10 +79,13 @@ pub(super) fn unreadable(
         if overlay.get(&path).is_some() {
             continue;
         }
-        let problem = match std::fs::metadata(&path) {
-            Ok(m) if m.is_file() => continue,
-            Ok(_) => "it is not a file".to_owned(),
-            Err(e) => path_io_message(&path, &e),
+        let problem = match overlay.missing_in_tree(&path) {
+            Some(e) => path_io_message(&path, &e),
+            None => match std::fs::metadata(&path) {
+                Ok(m) if m.is_file() => continue,
+                Ok(_) => "it is not a file".to_owned(),
+                Err(e) => path_io_message(&path, &e),
+            },
         };
         let (code, message) = match kind {
             Kind::Template => (

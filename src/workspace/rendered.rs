@@ -21,6 +21,7 @@ fn tree_of(
     path: &Path,
     opts: &RenderOptions,
     confine: Option<&[PathBuf]>,
+    files: &FileOverlay,
     checked: &mut HashSet<PathBuf>,
 ) -> Option<PathBuf> {
     let mut at: Option<&Path> = Some(path);
@@ -33,7 +34,7 @@ fn tree_of(
         if let Some(allowed) = confine {
             let inside = std::fs::canonicalize(dir)
                 .is_ok_and(|real| allowed.iter().any(|a| real.starts_with(a)));
-            if !inside && dir.exists() {
+            if !inside && files.exists(dir) {
                 return None;
             }
         }
@@ -41,7 +42,7 @@ fn tree_of(
             // Seen from another path: its answer is already taken.
             return None;
         }
-        if dir.is_dir() && render::is_renderable(dir, opts, confine) {
+        if files.is_dir(dir) && render::is_renderable(dir, opts, confine, files) {
             // As typed (empty for the working directory), so the sources
             // are shown as the paths beside them are.
             return Some(p.to_path_buf());
@@ -69,7 +70,7 @@ pub(crate) fn mount_trees<'a>(
         if crate::walk::is_stdin(p) {
             continue;
         }
-        if let Some(t) = tree_of(p, opts, confine.as_deref(), &mut checked) {
+        if let Some(t) = tree_of(p, opts, confine.as_deref(), &load.overlay, &mut checked) {
             if !trees.contains(&t) {
                 trees.push(t);
             }
@@ -82,7 +83,7 @@ pub(crate) fn mount_trees<'a>(
         } else {
             tree.as_path()
         };
-        let Ok(real) = std::fs::canonicalize(dir) else {
+        let Ok(real) = load.overlay.canonicalize(dir) else {
             continue;
         };
         // The data it is rendered with (and the size limit), as a key.
@@ -95,7 +96,7 @@ pub(crate) fn mount_trees<'a>(
             part.note_rendered(real.clone(), with.clone());
             let rendered = render::render_tree(dir, &display(&tree), opts, &bounds);
             let mut found = rendered.diagnostics.clone();
-            let disk = OnDisk::compare(&real, &rendered, confine.as_deref());
+            let disk = OnDisk::compare(&real, &rendered, confine.as_deref(), &bounds.files);
             let keep: Option<HashSet<String>> = if disk.any() && !opts.explicit() {
                 // The files on disk are what Heat is given: heatcap's
                 // render stands in only where it is the same text.
@@ -111,7 +112,7 @@ pub(crate) fn mount_trees<'a>(
         let (part, found) = match &load.cache {
             Some(cache) => cache.rendered(
                 (real.clone(), format!("{with} as {}", display(&tree))),
-                &inputs(dir, opts, confine.as_deref()),
+                &inputs(dir, opts, confine.as_deref(), &load.overlay),
                 render,
             ),
             None => render(),
@@ -126,11 +127,16 @@ pub(crate) fn mount_trees<'a>(
 /// the tree itself, every file and directory in it (a source, an include,
 /// the script, the data files; a directory changes when a file is added
 /// or removed), and the data files given from elsewhere.
-fn inputs(dir: &Path, opts: &RenderOptions, confine: Option<&[PathBuf]>) -> Vec<PathBuf> {
-    let rules = render::rules_of(dir, confine);
+fn inputs(
+    dir: &Path,
+    opts: &RenderOptions,
+    confine: Option<&[PathBuf]>,
+    files: &FileOverlay,
+) -> Vec<PathBuf> {
+    let rules = render::rules_of(dir, confine, files);
     let mut out = vec![dir.to_path_buf()];
     out.extend(
-        render::tree_entries(dir, rules.skip_hidden)
+        render::tree_entries(dir, rules.skip_hidden, files)
             .into_iter()
             .map(|(rel, _)| dir.join(rel)),
     );
@@ -165,7 +171,12 @@ impl OnDisk {
     /// Compares each output of `rendered` (a tree at real path `real`)
     /// with the file at its path. Under confinement a file whose real
     /// path is outside the allowed directories is not read (it differs).
-    fn compare(real: &Path, rendered: &RenderedTree, confine: Option<&[PathBuf]>) -> OnDisk {
+    fn compare(
+        real: &Path,
+        rendered: &RenderedTree,
+        confine: Option<&[PathBuf]>,
+        files: &FileOverlay,
+    ) -> OnDisk {
         let mut out = OnDisk {
             rendered: rendered.outputs.len(),
             sources: rendered
@@ -177,6 +188,17 @@ impl OnDisk {
         };
         for f in &rendered.outputs {
             let path = real.join(&f.path);
+            if files.in_tree(&path).is_some() {
+                // A tree read at a revision: its file, or none.
+                match files.get(&path) {
+                    Some(v) if *v.text == f.text => out.same.push(f.path.clone()),
+                    Some(v) => out
+                        .differs
+                        .push((f.path.clone(), Some(first_difference(&v.text, &f.text)))),
+                    None => out.absent.push(f.path.clone()),
+                }
+                continue;
+            }
             if std::fs::symlink_metadata(&path).is_err() {
                 out.absent.push(f.path.clone());
                 continue;
@@ -408,6 +430,8 @@ pub struct RenderPlan {
     outputs: Vec<(String, String)>,
     /// The tree's other files and directories, relative to it.
     copies: Vec<(String, bool)>,
+    /// The files read instead of the disk's (a tree at a revision).
+    files: FileOverlay,
 }
 
 impl RenderPlan {
@@ -446,10 +470,13 @@ impl RenderPlan {
             .iter()
             .filter(|(rel, _)| !rendered.contains(rel.as_str()))
             .map(|(rel, is_dir)| {
+                let path = self.root.join(rel);
                 let content = if *is_dir {
                     super::export::Staged::Dir
+                } else if let Some(v) = self.files.get(&path) {
+                    super::export::Staged::Text(v.text.to_string())
                 } else {
-                    super::export::Staged::Copy(self.root.join(rel))
+                    super::export::Staged::Copy(path)
                 };
                 (PathBuf::from(rel), content)
             })
@@ -466,15 +493,16 @@ impl RenderPlan {
 }
 
 /// Plans the rendering of the TripleO tree at `tree`.
-pub(crate) fn plan(tree: &Path, opts: &RenderOptions) -> RenderPlan {
+pub(crate) fn plan(tree: &Path, opts: &RenderOptions, files: &FileOverlay) -> RenderPlan {
     let shown = display(tree);
     let mut plan = RenderPlan {
         diagnostics: Vec::new(),
         root: tree.to_path_buf(),
         outputs: Vec::new(),
         copies: Vec::new(),
+        files: files.clone(),
     };
-    if !tree.is_dir() {
+    if !files.is_dir(tree) {
         plan.diagnostics.push(Diagnostic::new(
             crate::diag::codes::NOT_FOUND,
             shown,
@@ -482,9 +510,9 @@ pub(crate) fn plan(tree: &Path, opts: &RenderOptions) -> RenderPlan {
         ));
         return plan;
     }
-    let roles_given = opts.roles_data.as_ref().is_some_and(|p| p.is_file());
-    if !roles_given && !render::is_renderable(tree, opts, None) {
-        let rules = render::rules_of(tree, None);
+    let roles_given = opts.roles_data.as_ref().is_some_and(|p| files.is_file(p));
+    if !roles_given && !render::is_renderable(tree, opts, None, files) {
+        let rules = render::rules_of(tree, None, files);
         let roles_file = opts
             .roles_data
             .as_ref()
@@ -496,12 +524,16 @@ pub(crate) fn plan(tree: &Path, opts: &RenderOptions) -> RenderPlan {
         ));
         return plan;
     }
-    let rendered = render::render_tree(tree, &shown, opts, &render::Bounds::default());
+    let bounds = render::Bounds {
+        files: files.clone(),
+        ..render::Bounds::default()
+    };
+    let rendered = render::render_tree(tree, &shown, opts, &bounds);
     plan.diagnostics.clone_from(&rendered.diagnostics);
-    if let Ok(real) = std::fs::canonicalize(tree) {
+    if let Ok(real) = files.canonicalize(tree) {
         // A tree rendered in place: say where its files on disk are not
         // what is written.
-        let disk = OnDisk::compare(&real, &rendered, None);
+        let disk = OnDisk::compare(&real, &rendered, None, files);
         plan.diagnostics.extend(if opts.explicit() {
             disk.set_aside_note(tree, opts, true)
         } else {
@@ -513,7 +545,7 @@ pub(crate) fn plan(tree: &Path, opts: &RenderOptions) -> RenderPlan {
         .into_iter()
         .map(|f| (f.path, f.text))
         .collect();
-    plan.copies = render::tree_entries(tree, rendered.rules.skip_hidden)
+    plan.copies = render::tree_entries(tree, rendered.rules.skip_hidden, files)
         .into_iter()
         .filter(|(rel, is_dir)| *is_dir || !rel.ends_with(".j2.yaml"))
         .collect();
@@ -607,7 +639,7 @@ mod tests {
             ..RenderOptions::default()
         };
         let rendered = render::render_tree(&root, "", &other, &render::Bounds::default());
-        let disk = OnDisk::compare(&root, &rendered, None);
+        let disk = OnDisk::compare(&root, &rendered, None, &FileOverlay::default());
         assert_eq!(disk.same, ["overcloud.yaml"]);
         assert_eq!(disk.absent, ["environments/network-isolation.yaml"]);
         assert!(disk.differs.is_empty());
@@ -665,9 +697,9 @@ mod tests {
         std::fs::write(&outside, text).unwrap();
         std::os::unix::fs::symlink(&outside, root.join("overcloud.yaml")).unwrap();
         let confined = [root.clone()];
-        let disk = OnDisk::compare(&root, &rendered, Some(&confined));
+        let disk = OnDisk::compare(&root, &rendered, Some(&confined), &FileOverlay::default());
         assert_eq!(disk.differs, [("overcloud.yaml".to_owned(), None)]);
-        let free = OnDisk::compare(&root, &rendered, None);
+        let free = OnDisk::compare(&root, &rendered, None, &FileOverlay::default());
         assert_eq!(free.same, ["overcloud.yaml"]);
     }
 
@@ -687,7 +719,7 @@ mod tests {
             &RenderOptions::default(),
             &render::Bounds::default(),
         );
-        let disk = OnDisk::compare(&root, &rendered, None);
+        let disk = OnDisk::compare(&root, &rendered, None, &FileOverlay::default());
         assert_eq!(disk.differs, [("overcloud.yaml".to_owned(), None)]);
     }
 }
