@@ -539,7 +539,12 @@ fn a_refused_side_is_named_and_the_rest_still_shown() {
             "before unset: Deep has no value"
         };
         assert!(out.contains(marked), "{out}");
-        assert!(out.lines().last().unwrap().contains("to update"), "{out}");
+        // The summary line, before the interface section.
+        assert!(
+            out.lines()
+                .any(|l| l.contains(" to add, ") && l.contains(" to update")),
+            "{out}"
+        );
     }
 }
 
