@@ -1901,6 +1901,7 @@ fn diff_route_answers_what_the_cli_answers() {
 /// picks and values) or Heat's preview body, answering what the command
 /// answers for the same files; malformed bodies are Heat's 400s.
 #[test]
+#[allow(clippy::too_many_lines)] // one server, each kind of side in turn
 fn diff_route_takes_both_sides_as_bodies() {
     let s = Server::start_with(&["--root", "fixtures/diff/new"], &[EPOCH]);
     let d = Path::new("fixtures/diff/new");
