@@ -15,34 +15,10 @@
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-const HEATCAP: &str = env!("CARGO_BIN_EXE_heatcap");
+mod common;
+use common::git;
 
-/// Runs `git` in `dir`; panics when it fails.
-fn git(dir: &Path, args: &[&str]) -> String {
-    let out = Command::new("git")
-        .args([
-            "-c",
-            "user.name=heatcap",
-            "-c",
-            "user.email=heatcap@localhost",
-        ])
-        .args([
-            "-c",
-            "init.defaultBranch=main",
-            "-c",
-            "advice.detachedHead=false",
-        ])
-        .args(args)
-        .current_dir(dir)
-        .output()
-        .expect("git runs");
-    assert!(
-        out.status.success(),
-        "git {args:?}: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    String::from_utf8(out.stdout).unwrap()
-}
+const HEATCAP: &str = env!("CARGO_BIN_EXE_heatcap");
 
 /// Copies the directory `from` to `to` (created).
 fn copy_dir(from: &Path, to: &Path) {

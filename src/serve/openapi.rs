@@ -235,6 +235,18 @@ const ENDPOINTS: &[Endpoint] = &[
                 false,
                 "The root stack's name (--stack-name); the new root template's file name without its extension when absent.",
             ),
+            (
+                "from",
+                false,
+                false,
+                "A git revision of the repository the root is in (--from REV): the old side's files as they are at it, read from git's objects; the new side's tree when absent.",
+            ),
+            (
+                "to",
+                false,
+                false,
+                "A git revision (--to REV): the new side's files as they are at it; the files on disk when absent.",
+            ),
         ],
         schema: "diff",
         formats: &[("json", "diff"), ("heat", "diff-heat")],

@@ -188,3 +188,30 @@ pub(crate) fn linked_tree(base: &std::path::Path, linked: Linked) -> std::path::
     }
     root
 }
+
+/// Runs `git` in `dir`; panics when it fails.
+pub(crate) fn git(dir: &std::path::Path, args: &[&str]) -> String {
+    let out = std::process::Command::new("git")
+        .args([
+            "-c",
+            "user.name=heatcap",
+            "-c",
+            "user.email=heatcap@localhost",
+        ])
+        .args([
+            "-c",
+            "init.defaultBranch=main",
+            "-c",
+            "advice.detachedHead=false",
+        ])
+        .args(args)
+        .current_dir(dir)
+        .output()
+        .expect("git runs");
+    assert!(
+        out.status.success(),
+        "git {args:?}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8(out.stdout).unwrap()
+}

@@ -6,8 +6,11 @@
 //! them: the new side is `template`, `environment`..., `plan`, `choose`...;
 //! the old side is the same unless `from_template`, `from_environment`...
 //! (when given, in place of `environment`), `from_plan`, `from_choose`...
-//! (when given, in place of `choose`). `from` and `to` are kept for naming
-//! the two sides at once (a revision of a served repository, later).
+//! (when given, in place of `choose`). `from` and `to` name git revisions
+//! of the repository the served root is in (read from git's objects, as
+//! `heatcap diff --from REV --to REV`): the old side's files at `from`
+//! (else at `to`), the new side's at `to` (else the disk's). Answers at a
+//! revision are computed for each request (a branch moves).
 //!
 //! POST takes `{"from": SIDE, "to": SIDE}`, each side either Heat's
 //! preview body (`template`, `files`, `environment`, `environment_files`,
@@ -36,6 +39,7 @@ use super::{
 use crate::load::{LoadCache, LoadOptions, Touched};
 use crate::product::preview::{HeatContext, Preview};
 use crate::report::{self, Format, Look};
+use crate::vfs::FileOverlay;
 use crate::walk::display;
 use crate::workspace::{HeatRequest, BODY_TEMPLATE};
 use crate::Workspace;
@@ -60,6 +64,8 @@ enum Side {
         own: Option<(PathBuf, String)>,
         /// The plan file its environments come from, if any.
         plan: Option<PathBuf>,
+        /// Its files at a git revision, read instead of the disk's.
+        files: Option<FileOverlay>,
     },
     /// Heat's preview body: its files alone.
     Body(HeatRequest),
@@ -75,8 +81,12 @@ impl Side {
                 environments,
                 choices,
                 own,
+                files,
                 ..
             } => {
+                if let Some(files) = files {
+                    load.overlay = files;
+                }
                 if let Some((path, text)) = own {
                     // The path's directory is the root's: it exists.
                     let _ = load.overlay.insert(&path, &text);
@@ -218,14 +228,11 @@ fn choices(root: &Root, raw: &[&str]) -> Result<IndexMap<String, String>, Fault>
 /// `GET /heatcap/v1/diff`: both sides from the served root (see the
 /// module's documentation); kept whole while its files are unchanged.
 pub(super) async fn get(State(shared): State<Shared>, asked: Asked) -> Answer {
-    for reserved in ["from", "to"] {
-        if asked.one(reserved).is_some() {
-            return Err(Fault::bad_request(format!(
-                "`{reserved}`: this service compares files of a served root; name each side's files (from_template, from_environment, ...)"
-            )));
-        }
-    }
     let heat = heat_format(&asked)?;
+    let revisions = (
+        asked.one("from").map(str::to_owned),
+        asked.one("to").map(str::to_owned),
+    );
     let root = asked.root()?.clone();
     let template = asked.template(&shared, true)?.unwrap_or_default();
     let environments = asked.environments(&shared)?;
@@ -262,25 +269,57 @@ pub(super) async fn get(State(shared): State<Shared>, asked: Asked) -> Answer {
     } else {
         choices(&root, &from_raw)?
     };
-    let new = Side::Served {
+    let mut new = Side::Served {
         template,
         environments,
         choices: chosen,
         own: None,
         plan: None,
+        files: None,
     };
-    let old = Side::Served {
+    let mut old = Side::Served {
         template: from_template,
         environments: from_environments,
         choices: from_chosen,
         own: None,
         plan: None,
+        files: None,
     };
     let name = match asked.one("stack_name") {
         Some(n) => n.to_owned(),
         None => new.name(None).unwrap_or_default(),
     };
     let depth = shared.config.max_nested_depth;
+    if revisions.0.is_some() || revisions.1.is_some() {
+        let (real, load) = (root.real.clone(), load_options(&shared));
+        let body = shared
+            .blocking(move || {
+                let at = |rev: &Option<String>| {
+                    rev.as_deref()
+                        .map(|r| crate::git::tree_at(&real, r))
+                        .transpose()
+                        .map_err(|e| Fault::bad_request(e.to_string()))
+                };
+                let to = at(&revisions.1)?;
+                let from = match &revisions.0 {
+                    Some(_) => at(&revisions.0)?,
+                    None => to.clone(),
+                };
+                for (side, files) in [(&mut old, from), (&mut new, to)] {
+                    if let Side::Served { files: f, .. } = side {
+                        *f = files;
+                    }
+                }
+                let also = load.clone();
+                let (old, new) = rayon::join(
+                    || old.open(load, depth, &name),
+                    || new.open(also, depth, &name),
+                );
+                answered(&old, &new, heat, true)
+            })
+            .await??;
+        return Ok(json_response(StatusCode::OK, body));
+    }
     let mut read = asked.read.clone();
     if let Some(rel) = asked.one("from_plan") {
         read.push(root.path(rel)?);
@@ -445,5 +484,6 @@ async fn side_of(shared: &Shared, asked: &Asked, side: &Map<String, Value>) -> R
         choices: chosen,
         own,
         plan: plan_file,
+        files: None,
     })
 }
