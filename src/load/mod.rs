@@ -109,9 +109,9 @@ impl RenderOptions {
 /// modification time and inode.
 pub(crate) type Stamp = (u64, Option<std::time::SystemTime>, u64);
 
-/// (path, how it is shown, prefilter) → the stamp it was read at, and
-/// what was loaded.
-type CacheMap = HashMap<(PathBuf, String, Vec<&'static str>), (Stamp, Loaded)>;
+/// (path, how it is shown, prefilter, index view only) → the stamp it
+/// was read at, and what was loaded.
+type CacheMap = HashMap<(PathBuf, String, Vec<&'static str>, bool), (Stamp, Loaded)>;
 
 /// A TripleO tree rendered: the stamps of every file and directory it was
 /// rendered from, the outputs (an overlay of their own) and what rendering
@@ -330,6 +330,20 @@ where
     sources.par_iter().map(|s| f(load_one(s, opts))).collect()
 }
 
+/// [`load_all`] for the index's view of each file
+/// ([`crate::model::FileRecord::from_loaded_slim`]): each tree holds only
+/// what that view reads (see [`TreeLimits::index_only`]).
+pub(crate) fn load_all_for_index<T, F>(sources: &[Source], opts: &LoadOptions, f: F) -> Vec<T>
+where
+    T: Send,
+    F: Fn(Loaded) -> T + Sync,
+{
+    sources
+        .par_iter()
+        .map(|s| f(load_one_as(s, opts, true)))
+        .collect()
+}
+
 /// The outputs of a rendered source, shown beside it (`a.yaml, b.yaml`;
 /// the first few and a count).
 fn rendered_names(source: &Source, outputs: &[std::path::PathBuf]) -> String {
@@ -359,27 +373,37 @@ fn rendered_names(source: &Source, outputs: &[std::path::PathBuf]) -> String {
 /// Reads, parses and classifies one file (from the cache when it has the
 /// file as it is now on disk).
 pub(crate) fn load_one(source: &Source, opts: &LoadOptions) -> Loaded {
+    load_one_as(source, opts, false)
+}
+
+/// [`load_one`]; with `index_only`, the tree holds only what the index's
+/// view reads (kept apart from whole trees in the cache).
+fn load_one_as(source: &Source, opts: &LoadOptions, index_only: bool) -> Loaded {
+    let Some(cache) = &opts.cache else {
+        return load_fresh(source, opts, index_only);
+    };
     // A rendered file has no disk stamp to check the cache against.
     let cacheable = opts.memory.is_none()
         && !crate::walk::is_stdin(&source.path)
         && opts.overlay.get(&source.path).is_none();
-    let (Some(cache), true) = (&opts.cache, cacheable) else {
-        return load_fresh(source, opts);
-    };
+    if !cacheable {
+        return load_fresh(source, opts, index_only);
+    }
     let Some(now) = cache.note(&source.path) else {
-        return load_fresh(source, opts);
+        return load_fresh(source, opts, index_only);
     };
     let key = (
         source.path.clone(),
         source.display.clone(),
         opts.prefilter.clone(),
+        index_only,
     );
     if let Some((then, loaded)) = cache.lock().get(&key) {
         if *then == now && loaded.source == *source {
             return loaded.clone();
         }
     }
-    let loaded = load_fresh(source, opts);
+    let loaded = load_fresh(source, opts, index_only);
     cache.lock().insert(key, (now, loaded.clone()));
     loaded
 }
@@ -444,7 +468,7 @@ fn jinja_source(mut loaded: Loaded, source: &Source, overlay: &crate::vfs::FileO
 }
 
 /// Reads, parses and classifies one file.
-fn load_fresh(source: &Source, opts: &LoadOptions) -> Loaded {
+fn load_fresh(source: &Source, opts: &LoadOptions, index_only: bool) -> Loaded {
     let mut loaded = Loaded {
         source: source.clone(),
         status: Status::Error,
@@ -463,39 +487,55 @@ fn load_fresh(source: &Source, opts: &LoadOptions) -> Loaded {
         return load_plan_part(loaded, plan_path, part, opts);
     }
     let read = if let Some(memory) = &opts.memory {
-        memory_bytes(source, memory, opts.max_size)
+        memory_bytes(source, memory, opts.max_size).map(Got::Bytes)
     } else if crate::walk::is_stdin(&source.path) {
-        stdin_bytes(source, opts)
+        stdin_bytes(source, opts).map(Got::Bytes)
     } else if let Some(problem) = outside(&source.path, opts.confine.as_deref(), &opts.overlay) {
         Err(Box::new(Diagnostic::new(codes::READ_ERROR, file, problem)))
+    } else if let Some(v) = opts.overlay.get(&source.path) {
+        // A file mounted in the overlay is parsed where it is held: a
+        // lookup, not a copy.
+        Ok(Got::Mounted(v.text.clone()))
+    } else if let Some(e) = opts.overlay.missing_in_tree(&source.path) {
+        // A file a git revision's tree lacks is missing, whatever the
+        // disk has.
+        Err(read_error(source, &e))
     } else {
-        read_limited(source, opts.max_size, &opts.overlay)
+        read_disk(source, opts.max_size).map(Got::Bytes)
     };
-    let bytes = match read {
-        Ok(b) => b,
+    let read = match read {
+        Ok(r) => r,
         Err(d) => {
             loaded.diagnostics.push(*d);
             return loaded;
         }
+    };
+    let bytes = match &read {
+        Got::Bytes(b) => b.as_slice(),
+        Got::Mounted(t) => t.as_bytes(),
     };
     loaded.bytes = bytes.len() as u64;
     if !opts.prefilter.is_empty()
         && !opts
             .prefilter
             .iter()
-            .any(|w| memchr::memmem::find(&bytes, w.as_bytes()).is_some())
+            .any(|w| memchr::memmem::find(bytes, w.as_bytes()).is_some())
     {
         loaded.status = Status::Skipped;
         loaded.reason =
             Some("none of the words the query needs is in the text, so it cannot match");
         return loaded;
     }
-    let text = match decode(bytes, file) {
-        Ok(t) => t,
-        Err(d) => {
-            loaded.diagnostics.push(*d);
-            return loaded;
-        }
+    let text = match read {
+        Got::Mounted(t) if !t.starts_with('\u{feff}') => Text::Mounted(t),
+        Got::Mounted(t) => Text::Owned(t[3..].to_owned()),
+        Got::Bytes(bytes) => match decode(bytes, file) {
+            Ok(t) => Text::Owned(t),
+            Err(d) => {
+                loaded.diagnostics.push(*d);
+                return loaded;
+            }
+        },
     };
     // Characters are at most bytes: count them only when it can matter.
     if text.len() > opts.max_size && text.chars().count() > opts.max_size {
@@ -504,7 +544,10 @@ fn load_fresh(source: &Source, opts: &LoadOptions) -> Loaded {
             .push(too_large(file, text.chars().count(), opts.max_size));
         return loaded;
     }
-    let parsed = parse_text(&text, file, &opts.parse);
+    // Suppression comments are placed by the whole tree (a `#` inside a
+    // string is not one): a file that may have them is built whole.
+    let index_only = index_only && memchr::memmem::find(text.as_bytes(), suppress::MARK).is_none();
+    let parsed = parse_text_as(&text, file, &opts.parse, index_only);
     loaded.diagnostics = parsed.diagnostics;
     opts.overlay.name_origins(&mut loaded.diagnostics);
     loaded.directives = suppress::scan(&text, parsed.root.as_ref());
@@ -516,6 +559,29 @@ fn load_fresh(source: &Source, opts: &LoadOptions) -> Loaded {
         loaded.root = Some(root);
     }
     loaded
+}
+
+/// What a file's read gave: bytes from the disk (or memory, or standard
+/// input), or the text of a file mounted in the overlay.
+enum Got {
+    Bytes(Vec<u8>),
+    Mounted(std::sync::Arc<str>),
+}
+
+/// A file's text: decoded from its bytes, or a mounted file's, shared.
+enum Text {
+    Owned(String),
+    Mounted(std::sync::Arc<str>),
+}
+
+impl std::ops::Deref for Text {
+    type Target = str;
+    fn deref(&self) -> &str {
+        match self {
+            Text::Owned(s) => s,
+            Text::Mounted(s) => s,
+        }
+    }
 }
 
 /// A path naming a part of a plan (`PLAN#parameter_defaults`), when no
@@ -610,25 +676,34 @@ fn read_limited(
     max_chars: usize,
     overlay: &crate::vfs::FileOverlay,
 ) -> Result<Vec<u8>, Box<Diagnostic>> {
-    let file = source.display.as_str();
-    let err = |e: &std::io::Error| {
-        let code = if e.kind() == std::io::ErrorKind::NotFound {
-            codes::NOT_FOUND
-        } else {
-            codes::READ_ERROR
-        };
-        Box::new(Diagnostic::new(
-            code,
-            file,
-            crate::walk::path_io_message(&source.path, e),
-        ))
-    };
     if let Some(v) = overlay.get(&source.path) {
         return Ok(v.text.as_bytes().to_vec());
     }
+    // A file a git revision's tree lacks is missing, whatever the disk has.
     if let Some(e) = overlay.missing_in_tree(&source.path) {
-        return Err(err(&e));
+        return Err(read_error(source, &e));
     }
+    read_disk(source, max_chars)
+}
+
+/// The diagnostic of a failed read of `source`.
+fn read_error(source: &Source, e: &std::io::Error) -> Box<Diagnostic> {
+    let code = if e.kind() == std::io::ErrorKind::NotFound {
+        codes::NOT_FOUND
+    } else {
+        codes::READ_ERROR
+    };
+    Box::new(Diagnostic::new(
+        code,
+        source.display.as_str(),
+        crate::walk::path_io_message(&source.path, e),
+    ))
+}
+
+/// [`read_limited`] from the disk.
+fn read_disk(source: &Source, max_chars: usize) -> Result<Vec<u8>, Box<Diagnostic>> {
+    let file = source.display.as_str();
+    let err = |e: &std::io::Error| read_error(source, e);
     // Never open what is not a regular file: a FIFO blocks in open().
     let meta = std::fs::metadata(&source.path).map_err(|e| err(&e))?;
     if !meta.is_file() {
@@ -738,9 +813,21 @@ fn decode(bytes: Vec<u8>, file: &str) -> Result<String, Box<Diagnostic>> {
 /// YAML 1.1 otherwise, in Heat's two stages: libyaml, and where libyaml
 /// refuses, PyYAML's pure-Python SafeLoader (`src/load/pyyaml.rs`, with W0009).
 pub fn parse_text(text: &str, file: &str, opts: &ParseOptions) -> Parsed {
+    parse_text_as(text, file, opts, false)
+}
+
+/// [`parse_text`]; with `index_only`, the values the index's view never
+/// reads are dropped as they are built (see [`TreeLimits::index_only`]).
+pub(crate) fn parse_text_as(
+    text: &str,
+    file: &str,
+    opts: &ParseOptions,
+    index_only: bool,
+) -> Parsed {
     let limits = TreeLimits {
         max_depth: opts.max_depth,
         max_alias_nodes: opts.max_alias_nodes,
+        index_only,
     };
     let mut diagnostics = Vec::new();
     if let Some(span) = flow_depth_over(text, opts.max_depth) {
@@ -966,6 +1053,7 @@ pub(crate) fn second_stage_tree(text: &str) -> Result<serde_json::Value, String>
     let limits = TreeLimits {
         max_depth: ParseOptions::default().max_depth,
         max_alias_nodes: ParseOptions::default().max_alias_nodes,
+        index_only: false,
     };
     tree::build(
         pyyaml::events(text),

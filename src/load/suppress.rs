@@ -45,10 +45,13 @@ pub(crate) struct Directive {
     pub problems: Vec<String>,
 }
 
+/// What every suppression comment holds: a text without it has none.
+pub(crate) const MARK: &[u8] = b"heatcap:";
+
 /// Every `# heatcap:` directive of `text`, in order. `tree` is the parsed
 /// document when there is one (its scalar spans decide what is a comment).
 pub(crate) fn scan(text: &str, tree: Option<&Node>) -> Vec<Directive> {
-    if memchr::memmem::find(text.as_bytes(), b"heatcap:").is_none() {
+    if memchr::memmem::find(text.as_bytes(), MARK).is_none() {
         return Vec::new();
     }
     let lines: Vec<&str> = text

@@ -87,6 +87,15 @@ pub(crate) enum Dialect {
 pub(crate) struct TreeLimits {
     pub max_depth: usize,
     pub max_alias_nodes: usize,
+    /// Build only what the index's view of a file reads
+    /// ([`crate::model::Template::slim_from_node`]): the values of
+    /// `outputs`, and of a resource's keys other than its type and
+    /// properties, and of its properties other than a group's or chain's
+    /// members, are built (every check runs on them, so the diagnostics
+    /// are the same) and dropped as soon as they are, left as null. A huge
+    /// template's tree then holds little more than its resources' names
+    /// and types.
+    pub index_only: bool,
 }
 
 const TAG_PREFIX: &str = "tag:yaml.org,2002:";
@@ -268,6 +277,9 @@ impl Builder<'_> {
                 return Err(no_constructor("tag:yaml.org,2002:merge", node.span));
             }
         }
+        if self.limits.index_only && self.unread_by_index() {
+            node = Node::new(Value::Null, node.span);
+        }
         match self.stack.last_mut() {
             None => *root = Some(node),
             Some(Frame::Seq { items, .. }) => items.push(node),
@@ -295,6 +307,48 @@ impl Builder<'_> {
             },
         }
         Ok(())
+    }
+
+    /// Whether the node being attached is a value (not a key, not a merge
+    /// source) the index's view never reads (see
+    /// [`TreeLimits::index_only`]): at `outputs.NAME`,
+    /// `resources.NAME.KEY` (not `type`, `properties`),
+    /// `resources.NAME.properties.KEY` (not `resources`, `resource_def`,
+    /// `resource`) and `resources.NAME.properties.resource_def.KEY` (not
+    /// `type`), and the CFN spellings.
+    fn unread_by_index(&self) -> bool {
+        // The key of each mapping on the way down; `None` under a list, or
+        // for a key that is not a string, or when the node is a key.
+        let key = |j: usize| match self.stack.get(j) {
+            Some(Frame::Map {
+                pending_key: Some((k, false)),
+                ..
+            }) => k.value.as_str(),
+            _ => None,
+        };
+        let depth = self.stack.len();
+        if depth < 2 || (0..depth).any(|j| key(j).is_none()) {
+            return false;
+        }
+        let here = key(depth - 1).unwrap_or_default();
+        let in_resources = || matches!(key(0), Some("resources" | "Resources"));
+        let in_properties = || matches!(key(2), Some("properties" | "Properties"));
+        match depth {
+            2 => matches!(key(0), Some("outputs" | "Outputs")),
+            3 => in_resources() && !matches!(here, "type" | "Type" | "properties" | "Properties"),
+            4 => {
+                in_resources()
+                    && in_properties()
+                    && !matches!(here, "resources" | "resource_def" | "resource")
+            }
+            5 => {
+                in_resources()
+                    && in_properties()
+                    && matches!(key(3), Some("resource_def" | "resource"))
+                    && here != "type"
+            }
+            _ => false,
+        }
     }
 
     fn close(&mut self, frame: Frame, end: Span) -> Result<(Node, Option<String>), Fatal> {
@@ -369,6 +423,21 @@ impl Builder<'_> {
             if clean {
                 // Exact capacity: a tree is held whole, and a vector's
                 // growth (4 slots for a 1-entry mapping) leaves much unused.
+                let mut pairs = pairs;
+                pairs.shrink_to_fit();
+                return Ok(Mapping::from_entries(pairs));
+            }
+        }
+        // A large mapping without merge keys or repeated keys (a huge
+        // template's `resources`): the pairs are the mapping too, found so
+        // by one set of key identities, with no second vector and index.
+        if merge_at.is_empty() && pairs.len() > 12 {
+            let mut seen = std::collections::HashSet::with_capacity(pairs.len());
+            let clean = pairs.iter().enumerate().all(|(i, (k, _))| {
+                !matches!(k.value, Value::Seq(_) | Value::Map(_)) && seen.insert(k.value.key_id(i))
+            });
+            drop(seen);
+            if clean {
                 let mut pairs = pairs;
                 pairs.shrink_to_fit();
                 return Ok(Mapping::from_entries(pairs));

@@ -51,15 +51,30 @@ pub struct FileRecord {
 impl FileRecord {
     /// Builds the typed view of a loaded file.
     pub fn from_loaded(loaded: Loaded, keep_tree: bool) -> FileRecord {
+        FileRecord::from_loaded_as(loaded, keep_tree, false)
+    }
+
+    /// `from_loaded(loaded, false).slimmed()`, without building what
+    /// [`FileRecord::slimmed`] drops.
+    pub fn from_loaded_slim(loaded: Loaded) -> FileRecord {
+        FileRecord::from_loaded_as(loaded, false, true).slimmed()
+    }
+
+    fn from_loaded_as(loaded: Loaded, keep_tree: bool, slim: bool) -> FileRecord {
         let path = loaded.source.display.clone();
         let mut diagnostics = loaded.diagnostics;
+        let template = if slim {
+            Template::slim_from_node
+        } else {
+            Template::from_node
+        };
         let content = match (&loaded.root, loaded.kind) {
             (Some(root), Some(kind)) => match (root.as_map(), kind) {
                 (Some(m), FileKind::HotTemplate) => {
-                    Content::Template(Template::from_node(&path, Format::Hot, m, &mut diagnostics))
+                    Content::Template(template(&path, Format::Hot, m, &mut diagnostics))
                 }
                 (Some(m), FileKind::CfnTemplate) => {
-                    Content::Template(Template::from_node(&path, Format::Cfn, m, &mut diagnostics))
+                    Content::Template(template(&path, Format::Cfn, m, &mut diagnostics))
                 }
                 (Some(m), FileKind::Environment) => {
                     Content::Environment(Environment::from_node(&path, m))

@@ -217,6 +217,29 @@ impl Template {
         root: &Mapping,
         out: &mut Vec<Diagnostic>,
     ) -> Template {
+        Template::build(path, format, root, out, false)
+    }
+
+    /// The slim view ([`Template::slim`]) built directly: what `slim`
+    /// drops (property values, other resource keys, outputs, conditions,
+    /// `get_file` arguments, parameter details) is never made. The same
+    /// view and the same diagnostics as `from_node` followed by `slim`.
+    pub fn slim_from_node(
+        path: &str,
+        format: Format,
+        root: &Mapping,
+        out: &mut Vec<Diagnostic>,
+    ) -> Template {
+        Template::build(path, format, root, out, true)
+    }
+
+    fn build(
+        path: &str,
+        format: Format,
+        root: &Mapping,
+        out: &mut Vec<Diagnostic>,
+        slim: bool,
+    ) -> Template {
         let (version_keys, desc_key, params_key, res_key, type_key, default_key): (
             &[&str],
             &str,
@@ -251,6 +274,23 @@ impl Template {
             .and_then(|n| n.value.as_str())
             .map(str::to_owned);
         let (capabilities, resource_type) = capabilities(path, root, out);
+        if slim {
+            return Template {
+                path: path.to_owned(),
+                format,
+                version,
+                description,
+                capabilities,
+                resource_type,
+                uses: used_types(root.get(res_key), root.get(params_key), type_key),
+                resources: Vec::new(),
+                get_files: Vec::new(),
+                parameter_groups: None,
+                conditions: IndexMap::new(),
+                outputs: IndexMap::new(),
+                parameters: slim_parameters(root.get(params_key), type_key, default_key, format),
+            };
+        }
         let resources = resource_uses(root.get(res_key), root.get(params_key), type_key);
         Template {
             path: path.to_owned(),
@@ -506,6 +546,78 @@ fn member_properties(body: &Mapping) -> IndexMap<String, serde_json::Value> {
         .unwrap_or_default()
 }
 
+/// The `(type, members)` of each resource [`resource_uses`] keeps, in
+/// document order, without its properties' values.
+fn typed_resources<'n>(
+    resources: Option<&'n Node>,
+    params: Option<&'n Node>,
+    type_key: &'n str,
+) -> impl Iterator<Item = (&'n str, Vec<String>)> {
+    resources
+        .and_then(Node::as_map)
+        .into_iter()
+        .flat_map(|m| &m.entries)
+        .filter_map(move |(k, body)| {
+            k.value.as_str()?;
+            let body = body.as_map()?;
+            let type_name = body.get(type_key)?.value.as_str()?;
+            Some((type_name, members(body, type_name, params)))
+        })
+}
+
+/// [`uses`] of [`resource_uses`], from the types alone.
+fn used_types(resources: Option<&Node>, params: Option<&Node>, type_key: &str) -> Vec<String> {
+    let mut types: Vec<String> = Vec::new();
+    for (type_name, members) in typed_resources(resources, params, type_key) {
+        if !types.iter().any(|t| t == type_name) {
+            types.push(type_name.to_owned());
+        }
+        for m in members {
+            if !types.contains(&m) {
+                types.push(m);
+            }
+        }
+    }
+    types
+}
+
+/// [`parameters`] without their details (what [`Template::slim`] keeps).
+fn slim_parameters(
+    params: Option<&Node>,
+    type_key: &str,
+    default_key: &str,
+    format: Format,
+) -> Vec<Parameter> {
+    let Some(map) = params.and_then(Node::as_map) else {
+        return Vec::new();
+    };
+    map.str_entries()
+        .map(|(name, body)| {
+            let body = body.as_map();
+            let get = |k: &str| body.and_then(|b| b.get(k));
+            Parameter {
+                name: name.to_owned(),
+                type_: get(type_key)
+                    .and_then(|n| n.value.as_str())
+                    .map(str::to_owned),
+                required: get(default_key).is_none_or(|n| n.value == Value::Null),
+                hidden: hidden(format, get),
+                detail: None,
+            }
+        })
+        .collect()
+}
+
+/// HOT `hidden: true`, CFN `NoEcho` (any case of `true`).
+fn hidden<'n>(format: Format, get: impl Fn(&str) -> Option<&'n Node>) -> bool {
+    match format {
+        Format::Hot => get("hidden").is_some_and(|n| n.value == Value::Bool(true)),
+        Format::Cfn => get("NoEcho")
+            .and_then(|n| n.value.scalar_text())
+            .is_some_and(|t| t.eq_ignore_ascii_case("true")),
+    }
+}
+
 fn resource_uses(
     resources: Option<&Node>,
     params: Option<&Node>,
@@ -583,12 +695,7 @@ fn parameters(
         .map(|(name, key, body)| {
             let body = body.as_map();
             let get = |k: &str| body.and_then(|b| b.get(k));
-            let hidden = match format {
-                Format::Hot => get("hidden").is_some_and(|n| n.value == Value::Bool(true)),
-                Format::Cfn => get("NoEcho")
-                    .and_then(|n| n.value.scalar_text())
-                    .is_some_and(|t| t.eq_ignore_ascii_case("true")),
-            };
+            let hidden = hidden(format, get);
             let text = |k: &str| get(k).and_then(|n| n.value.as_str()).map(str::to_owned);
             let default = get(default_key)
                 .filter(|n| n.value != Value::Null)
@@ -641,4 +748,122 @@ fn parameters(
             }
         })
         .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every file under fixtures/: the index's view of a template built
+    /// directly, from the tree built for the index alone, is the full view
+    /// slimmed; the pruned tree classifies the same and parses with the
+    /// same diagnostics; an environment's view is the same.
+    #[test]
+    fn slim_view_built_directly_is_the_full_view_slimmed() {
+        use crate::load::{classify::classify, parse_text_as, FileKind, ParseOptions};
+        let mut checked = 0;
+        for entry in walkdir::WalkDir::new(concat!(env!("CARGO_MANIFEST_DIR"), "/fixtures"))
+            .sort_by_file_name()
+            .into_iter()
+            .filter_map(Result::ok)
+            .filter(|e| e.file_type().is_file())
+        {
+            let Ok(text) = std::fs::read_to_string(entry.path()) else {
+                continue;
+            };
+            let file = entry.path().display().to_string();
+            let whole = parse_text_as(&text, &file, &ParseOptions::default(), false);
+            let pruned = parse_text_as(&text, &file, &ParseOptions::default(), true);
+            assert_eq!(whole.diagnostics, pruned.diagnostics, "{file}");
+            assert_eq!(whole.root.is_some(), pruned.root.is_some(), "{file}");
+            let (Some(root), Some(slim_root)) = (whole.root, pruned.root) else {
+                continue;
+            };
+            assert_eq!(classify(&root), classify(&slim_root), "{file}");
+            let (Some(m), Some(slim_m)) = (root.as_map(), slim_root.as_map()) else {
+                continue;
+            };
+            let format = match classify(&root).0 {
+                FileKind::HotTemplate => Format::Hot,
+                FileKind::CfnTemplate => Format::Cfn,
+                FileKind::Environment => {
+                    let mut env = crate::model::Environment::from_node(&file, m);
+                    let mut slim_env = crate::model::Environment::from_node(&file, slim_m);
+                    env.slim();
+                    slim_env.slim();
+                    assert_eq!(env, slim_env, "{file}");
+                    continue;
+                }
+                _ => continue,
+            };
+            let (mut full_out, mut slim_out) = (Vec::new(), Vec::new());
+            let mut full = Template::from_node(&file, format, m, &mut full_out);
+            full.slim();
+            let slim = Template::slim_from_node(&file, format, slim_m, &mut slim_out);
+            assert_eq!(full, slim, "{file}");
+            assert_eq!(full_out, slim_out, "{file}");
+            checked += 1;
+        }
+        assert!(checked > 500, "{checked} templates");
+    }
+
+    /// The index's tree drops outputs' and unread resource keys' values,
+    /// keeps types and group members.
+    #[test]
+    fn the_index_tree_keeps_what_the_view_reads() {
+        let text = "heat_template_version: 2016-10-14\nresources:\n  g:\n    type: OS::Heat::ResourceGroup\n    depends_on: [x]\n    properties:\n      count: 3\n      resource_def: {type: OS::M, properties: {p: [1, 2]}}\noutputs:\n  o: {value: {get_attr: [g, x]}}\n";
+        let parsed =
+            crate::load::parse_text_as(text, "t.yaml", &crate::load::ParseOptions::default(), true);
+        let json = parsed.root.unwrap().value.to_json();
+        assert_eq!(
+            json,
+            serde_json::json!({
+                "heat_template_version": "2016-10-14",
+                "resources": {"g": {
+                    "type": "OS::Heat::ResourceGroup",
+                    "depends_on": null,
+                    "properties": {"count": null, "resource_def": {"type": "OS::M", "properties": null}}
+                }},
+                "outputs": {"o": null}
+            })
+        );
+    }
+
+    #[test]
+    fn slim_view_keeps_member_types_and_required() {
+        let text = "heat_template_version: 2016-10-14\nparameters:\n  a: {type: string, default: null}\n  b: {type: string, default: x, hidden: true}\n  S: {type: comma_delimited_list, default: 'OS::X, OS::Y'}\n  c: 1\nresources:\n  g:\n    type: OS::Heat::ResourceGroup\n    properties: {resource_def: {type: OS::M, properties: {p: 1}}}\n  ch:\n    type: OS::Heat::ResourceChain\n    properties: {resources: {get_param: S}}\n  again: {type: OS::M}\n";
+        let parsed = crate::load::parse_text(text, "t.yaml", &crate::load::ParseOptions::default());
+        let root = parsed.root.unwrap();
+        let t = Template::slim_from_node(
+            "t.yaml",
+            Format::Hot,
+            root.as_map().unwrap(),
+            &mut Vec::new(),
+        );
+        assert_eq!(
+            t.uses,
+            [
+                "OS::Heat::ResourceGroup",
+                "OS::M",
+                "OS::Heat::ResourceChain",
+                "OS::X",
+                "OS::Y"
+            ]
+        );
+        let p: Vec<(&str, bool, bool)> = t
+            .parameters
+            .iter()
+            .map(|p| (p.name.as_str(), p.required, p.hidden))
+            .collect();
+        assert_eq!(
+            p,
+            [
+                ("a", true, false),
+                ("b", false, true),
+                ("S", false, false),
+                ("c", true, false)
+            ]
+        );
+        assert!(t.resources.is_empty() && t.parameters.iter().all(|p| p.detail.is_none()));
+    }
 }

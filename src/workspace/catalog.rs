@@ -68,27 +68,6 @@ pub(crate) fn locate_cached(
     found
 }
 
-/// [`locate_cached`]'s real path only, with the target's leading `..`
-/// taken off the real directory (exact: its components are real), so
-/// targets written from different directories that reach one file give
-/// one path.
-pub(crate) fn locate_read(
-    from: &str,
-    target: &str,
-    remap: &Remap,
-    overlay: &FileOverlay,
-    dirs: &mut HashMap<String, FromDir>,
-) -> Option<PathBuf> {
-    let (joined, _) = locate_cached(from, target, remap, overlay, dirs)?;
-    let Some((real_dir, rest)) = dirs
-        .get(from)
-        .and_then(|b| Some((&b.real_dir, joined.strip_prefix(&b.real_dir).ok()?)))
-    else {
-        return Some(joined);
-    };
-    Some(crate::vfs::join_real(real_dir, rest))
-}
-
 /// The real path of `path`: symlinks resolved on disk (a rendered
 /// file's through the overlay, [`crate::vfs`]), or, for files given in
 /// memory, the path without `.` and `..`.
@@ -203,13 +182,34 @@ impl<'a> Locator<'a> {
 
     /// Where `target` points: see [`locate`].
     pub(crate) fn locate(&mut self, target: &str) -> Option<(PathBuf, String)> {
+        self.locate_as(target, true)
+            .map(|(read, shown)| (read, shown.unwrap_or_default()))
+    }
+
+    /// [`locate_read`] for this locator's file: the real path only (the
+    /// path as shown is not made), leading `..` taken off the real
+    /// directory.
+    pub(crate) fn locate_read(&mut self, target: &str) -> Option<PathBuf> {
+        let (joined, _) = self.locate_as(target, false)?;
+        let Some((real_dir, rest)) = self
+            .base
+            .as_ref()
+            .and_then(|b| Some((&b.real_dir, joined.strip_prefix(&b.real_dir).ok()?)))
+        else {
+            return Some(joined);
+        };
+        Some(crate::vfs::join_real(real_dir, rest))
+    }
+
+    /// Where `target` is read, and, when `with_shown`, how it is shown.
+    fn locate_as(&mut self, target: &str, with_shown: bool) -> Option<(PathBuf, Option<String>)> {
         let target = match target.split_once("://") {
             Some(("file", rest)) => rest,
             Some(_) => return None,
             None => target,
         };
         if self.from.is_empty() && is_stdin(&path_of(target)) {
-            return Some((PathBuf::from(STDIN_PATH), STDIN.to_owned()));
+            return Some((PathBuf::from(STDIN_PATH), Some(STDIN.to_owned())));
         }
         let remapped = self.remap.apply(target);
         // A remapped path is read where `--templates-root` says, relative to
@@ -238,12 +238,15 @@ impl<'a> Locator<'a> {
         };
         let target = &path_of(target);
         let read = real_dir.join(target);
+        if !with_shown {
+            return Some((read, None));
+        }
         let shown_base = if linked_away { real_dir } else { shown_dir };
         let mut shown = normalize(&shown_base.join(target));
         if from.starts_with("./") && !shown.starts_with('/') && !shown.starts_with("../") {
             shown = format!("./{shown}");
         }
-        Some((read, shown))
+        Some((read, Some(shown)))
     }
 }
 

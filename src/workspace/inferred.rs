@@ -1,7 +1,7 @@
 //! The choices a tree already offers (issue 17.2): a template that an
 //! environment maps a type to is a candidate implementation of that type,
 //! as if it declared `capabilities: {resource_type: [TYPE]}`. Paths are
-//! located as every registry path is ([`catalog::locate_cached`]: relative
+//! located as every registry path is ([`catalog::Locator`]: relative
 //! to the real directory of the environment, `--templates-root` applied).
 
 use std::collections::HashMap;
@@ -41,40 +41,51 @@ pub(crate) fn infer(
     walked: &Walked,
     remap: &Remap,
 ) -> HashMap<usize, Inferred> {
+    use rayon::prelude::*;
+    // Each environment's targets are located in parallel (its real
+    // directory found once); then, in order, each distinct target is
+    // found among the walked files once.
+    let located: Vec<Vec<(&str, PathBuf, u32)>> = envs
+        .par_iter()
+        .map(|f| {
+            let Some(env) = f.environment() else {
+                return Vec::new();
+            };
+            let mut locator = catalog::Locator::new(&f.path, remap, walked.overlay());
+            let mut found = Vec::new();
+            for e in env.top() {
+                // A key that is a path names a template, not a type; a key
+                // ending `*` is a glob over types.
+                if is_template_path(&e.key) || e.key.ends_with('*') {
+                    continue;
+                }
+                for (target, span) in e.templates() {
+                    if let Some(read) = locator.locate_read(target) {
+                        found.push((e.key.as_str(), read, span.start.line));
+                    }
+                }
+            }
+            found
+        })
+        .collect();
     let by_path = walked.by_path();
-    let mut dirs = HashMap::new();
     let mut at: HashMap<PathBuf, Option<usize>> = HashMap::new();
     let mut out: HashMap<usize, Inferred> = HashMap::new();
-    for f in envs {
-        let Some(env) = f.environment() else {
-            continue;
-        };
-        for e in env.top() {
-            // A key that is a path names a template, not a type; a key
-            // ending `*` is a glob over types.
-            if is_template_path(&e.key) || e.key.ends_with('*') {
+    for (f, found) in envs.iter().zip(located) {
+        for (key, read, line) in found {
+            let pos = *at
+                .entry(read)
+                .or_insert_with_key(|read| walked.position(read, &by_path));
+            let Some(i) = pos else {
                 continue;
-            }
-            for (target, span) in e.templates() {
-                let Some(read) =
-                    catalog::locate_read(&f.path, target, remap, walked.overlay(), &mut dirs)
-                else {
-                    continue;
-                };
-                let pos = *at
-                    .entry(read)
-                    .or_insert_with_key(|read| walked.position(read, &by_path));
-                let Some(i) = pos else {
-                    continue;
-                };
-                let site = Site {
-                    environment: f.path.clone(),
-                    line: span.start.line,
-                };
-                let sites = out.entry(i).or_default().entry(e.key.clone()).or_default();
-                if !sites.contains(&site) {
-                    sites.push(site);
-                }
+            };
+            let site = Site {
+                environment: f.path.clone(),
+                line,
+            };
+            let sites = out.entry(i).or_default().entry(key.to_owned()).or_default();
+            if !sites.contains(&site) {
+                sites.push(site);
             }
         }
     }

@@ -1030,9 +1030,7 @@ fn finish(diagnostics: Vec<Diagnostic>, overlay: &crate::vfs::FileOverlay) -> Ve
 /// Loads every walked file (in parallel, in order) into a corpus, slim;
 /// the walk is kept for files added later.
 fn load_corpus(walked: Walked, opts: &LoadOptions) -> (Corpus, Walked) {
-    let files = load::load_all(&walked.sources, opts, |l| {
-        FileRecord::from_loaded(l, false).slimmed()
-    });
+    let files = load::load_all_for_index(&walked.sources, opts, FileRecord::from_loaded_slim);
     let corpus = Corpus {
         files,
         walk_diagnostics: walked.diagnostics.clone(),
@@ -1098,9 +1096,7 @@ fn infer(
         let mut whole = opts.clone();
         whole.prefilter = Vec::new();
         let sources: Vec<Source> = skipped.iter().map(|&i| walked.sources[i].clone()).collect();
-        let loaded = load::load_all(&sources, &whole, |l| {
-            FileRecord::from_loaded(l, false).slimmed()
-        });
+        let loaded = load::load_all_for_index(&sources, &whole, FileRecord::from_loaded_slim);
         for (i, record) in skipped.into_iter().zip(loaded) {
             corpus.files[i] = record;
         }

@@ -147,6 +147,7 @@ fn second_stage_alone_is_pyyaml_s_safe_loader_on_every_snippet() {
         let limits = TreeLimits {
             max_depth: 256,
             max_alias_nodes: 100_000,
+            index_only: false,
         };
         let built = build(
             events(text),
