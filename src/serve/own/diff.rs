@@ -269,7 +269,7 @@ pub(super) async fn get(State(shared): State<Shared>, asked: Asked) -> Answer {
     } else {
         choices(&root, &from_raw)?
     };
-    let mut new = Side::Served {
+    let new = Side::Served {
         template,
         environments,
         choices: chosen,
@@ -277,7 +277,7 @@ pub(super) async fn get(State(shared): State<Shared>, asked: Asked) -> Answer {
         plan: None,
         files: None,
     };
-    let mut old = Side::Served {
+    let old = Side::Served {
         template: from_template,
         environments: from_environments,
         choices: from_chosen,
@@ -291,34 +291,8 @@ pub(super) async fn get(State(shared): State<Shared>, asked: Asked) -> Answer {
     };
     let depth = shared.config.max_nested_depth;
     if revisions.0.is_some() || revisions.1.is_some() {
-        let (real, load) = (root.real.clone(), load_options(&shared));
-        let body = shared
-            .blocking(move || {
-                let at = |rev: &Option<String>| {
-                    rev.as_deref()
-                        .map(|r| crate::git::tree_at(&real, r))
-                        .transpose()
-                        .map_err(|e| Fault::bad_request(e.to_string()))
-                };
-                let to = at(&revisions.1)?;
-                let from = match &revisions.0 {
-                    Some(_) => at(&revisions.0)?,
-                    None => to.clone(),
-                };
-                for (side, files) in [(&mut old, from), (&mut new, to)] {
-                    if let Side::Served { files: f, .. } = side {
-                        *f = files;
-                    }
-                }
-                let also = load.clone();
-                let (old, new) = rayon::join(
-                    || old.open(load, depth, &name),
-                    || new.open(also, depth, &name),
-                );
-                answered(&old, &new, heat, true)
-            })
-            .await??;
-        return Ok(json_response(StatusCode::OK, body));
+        let sides = (old, new, name);
+        return at_revisions(&shared, &root, revisions, sides, heat).await;
     }
     let mut read = asked.read.clone();
     if let Some(rel) = asked.one("from_plan") {
@@ -333,6 +307,48 @@ pub(super) async fn get(State(shared): State<Shared>, asked: Asked) -> Answer {
         answered(&old, &new, heat, true)
     })
     .await
+}
+
+/// GET's answer with `from`/`to`: the old side's files at `from` (else at
+/// `to`), the new side's at `to` (else the disk's), read from git's
+/// objects for each request (a branch moves: nothing is kept).
+async fn at_revisions(
+    shared: &Shared,
+    root: &Root,
+    revisions: (Option<String>, Option<String>),
+    sides: (Side, Side, String),
+    heat: bool,
+) -> Answer {
+    let (mut old, mut new, name) = sides;
+    let (real, load) = (root.real.clone(), load_options(shared));
+    let depth = shared.config.max_nested_depth;
+    let body = shared
+        .blocking(move || {
+            let at = |rev: &Option<String>| {
+                rev.as_deref()
+                    .map(|r| crate::git::tree_at(&real, r))
+                    .transpose()
+                    .map_err(|e| Fault::bad_request(e.to_string()))
+            };
+            let to = at(&revisions.1)?;
+            let from = match &revisions.0 {
+                Some(_) => at(&revisions.0)?,
+                None => to.clone(),
+            };
+            for (side, files) in [(&mut old, from), (&mut new, to)] {
+                if let Side::Served { files: f, .. } = side {
+                    *f = files;
+                }
+            }
+            let also = load.clone();
+            let (old, new) = rayon::join(
+                || old.open(load, depth, &name),
+                || new.open(also, depth, &name),
+            );
+            answered(&old, &new, heat, true)
+        })
+        .await??;
+    Ok(json_response(StatusCode::OK, body))
 }
 
 /// `POST /heatcap/v1/diff`: `{"from": SIDE, "to": SIDE}` (see the
