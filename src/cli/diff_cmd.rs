@@ -103,32 +103,41 @@ pub(super) fn new_side_revision(a: &DiffArgs) -> Option<String> {
         .map(|to| to.to_string_lossy().into_owned())
 }
 
+/// The plan at `path` read from `tree`: its environments and its
+/// template; its first error refuses it, `what` naming it.
+fn plan_at(path: &Path, tree: &Tree, what: &str) -> Result<(Vec<PathBuf>, Option<PathBuf>), Error> {
+    let load = crate::load::LoadOptions {
+        overlay: tree.files(),
+        ..crate::load::LoadOptions::default()
+    };
+    let plan = crate::workspace::open_plan(path, &load);
+    if let Some(e) = plan
+        .diagnostics
+        .iter()
+        .find(|d| d.severity == crate::diag::Severity::Error)
+    {
+        return Err(Error::Usage(format!(
+            "{what} `{}` fails: {e}",
+            path.display()
+        )));
+    }
+    let environments = plan
+        .environments
+        .iter()
+        .map(|e| PathBuf::from(&e.path))
+        .collect();
+    Ok((environments, plan.template.map(|(p, _)| PathBuf::from(p))))
+}
+
 /// The old side's template and environments.
 fn old_side(a: &DiffArgs, old: &Place) -> Result<(PathBuf, Vec<PathBuf>), Error> {
     let from = old.0.as_deref();
     let mut environments: Vec<PathBuf> = Vec::new();
     let mut template = a.from_template.clone();
     if let Some(plan) = &a.from_plan {
-        let path = in_tree(from, plan);
-        let load = crate::load::LoadOptions {
-            overlay: old.1.files(),
-            ..crate::load::LoadOptions::default()
-        };
-        let plan = crate::workspace::open_plan(&path, &load);
-        if let Some(e) = plan
-            .diagnostics
-            .iter()
-            .find(|d| d.severity == crate::diag::Severity::Error)
-        {
-            return Err(Error::Usage(format!(
-                "the old side's plan `{}` fails: {e}",
-                path.display()
-            )));
-        }
-        environments.extend(plan.environments.iter().map(|e| PathBuf::from(&e.path)));
-        if template.is_none() {
-            template = plan.template.map(|(p, _)| PathBuf::from(p));
-        }
+        let (envs, planned) = plan_at(&in_tree(from, plan), &old.1, "the old side's plan")?;
+        environments.extend(envs);
+        template = template.or(planned);
     }
     let given = if a.from_environment.is_empty() {
         &a.composition.environments
@@ -278,27 +287,10 @@ fn deployment_side(
     let mut environments = Vec::new();
     let mut template = d.template.as_ref().map(|t| dir.join(t));
     if let Some(plan) = &d.plan {
-        let path = dir.join(plan);
-        let load = crate::load::LoadOptions {
-            overlay: tree.files(),
-            ..crate::load::LoadOptions::default()
-        };
-        let plan = crate::workspace::open_plan(&path, &load);
-        if let Some(e) = plan
-            .diagnostics
-            .iter()
-            .find(|d| d.severity == crate::diag::Severity::Error)
-        {
-            return Err(Error::Usage(format!(
-                "deployment `{}`: the plan `{}` fails: {e}",
-                d.name,
-                path.display()
-            )));
-        }
-        environments.extend(plan.environments.iter().map(|e| PathBuf::from(&e.path)));
-        if template.is_none() {
-            template = plan.template.map(|(p, _)| PathBuf::from(p));
-        }
+        let what = format!("deployment `{}`: the plan", d.name);
+        let (envs, planned) = plan_at(&dir.join(plan), tree, &what)?;
+        environments.extend(envs);
+        template = template.or(planned);
     }
     environments.extend(d.environments.iter().map(|e| dir.join(e)));
     let Some(template) = template else {
