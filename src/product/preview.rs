@@ -537,14 +537,26 @@ fn resource(
 /// properties and metadata take.
 fn takes(u: &ResourceUse, enabled: &[&str]) -> Vec<String> {
     let mut named: Vec<String> = Vec::new();
+    referenced(u, &mut named);
+    named_in(u, enabled, &named)
+}
+
+/// The resource names `u`'s properties and metadata take
+/// (`get_resource`, `get_attr`, `Ref`, `Fn::GetAtt`), added to `named`.
+fn referenced(u: &ResourceUse, named: &mut Vec<String>) {
     for v in u.properties.values() {
-        references(v, &mut named);
+        references(v, named);
     }
     for k in ["metadata", "Metadata"] {
         if let Some(m) = u.other.get(k) {
-            references(m, &mut named);
+            references(m, named);
         }
     }
+}
+
+/// The resources of `enabled` (in its order) that `named` names, `u`
+/// itself left out.
+fn named_in(u: &ResourceUse, enabled: &[&str], named: &[String]) -> Vec<String> {
     enabled
         .iter()
         .filter(|n| **n != u.name && named.iter().any(|x| x == *n))
@@ -827,19 +839,8 @@ fn requires(u: &ResourceUse, enabled: &[&str]) -> Vec<String> {
             _ => {}
         }
     }
-    for v in u.properties.values() {
-        references(v, &mut named);
-    }
-    for k in ["metadata", "Metadata"] {
-        if let Some(m) = u.other.get(k) {
-            references(m, &mut named);
-        }
-    }
-    enabled
-        .iter()
-        .filter(|n| **n != u.name && named.iter().any(|x| x == *n))
-        .map(|n| (*n).to_owned())
-        .collect()
+    referenced(u, &mut named);
+    named_in(u, enabled, &named)
 }
 
 /// The resource names a snippet's functions name.
