@@ -20,7 +20,7 @@ use std::path::{Path, PathBuf};
 use rayon::prelude::*;
 
 use crate::diag::{codes, Code};
-use crate::vfs::FileOverlay;
+use crate::vfs::{FileOverlay, TreeFile};
 
 pub use crate::error::RevisionError;
 
@@ -167,11 +167,14 @@ impl Repo {
     /// working directory instead of the disk there. Symbolic links to
     /// files of the tree read as their target; other links and
     /// submodules are left out, as a checkout would not give heatcap a
-    /// file there either.
+    /// file there either. A blob larger than `max_chars` characters can
+    /// take is not read (only its header is): it is listed, and reading
+    /// it says it is too large (E0003), as a file on the disk would.
     pub(crate) fn overlay(
         &self,
         rev: &str,
         commit: gix::ObjectId,
+        max_chars: usize,
     ) -> Result<FileOverlay, RevisionError> {
         let tree = self
             .repo
@@ -195,18 +198,26 @@ impl Repo {
                 links.push((path.to_owned(), e.oid));
             }
         }
+        // A character is at most 4 bytes: a larger blob cannot be read, so
+        // only its header is.
+        let ceiling = (max_chars as u64).saturating_mul(4);
         let sync = self.repo.clone().into_sync();
         let read = |repo: &gix::Repository, id: gix::ObjectId| {
             repo.find_blob(id).map(|mut b| b.take_data())
         };
-        let mut files: Vec<(String, Vec<u8>)> = blobs
+        let mut files: Vec<(String, TreeFile)> = blobs
             .par_iter()
             .map_init(
                 || sync.to_thread_local(),
                 |repo, (path, id)| {
-                    read(repo, *id)
-                        .map(|data| (path.clone(), data))
-                        .map_err(|e| format!("`{path}` ({id}): {e}"))
+                    let fail = |e: &dyn std::fmt::Display| format!("`{path}` ({id}): {e}");
+                    let size = repo.find_header(*id).map_err(|e| fail(&e))?.size();
+                    let file = if size > ceiling {
+                        TreeFile::Oversize(size, max_chars)
+                    } else {
+                        TreeFile::Read(read(repo, *id).map_err(|e| fail(&e))?)
+                    };
+                    Ok((path.clone(), file))
                 },
             )
             .collect::<Result<_, String>>()
@@ -236,15 +247,16 @@ impl Repo {
 }
 
 /// The tree at `rev` in the repository `path` is in, ready to be read
-/// through (`LoadOptions::overlay`).
+/// through (`LoadOptions::overlay`); files larger than `max_chars`
+/// characters can take are left unread ([`Repo::overlay`]).
 ///
 /// # Errors
 /// Not in a git repository (E0031), an unknown revision (E0032), objects
 /// missing (E0033).
-pub fn tree_at(path: &Path, rev: &str) -> Result<FileOverlay, RevisionError> {
+pub fn tree_at(path: &Path, rev: &str, max_chars: usize) -> Result<FileOverlay, RevisionError> {
     let repo = Repo::discover(path, rev)?;
     let commit = repo.commit(rev)?;
-    repo.overlay(rev, commit)
+    repo.overlay(rev, commit, max_chars)
 }
 
 /// A side of a range: its label (the revision as given, or
@@ -261,6 +273,7 @@ pub type RevisionSide = (String, FileOverlay);
 pub fn range_at(
     path: &Path,
     spec: &str,
+    max_chars: usize,
 ) -> Result<(RevisionSide, Option<RevisionSide>), RevisionError> {
     let repo = Repo::discover(path, spec)?;
     let side = |s: &str| if s.is_empty() { "HEAD" } else { s }.to_owned();
@@ -270,18 +283,18 @@ pub fn range_at(
         let base = repo.merge_base(spec, one, two)?;
         let label = format!("merge-base({a}, {b})");
         return Ok((
-            (label.clone(), repo.overlay(&label, base)?),
-            Some((b.clone(), repo.overlay(&b, two)?)),
+            (label.clone(), repo.overlay(&label, base, max_chars)?),
+            Some((b.clone(), repo.overlay(&b, two, max_chars)?)),
         ));
     }
     if let Some((a, b)) = spec.split_once("..") {
         let (a, b) = (side(a), side(b));
         let (one, two) = (repo.commit(&a)?, repo.commit(&b)?);
         return Ok((
-            (a.clone(), repo.overlay(&a, one)?),
-            Some((b.clone(), repo.overlay(&b, two)?)),
+            (a.clone(), repo.overlay(&a, one, max_chars)?),
+            Some((b.clone(), repo.overlay(&b, two, max_chars)?)),
         ));
     }
     let one = repo.commit(spec)?;
-    Ok(((spec.to_owned(), repo.overlay(spec, one)?), None))
+    Ok(((spec.to_owned(), repo.overlay(spec, one, max_chars)?), None))
 }

@@ -27,6 +27,15 @@ use std::sync::Arc;
 const ENOENT: i32 = 2;
 const EISDIR: i32 = 21;
 
+/// A file of a tree read at a git revision: its bytes, or only its size
+/// when it is larger than any file heatcap reads (it is not read).
+#[derive(Debug, Clone)]
+pub(crate) enum TreeFile {
+    Read(Vec<u8>),
+    /// Its size in bytes, and the limit in characters it exceeds.
+    Oversize(u64, usize),
+}
+
 /// One virtual file.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(crate) struct VirtualFile {
@@ -55,6 +64,11 @@ struct Inner {
     trees: Vec<(PathBuf, String)>,
     /// The real paths of the directories the mounted trees hold.
     dirs: std::collections::BTreeSet<PathBuf>,
+    /// Files of the mounted trees left unread because they are larger
+    /// than any file heatcap reads (real path → size in bytes, and the
+    /// limit in characters): they are listed and exist, and reading one
+    /// says it is too large.
+    oversize: BTreeMap<PathBuf, (u64, usize)>,
 }
 
 /// Files read at their paths instead of the disk's, over the disk: a
@@ -154,7 +168,7 @@ impl FileOverlay {
 
     /// Whether anything is mounted.
     pub fn is_empty(&self) -> bool {
-        self.0.files.is_empty()
+        self.0.files.is_empty() && self.0.oversize.is_empty()
     }
 
     /// How many files are mounted.
@@ -216,15 +230,27 @@ impl FileOverlay {
         inner.rendered.extend(other.0.rendered.iter().cloned());
         inner.trees.extend(other.0.trees.iter().cloned());
         inner.dirs.extend(other.0.dirs.iter().cloned());
+        inner
+            .oversize
+            .extend(other.0.oversize.iter().map(|(p, s)| (p.clone(), *s)));
     }
 
     /// Whether anything is mounted at or below `dir_real`.
     pub(crate) fn mounted_below(&self, dir_real: &Path) -> bool {
-        self.0
-            .files
-            .range(dir_real.to_path_buf()..)
-            .next()
-            .is_some_and(|(p, _)| p.starts_with(dir_real))
+        let first = |keys: Option<&PathBuf>| keys.is_some_and(|p| p.starts_with(dir_real));
+        first(
+            self.0
+                .files
+                .range(dir_real.to_path_buf()..)
+                .next()
+                .map(|(p, _)| p),
+        ) || first(
+            self.0
+                .oversize
+                .range(dir_real.to_path_buf()..)
+                .next()
+                .map(|(p, _)| p),
+        )
     }
 
     /// The virtual file at `path`, if one is mounted there.
@@ -250,10 +276,12 @@ impl FileOverlay {
     /// to `root`, a real directory) *instead of* the disk below `root`:
     /// a path below it that the tree lacks is missing, whatever the disk
     /// holds there.
-    pub(crate) fn mount_tree(&mut self, root: &Path, rev: &str, files: Vec<(String, Vec<u8>)>) {
+    /// A file of the tree given as its size alone ([`TreeFile::Oversize`])
+    /// was left unread: it is listed, and reading it says it is too large.
+    pub(crate) fn mount_tree(&mut self, root: &Path, rev: &str, files: Vec<(String, TreeFile)>) {
         let inner = Arc::make_mut(&mut self.0);
         inner.dirs.insert(root.to_path_buf());
-        for (rel, bytes) in files {
+        for (rel, file) in files {
             let path = root.join(&rel);
             let mut dir = path.parent();
             while let Some(d) = dir {
@@ -262,6 +290,13 @@ impl FileOverlay {
                 }
                 dir = d.parent();
             }
+            let bytes = match file {
+                TreeFile::Read(bytes) => bytes,
+                TreeFile::Oversize(size, max_chars) => {
+                    inner.oversize.insert(path, (size, max_chars));
+                    continue;
+                }
+            };
             let text: Arc<str> = match String::from_utf8(bytes) {
                 Ok(s) => s.into(),
                 Err(e) => String::from_utf8_lossy(e.as_bytes()).into(),
@@ -325,11 +360,11 @@ impl FileOverlay {
                 }
             }
         }
-        for (p, _) in self
-            .0
-            .files
-            .range(k.clone()..)
-            .take_while(|(p, _)| p.starts_with(&k))
+        let files = self.0.files.range(k.clone()..).map(|(p, _)| p);
+        let unread = self.0.oversize.range(k.clone()..).map(|(p, _)| p);
+        for p in files
+            .take_while(|p| p.starts_with(&k))
+            .chain(unread.take_while(|p| p.starts_with(&k)))
         {
             if let Some(rel) = below(p) {
                 if rel.components().count() == 1 {
@@ -372,8 +407,13 @@ impl FileOverlay {
 
     /// Whether `path` is a virtual file or a regular file (links followed).
     pub fn is_file(&self, path: &Path) -> bool {
-        self.get(path).is_some()
-            || (self.in_tree(path).is_none() && std::fs::metadata(path).is_ok_and(|m| m.is_file()))
+        if self.get(path).is_some() {
+            return true;
+        }
+        match self.in_tree(path) {
+            Some((k, _)) => self.0.oversize.contains_key(&k),
+            None => std::fs::metadata(path).is_ok_and(|m| m.is_file()),
+        }
     }
 
     /// Whether anything is at `path`, virtual or on disk.
@@ -382,7 +422,7 @@ impl FileOverlay {
             return true;
         }
         match self.in_tree(path) {
-            Some((k, _)) => self.0.dirs.contains(&k),
+            Some((k, _)) => self.0.dirs.contains(&k) || self.0.oversize.contains_key(&k),
             None => path.exists(),
         }
     }
@@ -390,10 +430,22 @@ impl FileOverlay {
     /// For a path in a mounted tree that is no file of it: the error the
     /// disk gives on a checkout of that revision (no such file, or a
     /// directory), in the system's words.
+    ///
+    /// A file of the tree left unread for its size fails as too large
+    /// (`ErrorKind::FileTooLarge`), naming its size.
     pub(crate) fn missing_in_tree(&self, path: &Path) -> Option<std::io::Error> {
-        let (k, _) = self.in_tree(path)?;
+        let (k, rev) = self.in_tree(path)?;
         if self.0.files.contains_key(&k) {
             return None;
+        }
+        if let Some((size, max_chars)) = self.0.oversize.get(&k) {
+            return Some(std::io::Error::new(
+                std::io::ErrorKind::FileTooLarge,
+                format!(
+                    "the file is {size} bytes at revision `{rev}`, so more than {max_chars} \
+                     characters (a character is at most 4 bytes), the limit; it was not read"
+                ),
+            ));
         }
         Some(if self.0.dirs.contains(&k) {
             std::io::Error::from_raw_os_error(EISDIR)
@@ -424,12 +476,18 @@ impl FileOverlay {
     /// Every virtual file below `dir_real` (a real directory), as its path
     /// relative to it, in path order.
     pub(crate) fn files_below(&self, dir_real: &Path) -> Vec<PathBuf> {
-        self.0
-            .files
-            .range(dir_real.to_path_buf()..)
-            .take_while(|(p, _)| p.starts_with(dir_real))
-            .filter_map(|(p, _)| p.strip_prefix(dir_real).ok().map(Path::to_path_buf))
-            .collect()
+        let from = dir_real.to_path_buf();
+        let files = self.0.files.range(from.clone()..).map(|(p, _)| p);
+        let unread = self.0.oversize.range(from..).map(|(p, _)| p);
+        let mut below: Vec<PathBuf> = files
+            .take_while(|p| p.starts_with(dir_real))
+            .chain(unread.take_while(|p| p.starts_with(dir_real)))
+            .filter_map(|p| p.strip_prefix(dir_real).ok().map(Path::to_path_buf))
+            .collect();
+        if !self.0.oversize.is_empty() {
+            below.sort();
+        }
+        below
     }
 
     /// Each diagnostic in a rendered file also names where the file came
@@ -678,8 +736,8 @@ mod tests {
             &repo,
             "v1",
             vec![
-                ("a.yaml".into(), b"a".to_vec()),
-                ("gone/deep/b.yaml".into(), b"b".to_vec()),
+                ("a.yaml".into(), TreeFile::Read(b"a".to_vec())),
+                ("gone/deep/b.yaml".into(), TreeFile::Read(b"b".to_vec())),
             ],
         );
         assert_eq!(tree.revision(), Some("v1"));
@@ -716,6 +774,44 @@ mod tests {
         );
         tree.merge(&rendered);
         assert_eq!(tree.read(&repo.join("a.yaml")).unwrap(), b"rendered");
+    }
+
+    /// A file of a tree left unread for its size is listed and exists as
+    /// a file; reading it fails as too large, naming its size, the
+    /// revision and the limit.
+    #[test]
+    fn a_tree_file_too_large_to_read_is_listed_and_refused() {
+        let tmp = tempfile::tempdir().unwrap();
+        let repo = std::fs::canonicalize(tmp.path()).unwrap();
+        let mut tree = FileOverlay::new();
+        tree.mount_tree(
+            &repo,
+            "v1",
+            vec![
+                ("a.yaml".into(), TreeFile::Read(b"a".to_vec())),
+                ("big.yaml".into(), TreeFile::Oversize(9_000, 2_000)),
+            ],
+        );
+        let big = repo.join("big.yaml");
+        assert!(tree.is_file(&big) && tree.exists(&big) && tree.get(&big).is_none());
+        assert_eq!(
+            tree.tree_entries(&repo).unwrap(),
+            [("a.yaml".to_owned(), false), ("big.yaml".to_owned(), false)]
+        );
+        let e = tree.read(&big).unwrap_err();
+        assert_eq!(e.kind(), std::io::ErrorKind::FileTooLarge);
+        assert_eq!(
+            e.to_string(),
+            "the file is 9000 bytes at revision `v1`, so more than 2000 characters \
+             (a character is at most 4 bytes), the limit; it was not read"
+        );
+        // Merged into another overlay, it is still refused.
+        let mut merged = FileOverlay::new();
+        merged.merge(&tree);
+        assert_eq!(
+            merged.read(&big).unwrap_err().kind(),
+            std::io::ErrorKind::FileTooLarge
+        );
     }
 
     #[test]

@@ -834,6 +834,11 @@ fn normalize_components(path: &Path) -> String {
 /// An I/O error's message without Rust's " (os error N)" suffix.
 pub(crate) fn io_message(e: &std::io::Error) -> String {
     let s = e.to_string();
+    if e.raw_os_error().is_none() && e.get_ref().is_some() {
+        // heatcap's own words (a revision's file too large), as written:
+        // they may name a revision or a path, whose case matters.
+        return s;
+    }
     match s.find(" (os error") {
         Some(i) => s[..i].to_lowercase(),
         None => s.to_lowercase(),

@@ -517,6 +517,58 @@ fn the_revision_not_the_disk_says_what_exists() {
     );
 }
 
+/// A file of the revision larger than `--max-size` allows is not read
+/// from git's objects (only its size is): it is E0003 with its size, the
+/// revision and the limit, and the rest of the tree is still read, as on
+/// the disk.
+#[test]
+fn a_revision_file_over_the_size_limit_is_too_large_and_the_rest_is_read() {
+    let tmp = tempfile::tempdir().unwrap();
+    let repo = std::fs::canonicalize(tmp.path()).unwrap();
+    git(&repo, &["init", "-q"]);
+    let small = "heat_template_version: 2016-10-14\nresources: {}\n";
+    let big = format!(
+        "heat_template_version: 2016-10-14\n#{}\n",
+        "x".repeat(5_000)
+    );
+    std::fs::write(repo.join("small.yaml"), small).unwrap();
+    std::fs::write(repo.join("big.yaml"), &big).unwrap();
+    git(&repo, &["add", "-A"]);
+    git(&repo, &["commit", "-q", "-m", "one"]);
+    std::fs::remove_file(repo.join("big.yaml")).unwrap();
+    let (code, out, err) = run(
+        &repo,
+        &[
+            "index",
+            "-r",
+            "--rev",
+            "HEAD",
+            "--max-size",
+            "1000",
+            "--format",
+            "json",
+            ".",
+        ],
+    );
+    assert_eq!(code, 1, "{out}{err}");
+    assert!(out.contains("small.yaml"), "{out}");
+    let size = big.len();
+    assert!(
+        err.contains(&format!(
+            "./big.yaml: E0003 error: the file is {size} bytes at revision `HEAD`, so more than \
+             1000 characters (a character is at most 4 bytes), the limit; it was not read"
+        )),
+        "{err}"
+    );
+    // Within the limit, it is read.
+    let (code, out, err) = run(
+        &repo,
+        &["index", "-r", "--rev", "HEAD", "--format", "json", "."],
+    );
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("big.yaml"), "{out}");
+}
+
 /// Opt-in: `parameters --rev rocky-eol` of a 2018-style deployment in a
 /// clone of tripleo-heat-templates (`HEATCAP_THT_GIT`) equals the same
 /// command on the `rocky-eol` checkout (`HEATCAP_THT_CHECKOUTS/rocky-eol`).

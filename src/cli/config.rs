@@ -133,7 +133,7 @@ pub fn at_revision<'a>(
     paths: impl IntoIterator<Item = &'a std::path::Path>,
 ) -> Result<LoadOptions, Error> {
     if let Some(rev) = &rev.rev {
-        load.overlay = revision_files(rev, paths)?;
+        load.overlay = revision_files(rev, paths, load.max_size)?;
     }
     Ok(load)
 }
@@ -143,12 +143,13 @@ pub fn at_revision<'a>(
 pub fn revision_files<'a>(
     rev: &str,
     paths: impl IntoIterator<Item = &'a std::path::Path>,
+    max_chars: usize,
 ) -> Result<crate::vfs::FileOverlay, Error> {
     let anchor = paths
         .into_iter()
         .find(|p| !crate::walk::is_stdin(p) && !p.as_os_str().is_empty())
         .unwrap_or(std::path::Path::new("."));
-    Ok(crate::git::tree_at(anchor, rev)?)
+    Ok(crate::git::tree_at(anchor, rev, max_chars)?)
 }
 
 /// The files of `--rev` for a composition: the repository the template
@@ -167,6 +168,7 @@ pub fn composition_files(
                 .chain(&composition.plan)
                 .chain(&composition.environments)
                 .map(std::path::PathBuf::as_path),
+            crate::load::DEFAULT_MAX_SIZE,
         ),
         None => Ok(crate::vfs::FileOverlay::default()),
     }

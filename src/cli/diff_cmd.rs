@@ -44,10 +44,11 @@ fn place(value: &Path, anchor: &Path) -> Result<Place, Error> {
         return Ok((Some(value.to_path_buf()), Tree::Disk));
     }
     let rev = value.to_string_lossy().into_owned();
-    let files = crate::git::tree_at(anchor, &rev).map_err(|mut e| {
-        e.message = format!("{} (nor is there a directory `{rev}`)", e.message);
-        e
-    })?;
+    let files =
+        crate::git::tree_at(anchor, &rev, crate::load::DEFAULT_MAX_SIZE).map_err(|mut e| {
+            e.message = format!("{} (nor is there a directory `{rev}`)", e.message);
+            e
+        })?;
     Ok((None, Tree::Revision(files)))
 }
 
@@ -69,7 +70,7 @@ fn anchor(a: &DiffArgs) -> PathBuf {
 fn places(a: &DiffArgs) -> Result<(Place, Place), Error> {
     let anchor = anchor(a);
     if let Some(spec) = &a.revs {
-        let ((_, old), new) = crate::git::range_at(&anchor, spec)?;
+        let ((_, old), new) = crate::git::range_at(&anchor, spec, crate::load::DEFAULT_MAX_SIZE)?;
         let new = match new {
             Some((_, files)) => (None, Tree::Revision(files)),
             None => (None, Tree::Disk),

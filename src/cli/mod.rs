@@ -157,7 +157,9 @@ fn expand_plan(
     };
     let load = crate::load::LoadOptions {
         overlay: match &rev {
-            Some(rev) => config::revision_files(rev, [path.as_path()])?,
+            Some(rev) => {
+                config::revision_files(rev, [path.as_path()], crate::load::DEFAULT_MAX_SIZE)?
+            }
             None => crate::vfs::FileOverlay::default(),
         },
         ..crate::load::LoadOptions::default()

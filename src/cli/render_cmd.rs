@@ -26,7 +26,9 @@ pub(super) fn render(
     };
     let progress = ui.progress(a.output.quiet, "rendering");
     let files = match &a.rev.rev {
-        Some(rev) => config::revision_files(rev, [a.tree.as_path()])?,
+        Some(rev) => {
+            config::revision_files(rev, [a.tree.as_path()], crate::load::DEFAULT_MAX_SIZE)?
+        }
         None => crate::vfs::FileOverlay::default(),
     };
     let plan = Workspace::render_in(&a.tree, &config::render_options(&a.render), &files);

@@ -688,10 +688,11 @@ fn read_limited(
 
 /// The diagnostic of a failed read of `source`.
 fn read_error(source: &Source, e: &std::io::Error) -> Box<Diagnostic> {
-    let code = if e.kind() == std::io::ErrorKind::NotFound {
-        codes::NOT_FOUND
-    } else {
-        codes::READ_ERROR
+    let code = match e.kind() {
+        std::io::ErrorKind::NotFound => codes::NOT_FOUND,
+        // A file of a revision's tree left unread for its size.
+        std::io::ErrorKind::FileTooLarge => codes::TOO_LARGE,
+        _ => codes::READ_ERROR,
     };
     Box::new(Diagnostic::new(
         code,

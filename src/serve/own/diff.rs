@@ -321,12 +321,13 @@ async fn at_revisions(
 ) -> Answer {
     let (mut old, mut new, name) = sides;
     let (real, load) = (root.real.clone(), load_options(shared));
+    let max_chars = load.max_size;
     let depth = shared.config.max_nested_depth;
     let body = shared
         .blocking(move || {
             let at = |rev: &Option<String>| {
                 rev.as_deref()
-                    .map(|r| crate::git::tree_at(&real, r))
+                    .map(|r| crate::git::tree_at(&real, r, max_chars))
                     .transpose()
                     .map_err(|e| Fault::bad_request(e.to_string()))
             };
