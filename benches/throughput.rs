@@ -1081,7 +1081,7 @@ fn measure_revisions(runs: usize) {
         let mut files = 0;
         for _ in 0..runs.max(5) {
             let start = Instant::now();
-            let tree = heatcap::git::tree_at(&clone, rev).unwrap();
+            let tree = heatcap::git::tree_at(&clone, rev, heatcap::DEFAULT_MAX_SIZE).unwrap();
             secs.push(start.elapsed().as_secs_f64());
             files = tree.len();
         }

@@ -96,7 +96,7 @@ pub use error::{Error, Exit};
 pub use index::{Inferred, Site};
 pub use load::{
     parse_text, FileKind, LoadCache, LoadOptions, ParseOptions, Parsed, RenderOptions, Status,
-    Touched,
+    Touched, DEFAULT_MAX_SIZE,
 };
 pub use model::capability::{CapValue, Scalar};
 pub use model::catalogue::{Catalogue, CatalogueEnvironment, CatalogueGroup, CatalogueTopic};

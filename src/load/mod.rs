@@ -26,7 +26,7 @@ pub use classify::FileKind;
 use tree::{Dialect, Fatal, TreeLimits};
 
 /// Heat's default `max_template_size`, in characters.
-pub(crate) const DEFAULT_MAX_SIZE: usize = 524_288;
+pub const DEFAULT_MAX_SIZE: usize = 524_288;
 /// Deeper documents are refused (PyYAML fails near Python's recursion limit).
 pub(crate) const MAX_DEPTH: usize = 256;
 /// Nodes that aliases may add to one document.
