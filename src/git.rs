@@ -247,8 +247,9 @@ impl Repo {
 }
 
 /// The tree at `rev` in the repository `path` is in, ready to be read
-/// through (`LoadOptions::overlay`); files larger than `max_chars`
-/// characters can take are left unread ([`Repo::overlay`]).
+/// through (`LoadOptions::overlay`). A file larger than `max_chars`
+/// characters can take is not read (only its header is): it is listed,
+/// and reading it says it is too large (E0003), as on the disk.
 ///
 /// # Errors
 /// Not in a git repository (E0031), an unknown revision (E0032), objects
