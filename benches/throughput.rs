@@ -40,16 +40,19 @@
 //! `HEATCAP_BENCH_BASELINE=/path/to/an/older/heatcap`, every command is
 //! also timed with that binary, runs interleaved, and a before/after table
 //! follows (the same run, so the same machine load).
+//!
+//! `HEATCAP_BENCH_KEEP=1` keeps each generated tree (its path is printed)
+//! for a profiler: `perf record -g target/release/heatcap index -r PATH`.
 // The counting allocator is the only unsafe code, and only in this bench.
 #![allow(unsafe_code)]
 // A benchmark report is printed; that is its purpose. Figures are
 // approximate by nature (byte counts as f64).
 #![allow(clippy::print_stdout, clippy::cast_precision_loss)]
 
-use std::alloc::{GlobalAlloc, Layout, System};
+use std::alloc::{GlobalAlloc, Layout};
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicIsize, Ordering};
 use std::time::Instant;
 
 use clap::Parser;
@@ -59,32 +62,51 @@ use rayon::prelude::*;
 
 struct Counting;
 
-static CURRENT: AtomicUsize = AtomicUsize::new(0);
-static PEAK: AtomicUsize = AtomicUsize::new(0);
+/// The heap in use and its peak since the last [`reset_peak`] (signed: a
+/// block allocated while counting was off may be freed while it is on).
+static CURRENT: AtomicIsize = AtomicIsize::new(0);
+static PEAK: AtomicIsize = AtomicIsize::new(0);
+/// Whether allocations are counted. The counters are shared by every
+/// thread, and their contention slows a parallel run down (the bare parse
+/// took twice the CPU on 2 threads as on 1): timed runs turn it off, and
+/// the peak heap comes from one more, counted, run.
+static COUNTING: AtomicBool = AtomicBool::new(true);
 
-// SAFETY: forwards to the system allocator; only counts sizes.
+// SAFETY: forwards to mimalloc, the allocator heatcap's binary uses (so
+// the in-process baselines allocate as the commands do); only counts
+// sizes.
 unsafe impl GlobalAlloc for Counting {
     unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
-        let p = System.alloc(layout);
-        if !p.is_null() {
-            let now = CURRENT.fetch_add(layout.size(), Ordering::Relaxed) + layout.size();
+        let p = mimalloc::MiMalloc.alloc(layout);
+        if !p.is_null() && COUNTING.load(Ordering::Relaxed) {
+            let size = layout.size().cast_signed();
+            let now = CURRENT.fetch_add(size, Ordering::Relaxed) + size;
             PEAK.fetch_max(now, Ordering::Relaxed);
         }
         p
     }
     unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
-        System.dealloc(ptr, layout);
-        CURRENT.fetch_sub(layout.size(), Ordering::Relaxed);
+        mimalloc::MiMalloc.dealloc(ptr, layout);
+        if COUNTING.load(Ordering::Relaxed) {
+            CURRENT.fetch_sub(layout.size().cast_signed(), Ordering::Relaxed);
+        }
     }
 }
 
 #[global_allocator]
 static ALLOC: Counting = Counting;
 
-fn reset_peak() -> usize {
+/// Starts a peak measurement: the heap in use now, which [`peak_since`]
+/// subtracts.
+fn reset_peak() -> isize {
     let now = CURRENT.load(Ordering::Relaxed);
     PEAK.store(now, Ordering::Relaxed);
     now
+}
+
+/// The peak heap since [`reset_peak`] returned `base`, in bytes.
+fn peak_since(base: isize) -> usize {
+    (PEAK.load(Ordering::Relaxed) - base).max(0).cast_unsigned()
 }
 
 /// xorshift64*: a tiny deterministic generator.
@@ -312,7 +334,7 @@ fn measure_huge_templates(dir: &Path, runs: usize, ordinary: [[(f64, f64); 2]; 2
             let t = median(secs);
             let before = reset_peak();
             sink_run(&args);
-            let peak = PEAK.load(Ordering::Relaxed).saturating_sub(before) as f64;
+            let peak = peak_since(before) as f64;
             // The index of a huge template holds what it reports, not the
             // template: its heap per MB within 4× the ordinary tree's.
             let target = if label == "index" && name.contains("resources") {
@@ -379,7 +401,7 @@ fn measure_tripleo_shaped(dir: &Path, runs: usize) {
         &mut err,
     )
     .unwrap();
-    let peak = PEAK.load(Ordering::Relaxed).saturating_sub(base);
+    let peak = peak_since(base);
     let doc: serde_json::Value = serde_json::from_slice(&doc).unwrap();
     let unevaluated = String::from_utf8_lossy(&serde_json::to_vec(&doc).unwrap())
         .matches("heatcap:Unevaluated")
@@ -665,7 +687,7 @@ fn heat_schema_startup() {
         let start = Instant::now();
         assert!(heatcap::bench_heat_schema_parse() > 200);
         secs.push(start.elapsed().as_secs_f64());
-        heap = heap.max(PEAK.load(Ordering::Relaxed).saturating_sub(base));
+        heap = heap.max(peak_since(base));
     }
     let slowest = secs.iter().copied().fold(0.0, f64::max);
     println!("## Start-up: Heat's resource types (embedded data)\n");
@@ -683,8 +705,19 @@ fn heat_schema_startup() {
 /// one measurement after another).
 #[allow(clippy::too_many_lines)]
 fn measure(n: usize, runs: usize) {
-    let (dir, bytes, root, env) = generate(n);
-    let d = dir.path().to_str().unwrap().to_owned();
+    let (tmp, bytes, root, env) = generate(n);
+    let dir = tmp.path().to_path_buf();
+    // Removed at the end of the measurement, unless kept.
+    let _tmp = if std::env::var_os("HEATCAP_BENCH_KEEP").is_some() {
+        println!(
+            "(The {n}-file tree is kept at `{}`.)\n",
+            tmp.keep().display()
+        );
+        None
+    } else {
+        Some(tmp)
+    };
+    let d = dir.to_str().unwrap().to_owned();
     let root = root.to_str().unwrap().to_owned();
     let env = env.to_str().unwrap().to_owned();
     let mb = bytes as f64 / 1e6;
@@ -700,20 +733,23 @@ fn measure(n: usize, runs: usize) {
             .num_threads(threads)
             .build()
             .unwrap();
-        // In-process: the floor and the bare parse, timed and with peak heap.
+        // In-process: the floor and the bare parse, timed with the
+        // allocation counters off (their contention would slow 2 threads
+        // down), then one counted run for the peak heap.
         let time = |f: &(dyn Fn() + Sync)| -> (f64, usize, f64) {
             let mut secs = Vec::new();
             let mut cpu = Vec::new();
-            let mut peak = 0;
+            COUNTING.store(false, Ordering::Relaxed);
             for _ in 0..runs {
-                let base = reset_peak();
                 let (start, cpu_start) = (Instant::now(), cpu_seconds(false));
                 pool.install(f);
                 secs.push(start.elapsed().as_secs_f64());
                 cpu.push(cpu_seconds(false) - cpu_start);
-                peak = peak.max(PEAK.load(Ordering::Relaxed).saturating_sub(base));
             }
-            (median(secs), peak, median(cpu))
+            COUNTING.store(true, Ordering::Relaxed);
+            let base = reset_peak();
+            pool.install(f);
+            (median(secs), peak_since(base), median(cpu))
         };
         // Commands: timed as the release binary runs them (the counting
         // allocator's shared counters would slow threads down in-process);
@@ -746,11 +782,7 @@ fn measure(n: usize, runs: usize) {
             }
             let base = reset_peak();
             pool.install(|| sink_run(args));
-            (
-                median(secs),
-                PEAK.load(Ordering::Relaxed).saturating_sub(base),
-                median(cpu),
-            )
+            (median(secs), peak_since(base), median(cpu))
         };
         let (t_floor, p_floor, c_floor) = time(&|| {
             assert!(floor(Path::new(&d)) > 0);
@@ -881,9 +913,9 @@ fn measure(n: usize, runs: usize) {
             );
         }
     }
-    measure_tripleo_shaped(dir.path(), runs);
-    measure_large_registry(dir.path(), runs);
-    measure_huge_templates(dir.path(), runs, ordinary);
+    measure_tripleo_shaped(&dir, runs);
+    measure_large_registry(&dir, runs);
+    measure_huge_templates(&dir, runs, ordinary);
     let mut only = Vec::new();
     let mut lookups = 0;
     for _ in 0..runs {

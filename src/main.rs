@@ -8,6 +8,12 @@ use clap::Parser;
 use heatcap::cli::{self, Cli, Terminal};
 use heatcap::Exit;
 
+/// mimalloc: a tree is one allocation per mapping and long string, all
+/// freed together, where glibc's malloc spent a fifth of `index`'s time
+/// and contended between threads (docs/performance.md, issue 30).
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 fn main() -> ExitCode {
     let cli = Cli::parse();
     let terminal = Terminal::detect();
