@@ -16,7 +16,10 @@ static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
-    let terminal = Terminal::detect();
+    let terminal = Terminal {
+        exits_after: true,
+        ..Terminal::detect()
+    };
     // heatcap decides itself when to colour (`--color`); anstream only
     // passes the escapes through, turning them on in a Windows console.
     let stdout = AutoStream::new(std::io::stdout().lock(), ColorChoice::AlwaysAnsi);

@@ -225,6 +225,9 @@ pub struct Source {
     pub explicit: bool,
     /// A Jinja source (`*.j2.yaml`): skipped, not parsed.
     pub jinja: bool,
+    /// Found by the directory walk as a regular file (its directory entry
+    /// said so): it is opened without a `stat` first.
+    pub(crate) walked_regular: bool,
 }
 
 /// The walk's result: files in order, and what could not be walked.
@@ -307,6 +310,10 @@ impl Walked {
             let key = self.overlay.canonicalize(path).ok()?;
             let listed = self.seen.virtual_files.get(&key)?;
             return by_path.get(listed.as_path()).copied();
+        }
+        // Listed under this very path: no need to ask the disk.
+        if let Some(&i) = by_path.get(path) {
+            return Some(i);
         }
         let meta = std::fs::metadata(path).ok()?;
         if !meta.is_file() {
@@ -500,7 +507,9 @@ fn walk_dir(
         }
         if seen.first(&path, ino) {
             let shown = display(&path);
-            out.sources.push(source(path, shown, false));
+            let mut found = source(path, shown, false);
+            found.walked_regular = true;
+            out.sources.push(found);
         }
     }
     if !virtual_files.is_empty() {
@@ -624,6 +633,7 @@ fn source(path: PathBuf, display: String, explicit: bool) -> Source {
         path,
         explicit,
         jinja,
+        walked_regular: false,
     }
 }
 

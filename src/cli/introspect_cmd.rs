@@ -42,11 +42,14 @@ pub(super) fn find(
     drop(progress);
     report::render_find(out, &matches, output.format, ui.out)?;
     print_diagnostics(err, ws.corpus().diagnostics(), output, ui)?;
-    Ok(if matches.is_empty() {
+    let exit = if matches.is_empty() {
         Exit::NoMatchOrFindings
     } else {
         Exit::Ok
-    })
+    };
+    ui.release(matches);
+    ui.release(ws);
+    Ok(exit)
 }
 
 /// `template-capabilities`: the templates given, and those the
@@ -121,5 +124,8 @@ pub(super) fn index(
     drop(progress);
     report::render_index(out, &index, output.format, ui.out)?;
     print_diagnostics(err, ws.corpus().diagnostics(), output, ui)?;
-    Ok(exit_for_errors(ws.corpus().diagnostics()))
+    let exit = exit_for_errors(ws.corpus().diagnostics());
+    ui.release(index);
+    ui.release(ws);
+    Ok(exit)
 }

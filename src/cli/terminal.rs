@@ -19,6 +19,11 @@ pub struct Terminal {
     pub stderr: Stream,
     /// What the environment asks.
     pub env: Env,
+    /// The process ends when the command returns (the binary sets it):
+    /// the large things a command holds to the end (a workspace of every
+    /// file walked) are left to the exit instead of being freed one
+    /// allocation at a time.
+    pub exits_after: bool,
 }
 
 /// One output stream.
@@ -102,6 +107,7 @@ impl Terminal {
                 width: None,
             },
             env: Env::from_vars(|k| std::env::var_os(k)),
+            exits_after: false,
         }
     }
 }
@@ -159,6 +165,7 @@ pub(crate) struct Ui {
     pub(crate) err: Look,
     stderr: Stream,
     env: Env,
+    exits_after: bool,
 }
 
 impl Ui {
@@ -174,6 +181,17 @@ impl Ui {
             },
             stderr: t.stderr,
             env: t.env.clone(),
+            exits_after: t.exits_after,
+        }
+    }
+
+    /// Done with `value`, which the command held to its end: when the
+    /// process exits after the command ([`Terminal::exits_after`]) it is
+    /// not freed (the exit returns its memory at once; freeing a workspace
+    /// of 30,000 files took 1.5% of `index`), otherwise it is dropped.
+    pub(crate) fn release<T>(&self, value: T) {
+        if self.exits_after {
+            std::mem::forget(value);
         }
     }
 

@@ -110,11 +110,14 @@ pub(super) fn validate(
         FailOn::Error => Severity::Error,
         FailOn::Warning => Severity::Warning,
     };
-    Ok(if findings.iter().any(|d| d.severity >= threshold) {
+    let exit = if findings.iter().any(|d| d.severity >= threshold) {
         Exit::NoMatchOrFindings
     } else {
         Exit::Ok
-    })
+    };
+    ui.release(sources);
+    ui.release(validated);
+    Ok(exit)
 }
 
 /// The rules `--select` and `--ignore` (or, for each one not given, the

@@ -701,17 +701,41 @@ fn read_error(source: &Source, e: &std::io::Error) -> Box<Diagnostic> {
     ))
 }
 
+/// `source` opened for reading, or `None` when it is not a regular file.
+/// Never opens what is not one: a FIFO blocks in `open()`, a device may do
+/// anything. A file the directory walk found regular is opened without a
+/// `stat` first (its directory entry said what it is), with `O_NONBLOCK`
+/// so that a FIFO put there since cannot block (the caller's `fstat`
+/// refuses it); any other path is `stat`ed first.
+fn open_regular(source: &Source) -> std::io::Result<Option<File>> {
+    #[cfg(unix)]
+    if source.walked_regular {
+        use std::os::unix::fs::OpenOptionsExt;
+        return std::fs::OpenOptions::new()
+            .read(true)
+            .custom_flags(libc::O_NONBLOCK)
+            .open(&source.path)
+            .map(Some);
+    }
+    if !std::fs::metadata(&source.path)?.is_file() {
+        return Ok(None);
+    }
+    File::open(&source.path).map(Some)
+}
+
 /// [`read_limited`] from the disk.
 fn read_disk(source: &Source, max_chars: usize) -> Result<Vec<u8>, Box<Diagnostic>> {
     let file = source.display.as_str();
     let err = |e: &std::io::Error| read_error(source, e);
-    // Never open what is not a regular file: a FIFO blocks in open().
-    let meta = std::fs::metadata(&source.path).map_err(|e| err(&e))?;
+    let f = open_regular(source).map_err(|e| err(&e))?;
+    let Some(f) = f else {
+        return Err(Box::new(crate::walk::not_regular(file.to_owned())));
+    };
+    let meta = f.metadata().map_err(|e| err(&e))?;
     if !meta.is_file() {
         return Err(Box::new(crate::walk::not_regular(file.to_owned())));
     }
-    let f = File::open(&source.path).map_err(|e| err(&e))?;
-    let len = f.metadata().map_err(|e| err(&e))?.len();
+    let len = meta.len();
     // A character is at most 4 bytes: beyond that, it cannot fit.
     let ceiling = (max_chars as u64).saturating_mul(4);
     if len > ceiling {

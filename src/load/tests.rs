@@ -320,6 +320,7 @@ mod files {
             path,
             explicit: false,
             jinja: name.contains(".j2."),
+            walked_regular: false,
         }
     }
 
@@ -393,6 +394,37 @@ mod files {
         assert_eq!(l.status, Status::Ok);
     }
 
+    /// A file the walk found regular is opened without a `stat` first,
+    /// non-blocking: a FIFO put at its path since is refused, not waited
+    /// on, and a regular file there is read as usual.
+    #[cfg(unix)]
+    #[test]
+    fn a_walked_file_replaced_by_a_fifo_is_refused_without_blocking() {
+        let dir = tempfile::tempdir().unwrap();
+        let fifo = dir.path().join("t.yaml");
+        let made = std::process::Command::new("mkfifo").arg(&fifo).status();
+        if !made.is_ok_and(|s| s.success()) {
+            return; // no mkfifo here (tests/hostile.rs needs it too)
+        }
+        let walked = |path: std::path::PathBuf| Source {
+            display: "t.yaml".into(),
+            path,
+            explicit: false,
+            jinja: false,
+            walked_regular: true,
+        };
+        let l = load_one(&walked(fifo), &LoadOptions::default());
+        assert_eq!(
+            l.diagnostics[0].code,
+            codes::NOT_REGULAR,
+            "{:?}",
+            l.diagnostics
+        );
+        let file = source(dir.path(), "r.yaml", b"heat_template_version: 2018-08-31\n");
+        let l = load_one(&walked(file.path), &LoadOptions::default());
+        assert_eq!(l.kind, Some(FileKind::HotTemplate), "{:?}", l.diagnostics);
+    }
+
     #[test]
     fn standard_input_is_read_from_the_bytes_given() {
         let stdin = Source {
@@ -400,6 +432,7 @@ mod files {
             path: "-".into(),
             explicit: true,
             jinja: false,
+            walked_regular: false,
         };
         let text: &'static [u8] = b"heat_template_version: 2018-08-31\nresources: {}\n";
         let opts = LoadOptions {

@@ -188,17 +188,33 @@ impl<'a> Locator<'a> {
 
     /// [`locate_read`] for this locator's file: the real path only (the
     /// path as shown is not made), leading `..` taken off the real
-    /// directory.
+    /// directory. (What [`Locator::locate_as`] does, without the path
+    /// joined whole and then taken apart: inference asks this of every
+    /// registry entry of every environment walked.)
     pub(crate) fn locate_read(&mut self, target: &str) -> Option<PathBuf> {
-        let (joined, _) = self.locate_as(target, false)?;
-        let Some((real_dir, rest)) = self
-            .base
-            .as_ref()
-            .and_then(|b| Some((&b.real_dir, joined.strip_prefix(&b.real_dir).ok()?)))
-        else {
-            return Some(joined);
+        let target = match target.split_once("://") {
+            Some(("file", rest)) => rest,
+            Some(_) => return None,
+            None => target,
         };
-        Some(crate::vfs::join_real(real_dir, rest))
+        if self.from.is_empty() && is_stdin(&path_of(target)) {
+            return Some(PathBuf::from(STDIN_PATH));
+        }
+        let remapped = self.remap.apply(target);
+        let target = path_of(&remapped);
+        // A remapped path is read where `--templates-root` says, relative
+        // to the working directory; so is a path standard input names.
+        if matches!(remapped, std::borrow::Cow::Owned(_))
+            || self.from.is_empty()
+            || (self.base.is_none() && is_stdin(&path_of(self.from)))
+        {
+            return Some(target);
+        }
+        let (from, memory, overlay, disk) = (self.from, self.memory, self.overlay, self.disk);
+        let base = self
+            .base
+            .get_or_insert_with(|| Base::of(from, memory, overlay, disk));
+        Some(crate::vfs::join_real(&base.real_dir, &target))
     }
 
     /// Where `target` is read, and, when `with_shown`, how it is shown.

@@ -4,7 +4,7 @@
 //! located as every registry path is ([`catalog::Locator`]: relative
 //! to the real directory of the environment, `--templates-root` applied).
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::path::{Path, PathBuf};
 
 use super::catalog;
@@ -68,17 +68,28 @@ pub(crate) fn infer(
             found
         })
         .collect();
+    // Each distinct target is found among the walked files once, in
+    // parallel (a target not listed under its own path asks the disk).
     let by_path = walked.by_path();
-    let mut at: HashMap<PathBuf, Option<usize>> = HashMap::new();
+    let mut distinct: HashSet<&std::ffi::OsStr> = HashSet::new();
+    let targets: Vec<&Path> = located
+        .iter()
+        .flatten()
+        .map(|(_, read, _)| read.as_path())
+        .filter(|read| distinct.insert(read.as_os_str()))
+        .collect();
+    drop(distinct);
+    let at: HashMap<&std::ffi::OsStr, usize> = targets
+        .par_iter()
+        .filter_map(|read| Some((read.as_os_str(), walked.position(read, &by_path)?)))
+        .collect();
     let mut out: HashMap<usize, Inferred> = HashMap::new();
-    for (f, found) in envs.iter().zip(located) {
+    for (f, found) in envs.iter().zip(&located) {
         for (key, read, line) in found {
-            let pos = *at
-                .entry(read)
-                .or_insert_with_key(|read| walked.position(read, &by_path));
-            let Some(i) = pos else {
+            let Some(&i) = at.get(read.as_os_str()) else {
                 continue;
             };
+            let (key, line) = (*key, *line);
             let site = Site {
                 environment: f.path.clone(),
                 line,

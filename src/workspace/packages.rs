@@ -100,6 +100,7 @@ fn siblings(dir: &Path, named: &[Source]) -> Vec<Source> {
             path: dir.join(&n),
             explicit: false,
             jinja: false,
+            walked_regular: false,
         })
         .collect()
 }

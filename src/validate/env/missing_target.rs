@@ -114,6 +114,7 @@ mod tests {
             path,
             explicit: true,
             jinja: false,
+            walked_regular: false,
         };
         let record = FileRecord::from_loaded(load_one(&source, &LoadOptions::default()), true);
         let selection = Selection {

@@ -408,6 +408,7 @@ mod tests {
                     path,
                     explicit: false,
                     jinja: false,
+                    walked_regular: false,
                 };
                 FileRecord::from_loaded(load_one(&source, &LoadOptions::default()), true)
             })
