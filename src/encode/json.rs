@@ -49,6 +49,28 @@ where
     out.write_all(b"\n")
 }
 
+/// Each of `items` on one line as [`write_line`] writes it (without the
+/// newline), rendered in parallel: a large array of independent records
+/// (`index`'s files) placed in a document with [`write_line`] as raw JSON.
+///
+/// # Errors
+/// A value serde cannot write as JSON.
+pub(crate) fn render_each<T: Serialize + Sync>(
+    items: &[T],
+) -> io::Result<Vec<Box<serde_json::value::RawValue>>> {
+    use rayon::prelude::*;
+    items
+        .par_iter()
+        .map(|item| {
+            let mut buf = Vec::new();
+            let mut ser = serde_json::Serializer::with_formatter(&mut buf, PythonStyle);
+            item.serialize(&mut ser).map_err(io::Error::other)?;
+            let text = String::from_utf8(buf).map_err(io::Error::other)?;
+            serde_json::value::RawValue::from_string(text).map_err(io::Error::other)
+        })
+        .collect()
+}
+
 /// The value on one line, then a newline.
 pub(crate) fn write_line<T: Serialize + ?Sized>(out: &mut dyn Write, value: &T) -> io::Result<()> {
     write_with(out, value, PythonStyle)

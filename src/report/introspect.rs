@@ -312,6 +312,63 @@ pub(crate) fn render_index(
             let v = serde_json::to_value(doc).map_err(io::Error::other)?;
             write_data(out, &v, format)
         }
-        _ => json::write_line(out, doc),
+        _ => write_index_json(out, doc),
+    }
+}
+
+/// The index document as [`json::write_line`] writes it, byte for byte,
+/// with the file entries rendered in parallel (on one thread, the JSON of
+/// 30,000 files was a twentieth of `index`'s time).
+fn write_index_json(out: &mut dyn Write, doc: &IndexDocument<'_>) -> io::Result<()> {
+    /// [`IndexDocument`]'s fields, in its order, its files pre-rendered.
+    #[derive(serde::Serialize)]
+    struct Rendered<'a> {
+        heatcap_index: u32,
+        summary: &'a crate::query::IndexSummary,
+        files: Vec<Box<serde_json::value::RawValue>>,
+        walk_diagnostics: &'a [crate::diag::Diagnostic],
+    }
+    let files = crate::encode::json::render_each(&doc.files)?;
+    json::write_line(
+        out,
+        &Rendered {
+            heatcap_index: doc.heatcap_index,
+            summary: &doc.summary,
+            files,
+            walk_diagnostics: doc.walk_diagnostics,
+        },
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The index's JSON with its files rendered in parallel is the
+    /// document as serde writes it, byte for byte, on trees of every kind
+    /// of file (templates, environments, broken and other files).
+    #[test]
+    fn the_parallel_index_json_is_the_documents() {
+        let fixtures = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures");
+        for tree in [
+            "spec",
+            "overcloud",
+            "hostile",
+            "tripleo-heat-templates-2016",
+        ] {
+            let ws = crate::Workspace::builder()
+                .walk(crate::WalkOptions::new(vec![fixtures.join(tree)]).recursive())
+                .open();
+            let doc = ws.index();
+            assert!(!doc.files.is_empty(), "{tree}");
+            let (mut whole, mut parallel) = (Vec::new(), Vec::new());
+            json::write_line(&mut whole, &doc).unwrap();
+            write_index_json(&mut parallel, &doc).unwrap();
+            assert_eq!(
+                String::from_utf8(parallel).unwrap(),
+                String::from_utf8(whole).unwrap(),
+                "{tree}"
+            );
+        }
     }
 }
