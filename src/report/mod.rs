@@ -192,7 +192,7 @@ pub(crate) fn render_validate(
     use crate::diag::Severity;
     let findings = &validated.findings;
     match format {
-        Format::Json => json::write_line(
+        Format::Json => write_validate_json(
             out,
             &ValidateReport {
                 files: validated.files,
@@ -220,6 +220,30 @@ pub(crate) fn render_validate(
         Format::Full => full::write_full(out, findings, sources, look),
         _ => write_diagnostics(out, findings, Severity::Info, look),
     }
+}
+
+/// `validate --format json` as [`json::write_line`] writes the report,
+/// byte for byte, with the findings rendered in parallel (on 2 threads, the
+/// JSON of 100,000 findings was a seventh of `validate`'s time, on one).
+fn write_validate_json(out: &mut dyn Write, report: &ValidateReport<'_>) -> io::Result<()> {
+    /// [`ValidateReport`]'s fields, in its order, its findings pre-rendered.
+    #[derive(serde::Serialize)]
+    struct Rendered<'a> {
+        files: usize,
+        summary: &'a Summary,
+        #[serde(skip_serializing_if = "<[_]>::is_empty")]
+        modules: &'a [Module],
+        diagnostics: Vec<Box<serde_json::value::RawValue>>,
+    }
+    json::write_line(
+        out,
+        &Rendered {
+            files: report.files,
+            summary: &report.summary,
+            modules: report.modules,
+            diagnostics: crate::encode::json::render_each(report.diagnostics)?,
+        },
+    )
 }
 
 /// `validate --format json`: the files checked, the counts, every finding.
@@ -278,4 +302,56 @@ pub(crate) struct ExportReport<'a> {
 #[allow(clippy::trivially_copy_pass_by_ref)] // serde passes a reference
 fn is_zero(n: &usize) -> bool {
     *n == 0
+}
+
+#[cfg(test)]
+mod validate_json_tests {
+    use super::*;
+
+    /// `validate --format json` with its findings rendered in parallel is
+    /// the report as serde writes it, byte for byte: Heat's rules on trees
+    /// with many kinds of finding, and the ONAP profile (its modules).
+    #[test]
+    fn the_parallel_validate_json_is_the_reports() {
+        let fixtures = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures");
+        for (tree, profile) in [
+            ("hostile", crate::Profile::Hot),
+            ("rules", crate::Profile::Hot),
+            ("tripleo-heat-templates-2016", crate::Profile::Hot),
+            ("onap", crate::Profile::Onap),
+        ] {
+            let mut opts =
+                crate::workspace::ValidateOptions::new(vec![fixtures.join(tree)], profile);
+            opts.walk = opts.walk.recursive();
+            let validated = crate::workspace::validate(&opts);
+            assert!(!validated.findings.is_empty(), "{tree}");
+            let modules: Vec<Module> = validated
+                .modules
+                .iter()
+                .map(|(file, kind)| Module {
+                    file: file.clone(),
+                    kind: *kind,
+                })
+                .collect();
+            let report = ValidateReport {
+                files: validated.files,
+                summary: Summary {
+                    errors: 1,
+                    warnings: 2,
+                    notes: 3,
+                    suppressed: 4,
+                },
+                modules: &modules,
+                diagnostics: &validated.findings,
+            };
+            let (mut whole, mut parallel) = (Vec::new(), Vec::new());
+            json::write_line(&mut whole, &report).unwrap();
+            write_validate_json(&mut parallel, &report).unwrap();
+            assert_eq!(
+                String::from_utf8(parallel).unwrap(),
+                String::from_utf8(whole).unwrap(),
+                "{tree}"
+            );
+        }
+    }
 }
