@@ -56,6 +56,9 @@ struct Suppressions<'a> {
     checked: HashSet<String>,
     /// Real paths of the files with directives, built on first need.
     identities: Option<HashMap<PathBuf, usize>>,
+    /// The last name looked up and its answer: a file's findings come
+    /// together, so most lookups are this one's.
+    last: Option<(String, Option<usize>)>,
 }
 
 /// Drops the findings the `# heatcap:` comments suppress and reports, for
@@ -77,6 +80,7 @@ pub(super) fn apply(
         by_name: HashMap::new(),
         checked: HashSet::new(),
         identities: None,
+        last: None,
     };
     for (name, directives) in checked {
         s.checked.insert(name.clone());
@@ -126,15 +130,23 @@ impl Suppressions<'_> {
 
     /// The directives of the file a finding names, read when first needed.
     fn index_of(&mut self, name: &str) -> Option<usize> {
-        if let Some(&found) = self.by_name.get(name) {
-            return found;
+        if let Some((last, found)) = &self.last {
+            if last == name {
+                return *found;
+            }
         }
-        let found = if self.checked.contains(name) {
-            None
+        let found = if let Some(&found) = self.by_name.get(name) {
+            found
         } else {
-            self.unchecked(name)
+            let found = if self.checked.contains(name) {
+                None
+            } else {
+                self.unchecked(name)
+            };
+            self.by_name.insert(name.to_owned(), found);
+            found
         };
-        self.by_name.insert(name.to_owned(), found);
+        self.last = Some((name.to_owned(), found));
         found
     }
 
