@@ -325,16 +325,15 @@ fn write_index_json(out: &mut dyn Write, doc: &IndexDocument<'_>) -> io::Result<
     struct Rendered<'a> {
         heatcap_index: u32,
         summary: &'a crate::query::IndexSummary,
-        files: Vec<Box<serde_json::value::RawValue>>,
+        files: crate::encode::json::ParallelSeq<'a, crate::query::FileEntry<'a>>,
         walk_diagnostics: &'a [crate::diag::Diagnostic],
     }
-    let files = crate::encode::json::render_each(&doc.files)?;
     json::write_line(
         out,
         &Rendered {
             heatcap_index: doc.heatcap_index,
             summary: &doc.summary,
-            files,
+            files: crate::encode::json::ParallelSeq(&doc.files),
             walk_diagnostics: doc.walk_diagnostics,
         },
     )

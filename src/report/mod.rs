@@ -233,7 +233,7 @@ fn write_validate_json(out: &mut dyn Write, report: &ValidateReport<'_>) -> io::
         summary: &'a Summary,
         #[serde(skip_serializing_if = "<[_]>::is_empty")]
         modules: &'a [Module],
-        diagnostics: Vec<Box<serde_json::value::RawValue>>,
+        diagnostics: crate::encode::json::ParallelSeq<'a, crate::diag::Diagnostic>,
     }
     json::write_line(
         out,
@@ -241,7 +241,7 @@ fn write_validate_json(out: &mut dyn Write, report: &ValidateReport<'_>) -> io::
             files: report.files,
             summary: &report.summary,
             modules: report.modules,
-            diagnostics: crate::encode::json::render_each(report.diagnostics)?,
+            diagnostics: crate::encode::json::ParallelSeq(report.diagnostics),
         },
     )
 }
