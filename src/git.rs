@@ -222,11 +222,8 @@ impl Repo {
             )
             .collect::<Result<_, String>>()
             .map_err(|e| self.missing(rev, &e))?;
-        let by_path: std::collections::HashMap<&str, usize> = files
-            .iter()
-            .enumerate()
-            .map(|(i, (p, _))| (p.as_str(), i))
-            .collect();
+        let listed: std::collections::HashSet<&str> =
+            files.iter().map(|(p, _)| p.as_str()).collect();
         let mut linked = Vec::new();
         for (path, id) in &links {
             let target = read(&self.repo, *id).map_err(|e| self.missing(rev, &e))?;
@@ -235,10 +232,11 @@ impl Repo {
             };
             let dir = Path::new(path).parent().unwrap_or(Path::new(""));
             let resolved = crate::walk::normalize(&dir.join(&target));
-            if let Some(&i) = by_path.get(resolved.as_str()) {
-                linked.push((path.clone(), files[i].1.clone()));
+            if listed.contains(resolved.as_str()) {
+                linked.push((path.clone(), TreeFile::Link(resolved)));
             }
         }
+        drop(listed);
         files.extend(linked);
         let mut overlay = FileOverlay::new();
         overlay.mount_tree(&self.workdir, rev, files);

@@ -28,12 +28,16 @@ const ENOENT: i32 = 2;
 const EISDIR: i32 = 21;
 
 /// A file of a tree read at a git revision: its bytes, or only its size
-/// when it is larger than any file heatcap reads (it is not read).
-#[derive(Debug, Clone)]
+/// when it is larger than any file heatcap reads (it is not read), or a
+/// symbolic link to another file of the tree.
+#[derive(Debug)]
 pub(crate) enum TreeFile {
     Read(Vec<u8>),
     /// Its size in bytes, and the limit in characters it exceeds.
     Oversize(u64, usize),
+    /// The path (relative to the tree's root) of the file of the tree it
+    /// reads as.
+    Link(String),
 }
 
 /// One virtual file.
@@ -281,6 +285,7 @@ impl FileOverlay {
     pub(crate) fn mount_tree(&mut self, root: &Path, rev: &str, files: Vec<(String, TreeFile)>) {
         let inner = Arc::make_mut(&mut self.0);
         inner.dirs.insert(root.to_path_buf());
+        let mut links = Vec::new();
         for (rel, file) in files {
             let path = root.join(&rel);
             let mut dir = path.parent();
@@ -296,6 +301,10 @@ impl FileOverlay {
                     inner.oversize.insert(path, (size, max_chars));
                     continue;
                 }
+                TreeFile::Link(target) => {
+                    links.push((path, root.join(target)));
+                    continue;
+                }
             };
             let text: Arc<str> = match String::from_utf8(bytes) {
                 Ok(s) => s.into(),
@@ -304,6 +313,15 @@ impl FileOverlay {
             inner
                 .files
                 .insert(path, Arc::new(VirtualFile { text, origin: None }));
+        }
+        // A link shares its target's text: however many links name a file,
+        // its text is held once.
+        for (path, target) in links {
+            if let Some(file) = inner.files.get(&target).cloned() {
+                inner.files.insert(path, file);
+            } else if let Some(&unread) = inner.oversize.get(&target) {
+                inner.oversize.insert(path, unread);
+            }
         }
         inner.trees.push((root.to_path_buf(), rev.to_owned()));
     }
@@ -778,7 +796,8 @@ mod tests {
 
     /// A file of a tree left unread for its size is listed and exists as
     /// a file; reading it fails as too large, naming its size, the
-    /// revision and the limit.
+    /// revision and the limit. A link reads as its target, sharing its
+    /// text (or its refusal).
     #[test]
     fn a_tree_file_too_large_to_read_is_listed_and_refused() {
         let tmp = tempfile::tempdir().unwrap();
@@ -790,13 +809,24 @@ mod tests {
             vec![
                 ("a.yaml".into(), TreeFile::Read(b"a".to_vec())),
                 ("big.yaml".into(), TreeFile::Oversize(9_000, 2_000)),
+                ("to-a.yaml".into(), TreeFile::Link("a.yaml".into())),
+                ("to-big.yaml".into(), TreeFile::Link("big.yaml".into())),
             ],
         );
         let big = repo.join("big.yaml");
         assert!(tree.is_file(&big) && tree.exists(&big) && tree.get(&big).is_none());
         assert_eq!(
             tree.tree_entries(&repo).unwrap(),
-            [("a.yaml".to_owned(), false), ("big.yaml".to_owned(), false)]
+            ["a.yaml", "big.yaml", "to-a.yaml", "to-big.yaml"].map(|n| (n.to_owned(), false))
+        );
+        let (a, to_a) = (
+            tree.get(&repo.join("a.yaml")),
+            tree.get(&repo.join("to-a.yaml")),
+        );
+        assert!(Arc::ptr_eq(&a.unwrap().text, &to_a.unwrap().text));
+        assert_eq!(
+            tree.read(&repo.join("to-big.yaml")).unwrap_err().kind(),
+            std::io::ErrorKind::FileTooLarge
         );
         let e = tree.read(&big).unwrap_err();
         assert_eq!(e.kind(), std::io::ErrorKind::FileTooLarge);
