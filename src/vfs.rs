@@ -636,6 +636,41 @@ fn plain_name(path: &Path) -> Option<&std::ffi::OsStr> {
 /// written from different directories that reach one file give one path.
 /// Other components are kept as written.
 pub(crate) fn join_real(real_dir: &Path, target: &Path) -> PathBuf {
+    join_real_plain(real_dir, target).unwrap_or_else(|| join_real_components(real_dir, target))
+}
+
+/// [`join_real`] on the text of a target written plainly (leading `../`
+/// and `./`, then names joined by single slashes), which is nearly every
+/// registry entry: the same path, byte for byte, without taking either
+/// path apart component by component. `None` for any other target.
+fn join_real_plain(real_dir: &Path, target: &Path) -> Option<PathBuf> {
+    if !cfg!(unix) {
+        return None;
+    }
+    let mut rest = target.to_str()?;
+    let mut read = real_dir.to_path_buf();
+    loop {
+        if let Some(after) = rest.strip_prefix("../") {
+            if !read.pop() {
+                break;
+            }
+            rest = after;
+        } else if let Some(after) = rest.strip_prefix("./") {
+            rest = after;
+        } else {
+            break;
+        }
+    }
+    // Components would drop empty ones and `.`; a last `..` is a parent.
+    let plain = rest != ".." && rest.split('/').all(|c| !c.is_empty() && c != ".");
+    if !plain {
+        return None;
+    }
+    read.push(rest);
+    Some(read)
+}
+
+fn join_real_components(real_dir: &Path, target: &Path) -> PathBuf {
     let mut read = real_dir.to_path_buf();
     let mut rest = target.components().peekable();
     while let Some(c) = rest.peek() {
@@ -842,6 +877,45 @@ mod tests {
             merged.read(&big).unwrap_err().kind(),
             std::io::ErrorKind::FileTooLarge
         );
+    }
+
+    /// The plain-text join gives the component-wise join's path, byte for
+    /// byte, or leaves the target to it.
+    #[test]
+    fn a_plain_target_joins_as_its_components_do() {
+        for dir in ["/r/a/b", "/", "r", ""] {
+            for target in [
+                "x.yaml",
+                "c/x.yaml",
+                "../x.yaml",
+                "../../c/x.yaml",
+                "../../../../../x",
+                "./../x.yaml",
+                ".././x",
+                "c/../x.yaml",
+                "..",
+                ".",
+                "",
+                "c/./x",
+                "c//x",
+                "c/",
+                "c/.",
+                "/abs.yaml",
+                "../..",
+            ] {
+                let (dir, target) = (Path::new(dir), Path::new(target));
+                let whole = join_real_components(dir, target);
+                assert_eq!(
+                    join_real(dir, target).as_os_str(),
+                    whole.as_os_str(),
+                    "{dir:?} {target:?}"
+                );
+                if let Some(plain) = join_real_plain(dir, target) {
+                    assert_eq!(plain.as_os_str(), whole.as_os_str(), "{dir:?} {target:?}");
+                }
+            }
+        }
+        assert!(join_real_plain(Path::new("/r/a"), Path::new("../../c/x.yaml")).is_some());
     }
 
     #[test]

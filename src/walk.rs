@@ -300,37 +300,47 @@ impl Walked {
     /// Which listed file `path` is (the same file, by device and inode, as
     /// the walk tells files apart), as an index into `sources`. `by_path`
     /// is [`Walked::by_path`], built once by the caller.
-    pub(crate) fn position(
-        &self,
-        path: &Path,
-        by_path: &std::collections::HashMap<&Path, usize>,
-    ) -> Option<usize> {
+    pub(crate) fn position(&self, path: &Path, by_path: &ByPath<'_>) -> Option<usize> {
         if self.overlay.get(path).is_some() {
             // A virtual file: by its real path, as it was listed.
             let key = self.overlay.canonicalize(path).ok()?;
             let listed = self.seen.virtual_files.get(&key)?;
-            return by_path.get(listed.as_path()).copied();
+            return by_path.get(listed);
         }
         // Listed under this very path: no need to ask the disk.
-        if let Some(&i) = by_path.get(path) {
+        if let Some(i) = by_path.get(path) {
             return Some(i);
         }
         let meta = std::fs::metadata(path).ok()?;
         if !meta.is_file() {
             return None;
         }
-        self.seen
-            .listed(path, &meta)
-            .and_then(|p| by_path.get(p.as_path()).copied())
+        self.seen.listed(path, &meta).and_then(|p| by_path.get(p))
     }
 
     /// Each listed file's path, to its index in `sources`.
-    pub(crate) fn by_path(&self) -> std::collections::HashMap<&Path, usize> {
-        self.sources
-            .iter()
-            .enumerate()
-            .map(|(i, s)| (s.path.as_path(), i))
-            .collect()
+    pub(crate) fn by_path(&self) -> ByPath<'_> {
+        ByPath(
+            self.sources
+                .iter()
+                .enumerate()
+                .map(|(i, s)| (s.path.as_os_str(), i))
+                .collect(),
+        )
+    }
+}
+
+/// Each listed file's path, spelt as listed, to its index in
+/// [`Walked::sources`] ([`Walked::by_path`]). Keyed by the path's bytes: a
+/// `Path` hashes component by component, which was most of the cost, and
+/// another spelling of a listed file (`a//b`) is still found, by its inode,
+/// in [`Walked::position`].
+pub(crate) struct ByPath<'a>(foldhash::HashMap<&'a std::ffi::OsStr, usize>);
+
+impl ByPath<'_> {
+    /// The index of the file listed under exactly this path.
+    pub(crate) fn get(&self, path: &Path) -> Option<usize> {
+        self.0.get(path.as_os_str()).copied()
     }
 }
 
@@ -495,7 +505,7 @@ fn walk_dir(
     });
     // A file reached both by a link and by its own name is listed under its
     // own name (the first link only when no other name reaches it).
-    let mut own_name: std::collections::HashSet<u64> = std::collections::HashSet::new();
+    let mut own_name: foldhash::HashSet<u64> = foldhash::HashSet::default();
     for (_, ino, link) in &files {
         if !link {
             own_name.insert(*ino);
@@ -673,6 +683,13 @@ pub(crate) fn display(path: &Path) -> String {
 }
 
 fn needs_quoting(name: &str) -> bool {
+    // Printable ASCII without `$` or `<` (nearly every path) in one pass.
+    if name
+        .bytes()
+        .all(|b| (0x20..0x7f).contains(&b) && b != b'$' && b != b'<')
+    {
+        return false;
+    }
     name.chars().any(char::is_control) || name.contains("$'") || name.split('/').any(|n| n == STDIN)
 }
 
@@ -902,8 +919,12 @@ struct Dedup {
     /// Virtual files (`crate::vfs`): real path → the path it was first
     /// seen under.
     virtual_files: std::collections::HashMap<PathBuf, PathBuf>,
+    /// Inode number → the first path listed with it (on Unix)...
     #[cfg(unix)]
-    by_ino: std::collections::HashMap<u64, Vec<PathBuf>>,
+    by_ino: foldhash::HashMap<u64, PathBuf>,
+    /// ...and the others (files of other devices with the same number).
+    #[cfg(unix)]
+    more_by_ino: foldhash::HashMap<u64, Vec<PathBuf>>,
     /// Real path → the path it was listed under.
     #[cfg(not(unix))]
     by_path: std::collections::HashMap<PathBuf, PathBuf>,
@@ -928,15 +949,21 @@ impl Dedup {
     #[cfg(unix)]
     fn first(&mut self, path: &Path, ino: u64) -> bool {
         use std::os::unix::fs::MetadataExt;
-        let paths = self.by_ino.entry(ino).or_default();
-        if !paths.is_empty() {
-            let dev = |p: &Path| std::fs::metadata(p).ok().map(|m| m.dev());
-            let this = dev(path);
-            if this.is_some() && paths.iter().any(|p| dev(p) == this) {
-                return false;
-            }
+        let Some(first) = self.by_ino.get(&ino) else {
+            self.by_ino.insert(ino, path.to_path_buf());
+            return true;
+        };
+        let dev = |p: &Path| std::fs::metadata(p).ok().map(|m| m.dev());
+        let this = dev(path);
+        let more = self.more_by_ino.entry(ino).or_default();
+        if this.is_some()
+            && std::iter::once(first)
+                .chain(more.iter())
+                .any(|p| dev(p) == this)
+        {
+            return false;
         }
-        paths.push(path.to_path_buf());
+        more.push(path.to_path_buf());
         true
     }
 
@@ -944,14 +971,14 @@ impl Dedup {
     #[cfg(unix)]
     fn listed(&self, _path: &Path, meta: &std::fs::Metadata) -> Option<&PathBuf> {
         use std::os::unix::fs::MetadataExt;
-        let paths = self.by_ino.get(&meta.ino())?;
-        if let [only] = paths.as_slice() {
+        let first = self.by_ino.get(&meta.ino())?;
+        let Some(more) = self.more_by_ino.get(&meta.ino()) else {
             // One file with this inode: the same file unless on another device.
-            let dev = std::fs::metadata(only).ok()?.dev();
-            return (dev == meta.dev()).then_some(only);
-        }
-        paths
-            .iter()
+            let dev = std::fs::metadata(first).ok()?.dev();
+            return (dev == meta.dev()).then_some(first);
+        };
+        std::iter::once(first)
+            .chain(more)
             .find(|p| std::fs::metadata(p).is_ok_and(|m| m.dev() == meta.dev()))
     }
 

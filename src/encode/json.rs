@@ -49,31 +49,18 @@ where
     out.write_all(b"\n")
 }
 
-/// Each of `items` on one line as [`write_line`] writes it (without the
-/// newline), rendered in parallel.
-fn render_each<T: Serialize + Sync>(
-    items: &[T],
-) -> io::Result<Vec<Box<serde_json::value::RawValue>>> {
-    use rayon::prelude::*;
-    items
-        .par_iter()
-        .map(|item| {
-            let mut buf = Vec::new();
-            let mut ser = serde_json::Serializer::with_formatter(&mut buf, PythonStyle);
-            item.serialize(&mut ser).map_err(io::Error::other)?;
-            let text = String::from_utf8(buf).map_err(io::Error::other)?;
-            serde_json::value::RawValue::from_string(text).map_err(io::Error::other)
-        })
-        .collect()
+/// A JSON object written field by field in [`write_line`]'s style, for
+/// documents with a large array of independent records (`index`'s files,
+/// `validate`'s findings): [`Object::records`] renders the records in
+/// parallel a few thousand at a time and writes each chunk's bytes as they
+/// are (on one thread, the JSON of 30,000 files was a twentieth of
+/// `index`'s time, and holding every record's text at once would add it to
+/// the peak heap). The caller writes the fields in the order serde would
+/// (the report tests compare the bytes with serde's whole document).
+pub(crate) struct Object<'w> {
+    out: &'w mut dyn Write,
+    first: bool,
 }
-
-/// A large array of independent records (`index`'s files, `validate`'s
-/// findings) serialized as the array of them, byte for byte, with the
-/// records rendered in parallel a few thousand at a time: on one thread,
-/// the JSON of 30,000 files was a twentieth of `index`'s time, and
-/// holding every record's text at once would add it to the peak heap.
-/// For [`write_line`]'s style only (the records are written as rendered).
-pub(crate) struct ParallelSeq<'a, T>(pub &'a [T]);
 
 /// How many records are rendered at a time (in unit tests, a few: the
 /// report tests then cross chunks).
@@ -82,17 +69,68 @@ const CHUNK: usize = 4096;
 #[cfg(test)]
 const CHUNK: usize = 3;
 
-impl<T: Serialize + Sync> Serialize for ParallelSeq<'_, T> {
-    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        use serde::ser::{Error, SerializeSeq};
-        let mut seq = s.serialize_seq(Some(self.0.len()))?;
-        for chunk in self.0.chunks(CHUNK) {
-            for record in render_each(chunk).map_err(S::Error::custom)? {
-                seq.serialize_element(&record)?;
+impl<'w> Object<'w> {
+    pub(crate) fn new(out: &'w mut dyn Write) -> Object<'w> {
+        Object { out, first: true }
+    }
+
+    fn key(&mut self, key: &str) -> io::Result<()> {
+        self.out.write_all(if self.first { b"{" } else { b", " })?;
+        self.first = false;
+        write_compact(self.out, key)?;
+        self.out.write_all(b": ")
+    }
+
+    /// `"key": value`.
+    pub(crate) fn field<T: Serialize + ?Sized>(&mut self, key: &str, value: &T) -> io::Result<()> {
+        self.key(key)?;
+        write_compact(self.out, value)
+    }
+
+    /// `"key": [record, ...]`, the records rendered in parallel.
+    pub(crate) fn records<T: Serialize + Sync>(
+        &mut self,
+        key: &str,
+        items: &[T],
+    ) -> io::Result<()> {
+        use rayon::prelude::*;
+        self.key(key)?;
+        self.out.write_all(b"[")?;
+        for (n, chunk) in items.chunks(CHUNK).enumerate() {
+            let rendered = chunk
+                .par_iter()
+                .map(|item| {
+                    let mut buf = Vec::new();
+                    write_compact(&mut buf, item).map(|()| buf)
+                })
+                .collect::<io::Result<Vec<Vec<u8>>>>()?;
+            for (i, record) in rendered.iter().enumerate() {
+                if n > 0 || i > 0 {
+                    self.out.write_all(b", ")?;
+                }
+                self.out.write_all(record)?;
             }
         }
-        seq.end()
+        self.out.write_all(b"]")
     }
+
+    /// Closes the object and ends the line.
+    pub(crate) fn end(self) -> io::Result<()> {
+        self.out
+            .write_all(if self.first { b"{}\n" } else { b"}\n" })
+    }
+}
+
+/// The value in [`write_line`]'s style, without the newline.
+fn write_compact<T: Serialize + ?Sized>(out: &mut dyn Write, value: &T) -> io::Result<()> {
+    let mut ser = serde_json::Serializer::with_formatter(&mut *out, PythonStyle);
+    value
+        .serialize(&mut ser)
+        .map_err(|e| match e.io_error_kind() {
+            // Keep the kind, so a closed pipe is still recognised as one.
+            Some(kind) => io::Error::from(kind),
+            None => io::Error::other(e),
+        })
 }
 
 /// The value on one line, then a newline.
@@ -174,6 +212,33 @@ pub(crate) fn to_string<T: Serialize + ?Sized>(value: &T) -> String {
 
 #[cfg(test)]
 mod tests {
+    /// An object written field by field is serde's, byte for byte: no
+    /// fields, no records, records across chunks, text that needs escaping.
+    #[test]
+    fn an_object_written_by_fields_is_serdes() {
+        let mut out = Vec::new();
+        super::Object::new(&mut out).end().unwrap();
+        assert_eq!(out, b"{}\n");
+        let records: Vec<serde_json::Value> = (0..7)
+            .map(|i| serde_json::json!({"n": i, "text": "a \"q\" é\n"}))
+            .collect();
+        for n in [0, 1, 3, 7] {
+            let mut out = Vec::new();
+            let mut o = super::Object::new(&mut out);
+            o.field("a \"key\"", &1).unwrap();
+            o.records("records", &records[..n]).unwrap();
+            o.field("after", &[true]).unwrap();
+            o.end().unwrap();
+            let mut whole = Vec::new();
+            let v = serde_json::json!({"a \"key\"": 1, "records": &records[..n], "after": [true]});
+            super::write_line(&mut whole, &v).unwrap();
+            assert_eq!(
+                String::from_utf8(out).unwrap(),
+                String::from_utf8(whole).unwrap()
+            );
+        }
+    }
+
     #[test]
     fn python_spacing() {
         let v = serde_json::json!({"deployment": ["puppet", "docker"], "n": {"a": 1}});

@@ -100,20 +100,24 @@ pub(crate) struct TreeLimits {
 
 const TAG_PREFIX: &str = "tag:yaml.org,2002:";
 
+/// An open collection. Its items (pairs) so far are at the end of the
+/// builder's `items` (`pairs`) from `start` on: one stack for every open
+/// collection, so that a collection's vector is allocated once, at its
+/// exact size, when it closes.
 enum Frame {
     Seq {
         tag: Option<String>,
         anchor: Option<String>,
         span: Span,
-        items: Vec<Node>,
+        start: usize,
     },
     Map {
         tag: Option<String>,
         anchor: Option<String>,
         span: Span,
-        /// (key, value, key-was-a-merge-key)
-        pairs: Vec<(Node, Node)>,
-        /// Positions in `pairs` whose key was a merge key (`<<`).
+        start: usize,
+        /// Positions among this mapping's pairs whose key was a merge key
+        /// (`<<`).
         merge_at: Vec<usize>,
         pending_key: Option<(Node, bool)>,
     },
@@ -135,6 +139,8 @@ pub(crate) fn build(
         warnings,
         anchors: HashMap::new(),
         stack: Vec::new(),
+        items: Vec::new(),
+        pairs: Vec::new(),
         alias_nodes: 0,
     };
     let mut root: Option<Node> = None;
@@ -167,19 +173,21 @@ pub(crate) fn build(
                 b.finish_node(node, None, false, &mut root)?;
             }
             Event::SequenceStart { tag, anchor, span } => {
+                let start = b.items.len();
                 b.push(Frame::Seq {
                     tag,
                     anchor,
                     span,
-                    items: Vec::new(),
+                    start,
                 })?;
             }
             Event::MappingStart { tag, anchor, span } => {
+                let start = b.pairs.len();
                 b.push(Frame::Map {
                     tag,
                     anchor,
                     span,
-                    pairs: Vec::new(),
+                    start,
                     merge_at: Vec::new(),
                     pending_key: None,
                 })?;
@@ -203,6 +211,10 @@ struct Builder<'a> {
     warnings: &'a mut Vec<Diagnostic>,
     anchors: HashMap<String, (Node, usize)>,
     stack: Vec<Frame>,
+    /// The items of the open sequences, innermost last.
+    items: Vec<Node>,
+    /// The pairs of the open mappings, innermost last.
+    pairs: Vec<(Node, Node)>,
     alias_nodes: usize,
 }
 
@@ -282,9 +294,9 @@ impl Builder<'_> {
         }
         match self.stack.last_mut() {
             None => *root = Some(node),
-            Some(Frame::Seq { items, .. }) => items.push(node),
+            Some(Frame::Seq { .. }) => self.items.push(node),
             Some(Frame::Map {
-                pairs,
+                start,
                 merge_at,
                 pending_key,
                 ..
@@ -300,9 +312,9 @@ impl Builder<'_> {
                 }
                 Some((key, is_merge)) => {
                     if is_merge {
-                        merge_at.push(pairs.len());
+                        merge_at.push(self.pairs.len() - *start);
                     }
-                    pairs.push((key, node));
+                    self.pairs.push((key, node));
                 }
             },
         }
@@ -327,7 +339,7 @@ impl Builder<'_> {
             _ => None,
         };
         let depth = self.stack.len();
-        if depth < 2 || (0..depth).any(|j| key(j).is_none()) {
+        if !(2..=5).contains(&depth) || (0..depth).any(|j| key(j).is_none()) {
             return false;
         }
         let here = key(depth - 1).unwrap_or_default();
@@ -357,20 +369,17 @@ impl Builder<'_> {
                 tag,
                 anchor,
                 span,
-                items,
+                start,
             } => {
+                // Exact capacity: a tree is held whole, and a vector's
+                // growth leaves up to half of it unused.
+                let items: Vec<Node> = self.items.drain(start..).collect();
                 let span = Span {
                     start: span.start,
                     end: end.end,
                 };
                 let value = match tag.as_deref() {
-                    // Exact capacity: a tree is held whole, and a
-                    // vector's growth leaves up to half of it unused.
-                    None | Some("!" | "tag:yaml.org,2002:seq") => {
-                        let mut items = items;
-                        items.shrink_to_fit();
-                        Value::Seq(items)
-                    }
+                    None | Some("!" | "tag:yaml.org,2002:seq") => Value::Seq(items),
                     Some("tag:yaml.org,2002:omap" | "tag:yaml.org,2002:pairs") => {
                         Value::Seq(pairs_to_seq(items, span)?)
                     }
@@ -382,10 +391,11 @@ impl Builder<'_> {
                 tag,
                 anchor,
                 span,
-                pairs,
+                start,
                 merge_at,
                 ..
             } => {
+                let pairs: Vec<(Node, Node)> = self.pairs.drain(start..).collect();
                 let span = Span {
                     start: span.start,
                     end: end.end,

@@ -320,23 +320,13 @@ pub(crate) fn render_index(
 /// with the file entries rendered in parallel (on one thread, the JSON of
 /// 30,000 files was a twentieth of `index`'s time).
 fn write_index_json(out: &mut dyn Write, doc: &IndexDocument<'_>) -> io::Result<()> {
-    /// [`IndexDocument`]'s fields, in its order, its files pre-rendered.
-    #[derive(serde::Serialize)]
-    struct Rendered<'a> {
-        heatcap_index: u32,
-        summary: &'a crate::query::IndexSummary,
-        files: crate::encode::json::ParallelSeq<'a, crate::query::FileEntry<'a>>,
-        walk_diagnostics: &'a [crate::diag::Diagnostic],
-    }
-    json::write_line(
-        out,
-        &Rendered {
-            heatcap_index: doc.heatcap_index,
-            summary: &doc.summary,
-            files: crate::encode::json::ParallelSeq(&doc.files),
-            walk_diagnostics: doc.walk_diagnostics,
-        },
-    )
+    // [`IndexDocument`]'s fields, in its order.
+    let mut o = json::Object::new(out);
+    o.field("heatcap_index", &doc.heatcap_index)?;
+    o.field("summary", &doc.summary)?;
+    o.records("files", &doc.files)?;
+    o.field("walk_diagnostics", doc.walk_diagnostics)?;
+    o.end()
 }
 
 #[cfg(test)]

@@ -226,24 +226,15 @@ pub(crate) fn render_validate(
 /// byte for byte, with the findings rendered in parallel (on 2 threads, the
 /// JSON of 100,000 findings was a seventh of `validate`'s time, on one).
 fn write_validate_json(out: &mut dyn Write, report: &ValidateReport<'_>) -> io::Result<()> {
-    /// [`ValidateReport`]'s fields, in its order, its findings pre-rendered.
-    #[derive(serde::Serialize)]
-    struct Rendered<'a> {
-        files: usize,
-        summary: &'a Summary,
-        #[serde(skip_serializing_if = "<[_]>::is_empty")]
-        modules: &'a [Module],
-        diagnostics: crate::encode::json::ParallelSeq<'a, crate::diag::Diagnostic>,
+    // [`ValidateReport`]'s fields, in its order.
+    let mut o = json::Object::new(out);
+    o.field("files", &report.files)?;
+    o.field("summary", &report.summary)?;
+    if !report.modules.is_empty() {
+        o.field("modules", report.modules)?;
     }
-    json::write_line(
-        out,
-        &Rendered {
-            files: report.files,
-            summary: &report.summary,
-            modules: report.modules,
-            diagnostics: crate::encode::json::ParallelSeq(report.diagnostics),
-        },
-    )
+    o.records("diagnostics", report.diagnostics)?;
+    o.end()
 }
 
 /// `validate --format json`: the files checked, the counts, every finding.

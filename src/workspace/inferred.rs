@@ -4,7 +4,7 @@
 //! located as every registry path is ([`catalog::Locator`]: relative
 //! to the real directory of the environment, `--templates-root` applied).
 
-use std::collections::{HashMap, HashSet};
+use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
 use super::catalog;
@@ -12,7 +12,7 @@ use crate::index::{Inferred, Site};
 use crate::model::registry::{is_template_path, EntryValue};
 use crate::model::FileRecord;
 use crate::product::options::{Mapping, Offer, Offers};
-use crate::walk::{Remap, Walked};
+use crate::walk::{ByPath, Remap, Walked};
 
 /// Where TripleO installs its templates, and where its environments name
 /// them (`/usr/share/openstack-tripleo-heat-templates/network/ports/vip.yaml`).
@@ -39,19 +39,23 @@ pub(crate) fn remap_for(remap: &Remap, root: Option<&Path>) -> Remap {
 pub(crate) fn infer(
     envs: &[&FileRecord],
     walked: &Walked,
+    by_path: &ByPath<'_>,
     remap: &Remap,
 ) -> HashMap<usize, Inferred> {
     use rayon::prelude::*;
     // Each environment's targets are located in parallel (its real
     // directory found once); then, in order, each distinct target is
     // found among the walked files once.
+    // Each directory's real path is asked of the disk once (a tree has
+    // many environments in one directory).
+    let disk = crate::vfs::Disk::new(walked.overlay());
     let located: Vec<Vec<(&str, PathBuf, u32)>> = envs
         .par_iter()
         .map(|f| {
             let Some(env) = f.environment() else {
                 return Vec::new();
             };
-            let mut locator = catalog::Locator::new(&f.path, remap, walked.overlay());
+            let mut locator = catalog::Locator::new(&f.path, remap, walked.overlay()).on(&disk);
             let mut found = Vec::new();
             for e in env.top() {
                 // A key that is a path names a template, not a type; a key
@@ -70,8 +74,7 @@ pub(crate) fn infer(
         .collect();
     // Each distinct target is found among the walked files once, in
     // parallel (a target not listed under its own path asks the disk).
-    let by_path = walked.by_path();
-    let mut distinct: HashSet<&std::ffi::OsStr> = HashSet::new();
+    let mut distinct: foldhash::HashSet<&std::ffi::OsStr> = foldhash::HashSet::default();
     let targets: Vec<&Path> = located
         .iter()
         .flatten()
@@ -79,9 +82,9 @@ pub(crate) fn infer(
         .filter(|read| distinct.insert(read.as_os_str()))
         .collect();
     drop(distinct);
-    let at: HashMap<&std::ffi::OsStr, usize> = targets
+    let at: foldhash::HashMap<&std::ffi::OsStr, usize> = targets
         .par_iter()
-        .filter_map(|read| Some((read.as_os_str(), walked.position(read, &by_path)?)))
+        .filter_map(|read| Some((read.as_os_str(), walked.position(read, by_path)?)))
         .collect();
     let mut out: HashMap<usize, Inferred> = HashMap::new();
     for (f, found) in envs.iter().zip(&located) {
@@ -191,7 +194,7 @@ pub(crate) fn offers<'a>(
 /// Locates and identifies what environments map types to (for [`offers`]).
 struct Targets<'w, 'a> {
     walked: &'w Walked,
-    by_path: &'w HashMap<&'w Path, usize>,
+    by_path: &'w ByPath<'w>,
     dir_files: &'a [FileRecord],
     catalog: &'a dyn crate::resolve::Catalog,
     remap: &'w Remap,

@@ -1086,7 +1086,7 @@ fn infer(
             .is_none()
     });
     let envs: Vec<&FileRecord> = given.chain(corpus.files.iter()).collect();
-    let found = inferred::infer(&envs, walked, remap);
+    let found = inferred::infer(&envs, walked, &by_path, remap);
     let skipped: Vec<usize> = found
         .keys()
         .copied()
