@@ -648,12 +648,23 @@ fn join_real_plain(real_dir: &Path, target: &Path) -> Option<PathBuf> {
         return None;
     }
     let mut rest = target.to_str()?;
-    let mut read = real_dir.to_path_buf();
+    // A clean absolute directory (a real one is): its parent is the text
+    // before its last slash.
+    let dir = real_dir.to_str()?;
+    let clean = dir == "/"
+        || dir
+            .strip_prefix('/')
+            .is_some_and(|below| plain_names(below.as_bytes(), false));
+    if !clean {
+        return None;
+    }
+    let mut end = dir.len();
     loop {
         if let Some(after) = rest.strip_prefix("../") {
-            if !read.pop() {
+            let Some(slash) = dir[..end].rfind('/').filter(|_| end > 1) else {
                 break;
-            }
+            };
+            end = slash.max(1);
             rest = after;
         } else if let Some(after) = rest.strip_prefix("./") {
             rest = after;
@@ -662,12 +673,32 @@ fn join_real_plain(real_dir: &Path, target: &Path) -> Option<PathBuf> {
         }
     }
     // Components would drop empty ones and `.`; a last `..` is a parent.
-    let plain = rest != ".." && rest.split('/').all(|c| !c.is_empty() && c != ".");
-    if !plain {
+    if rest == ".." || !plain_names(rest.as_bytes(), true) {
         return None;
     }
-    read.push(rest);
-    Some(read)
+    let mut read = String::with_capacity(end + 1 + rest.len());
+    read.push_str(&dir[..end]);
+    if end > 1 {
+        read.push('/');
+    }
+    read.push_str(rest);
+    Some(PathBuf::from(read))
+}
+
+/// Whether `path` is names joined by single slashes: no empty name, no
+/// `.`, and `..` only when `parents`.
+fn plain_names(path: &[u8], parents: bool) -> bool {
+    let mut start = 0;
+    for i in 0..=path.len() {
+        if i == path.len() || path[i] == b'/' {
+            let name = &path[start..i];
+            if name.is_empty() || name == b"." || (!parents && name == b"..") {
+                return false;
+            }
+            start = i + 1;
+        }
+    }
+    true
 }
 
 fn join_real_components(real_dir: &Path, target: &Path) -> PathBuf {
@@ -883,7 +914,7 @@ mod tests {
     /// byte, or leaves the target to it.
     #[test]
     fn a_plain_target_joins_as_its_components_do() {
-        for dir in ["/r/a/b", "/", "r", ""] {
+        for dir in ["/r/a/b", "/r", "/", "r", "", "/r//a", "/r/./a", "/r/a/"] {
             for target in [
                 "x.yaml",
                 "c/x.yaml",
@@ -915,7 +946,9 @@ mod tests {
                 }
             }
         }
-        assert!(join_real_plain(Path::new("/r/a"), Path::new("../../c/x.yaml")).is_some());
+        for (dir, target) in [("/r/a", "../../c/x.yaml"), ("/", "../x"), ("/r", "../../x")] {
+            assert!(join_real_plain(Path::new(dir), Path::new(target)).is_some());
+        }
     }
 
     #[test]

@@ -235,6 +235,9 @@ pub struct Source {
 pub(crate) struct Walked {
     pub sources: Vec<Source>,
     pub diagnostics: Vec<Diagnostic>,
+    /// Beside each of `sources`: the number [`walk_streaming`] told it
+    /// under, when it did.
+    pub streamed: Vec<Option<usize>>,
     seen: Dedup,
     /// The files read instead of the disk's (rendered outputs, buffers).
     overlay: crate::vfs::FileOverlay,
@@ -253,7 +256,7 @@ impl Walked {
     ) {
         if self.overlay.get(&path).is_some() {
             if self.seen.first_virtual(&path, &self.overlay) {
-                self.sources.push(source(path, display, true));
+                self.list(source(path, display, true), None);
             }
             return;
         }
@@ -266,7 +269,7 @@ impl Walked {
         match std::fs::metadata(&path) {
             Ok(meta) if meta.is_file() => {
                 if self.seen.first(&path, ino_of(&meta)) {
-                    self.sources.push(source(path, display, true));
+                    self.list(source(path, display, true), None);
                 }
             }
             Ok(_) => self.diagnostics.push(
@@ -292,6 +295,12 @@ impl Walked {
 }
 
 impl Walked {
+    /// Lists one more file.
+    fn list(&mut self, file: Source, streamed: Option<usize>) {
+        self.sources.push(file);
+        self.streamed.push(streamed);
+    }
+
     /// The files the walk read instead of the disk's.
     pub(crate) fn overlay(&self) -> &crate::vfs::FileOverlay {
         &self.overlay
@@ -346,6 +355,26 @@ impl ByPath<'_> {
 
 /// Walks the roots in the order given; each directory in sorted order.
 pub(crate) fn walk(opts: &WalkOptions, overlay: &crate::vfs::FileOverlay) -> Walked {
+    walk_streaming(opts, overlay, &mut |_, _| {})
+}
+
+/// [`walk`], telling `found` of each file a directory walk finds on disk
+/// as it is found, numbered from 0, so that a caller can start reading it
+/// at once. Such a file is listed as `found` was told of it, with its
+/// number in [`Walked::streamed`], unless it is left out later (a file
+/// reached by a link and by its own name, or listed already); files named
+/// as roots, and files mounted in the overlay, are not told of.
+pub(crate) fn walk_streaming(
+    opts: &WalkOptions,
+    overlay: &crate::vfs::FileOverlay,
+    found: &mut dyn FnMut(usize, &Source),
+) -> Walked {
+    let mut numbered = 0;
+    let mut found = |file: &Source| {
+        found(numbered, file);
+        numbered += 1;
+        numbered - 1
+    };
     let mut out = Walked {
         overlay: overlay.clone(),
         ..Walked::default()
@@ -357,13 +386,13 @@ pub(crate) fn walk(opts: &WalkOptions, overlay: &crate::vfs::FileOverlay) -> Wal
         if is_stdin(root) {
             // Read once, whatever the number of times it is named.
             if !std::mem::replace(&mut stdin_listed, true) {
-                out.sources.push(source(root.clone(), shown, true));
+                out.list(source(root.clone(), shown, true), None);
             }
             continue;
         }
         if overlay.get(root).is_some() {
             if seen.first_virtual(root, overlay) {
-                out.sources.push(source(root.clone(), shown, true));
+                out.list(source(root.clone(), shown, true), None);
             }
             continue;
         }
@@ -398,7 +427,7 @@ pub(crate) fn walk(opts: &WalkOptions, overlay: &crate::vfs::FileOverlay) -> Wal
         };
         if meta.is_file() {
             if seen.first(root, ino_of(&meta)) {
-                out.sources.push(source(root.clone(), shown, true));
+                out.list(source(root.clone(), shown, true), None);
             }
             continue;
         }
@@ -414,7 +443,7 @@ pub(crate) fn walk(opts: &WalkOptions, overlay: &crate::vfs::FileOverlay) -> Wal
             ));
             continue;
         }
-        walk_dir(root, opts, overlay, &mut seen, &mut out);
+        walk_dir(root, opts, overlay, &mut seen, &mut out, &mut found);
     }
     out.seen = seen;
     out
@@ -442,6 +471,7 @@ fn walk_dir(
     overlay: &crate::vfs::FileOverlay,
     seen: &mut Dedup,
     out: &mut Walked,
+    found: &mut dyn FnMut(&Source) -> usize,
 ) {
     let first_of_root = out.sources.len();
     let include_at = anchor(root, opts.include_base.as_deref());
@@ -459,7 +489,7 @@ fn walk_dir(
             let rel = e.path().strip_prefix(root).unwrap_or(e.path());
             (opts.hidden || !name.starts_with('.')) && !excluded(rel)
         });
-    let mut files: Vec<(PathBuf, u64, bool)> = Vec::new();
+    let mut files: Vec<(Source, u64, bool, usize)> = Vec::new();
     for entry in walker {
         let entry = match entry {
             Ok(e) => e,
@@ -498,7 +528,12 @@ fn walk_dir(
         }
         let link = entry.path_is_symlink();
         let ino = entry_ino(&entry);
-        files.push((entry.into_path(), ino, link));
+        let path = entry.into_path();
+        let shown = display(&path);
+        let mut file = source(path, shown, false);
+        file.walked_regular = true;
+        let number = found(&file);
+        files.push((file, ino, link, number));
     }
     let virtual_files = virtual_files_below(root, opts, overlay, &|rel| {
         opts.include.is_match(anchored(include_at.as_deref(), rel)) && !excluded(rel)
@@ -506,20 +541,17 @@ fn walk_dir(
     // A file reached both by a link and by its own name is listed under its
     // own name (the first link only when no other name reaches it).
     let mut own_name: foldhash::HashSet<u64> = foldhash::HashSet::default();
-    for (_, ino, link) in &files {
+    for (_, ino, link, _) in &files {
         if !link {
             own_name.insert(*ino);
         }
     }
-    for (path, ino, link) in files {
+    for (file, ino, link, number) in files {
         if cfg!(unix) && link && own_name.contains(&ino) {
             continue;
         }
-        if seen.first(&path, ino) {
-            let shown = display(&path);
-            let mut found = source(path, shown, false);
-            found.walked_regular = true;
-            out.sources.push(found);
+        if seen.first(&file.path, ino) {
+            out.list(file, Some(number));
         }
     }
     if !virtual_files.is_empty() {
@@ -600,13 +632,25 @@ fn add_virtual(
         .collect();
     for rel in rels {
         let path = root.join(&rel);
-        if listed.contains(&path) || !seen.first_virtual(&path, overlay) {
+        // A file the disk has too is listed already: as it was seen,
+        // so that an overlapping root does not list it again.
+        let first = seen.first_virtual(&path, overlay);
+        if listed.contains(&path) || !first {
             continue;
         }
         let shown = display(&path);
-        out.sources.push(source(path, shown, false));
+        out.list(source(path, shown, false), None);
     }
-    out.sources[start..].sort_by(|a, b| a.path.cmp(&b.path));
+    // In path order, each file with its number.
+    let mut files: Vec<(Source, Option<usize>)> = out
+        .sources
+        .drain(start..)
+        .zip(out.streamed.drain(start..))
+        .collect();
+    files.sort_by(|a, b| a.0.path.cmp(&b.0.path));
+    for (file, streamed) in files {
+        out.list(file, streamed);
+    }
 }
 
 /// E0017 for a path that is not a regular file.

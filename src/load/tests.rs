@@ -572,3 +572,64 @@ fn a_kept_rendering_is_reused_until_an_input_changes() {
     cache.rendered(key, &inputs, render);
     assert_eq!(renders.get(), 2);
 }
+
+/// Reading files while the walk goes on lists and reads exactly what the
+/// walk and then the loads do, in the same order, on 1 and 2 threads: a
+/// file reached by a link and by its own name, overlapping roots (a file
+/// found twice), a root named as a file, a file mounted in the overlay,
+/// and more files than one batch.
+#[cfg(unix)]
+#[test]
+fn walking_and_loading_at_once_is_walking_then_loading() {
+    let dir = tempfile::tempdir().unwrap();
+    let tree = dir.path().join("tree");
+    std::fs::create_dir_all(tree.join("sub")).unwrap();
+    for i in 0..=(3 * LOAD_BATCH) {
+        std::fs::write(
+            tree.join(format!("sub/t{i:02}.yaml")),
+            format!("heat_template_version: 2016-04-08\nparameters: {{p{i}: {{type: string}}}}\n"),
+        )
+        .unwrap();
+    }
+    std::fs::write(tree.join("broken.yaml"), "a: [\n").unwrap();
+    std::fs::write(tree.join("overcloud.yaml"), "resource_registry: {}\n").unwrap();
+    std::os::unix::fs::symlink("overcloud.yaml", tree.join("overcloud-link.yaml")).unwrap();
+    let mut opts = LoadOptions::default();
+    opts.overlay
+        .insert(
+            &tree.join("sub/t03.yaml"),
+            "heat_template_version: 2018-08-31\n",
+        )
+        .unwrap();
+    opts.overlay
+        .insert(
+            &tree.join("sub/virtual.yaml"),
+            "heat_template_version: 2018-08-31\n",
+        )
+        .unwrap();
+    let walk = crate::walk::WalkOptions::new(vec![
+        tree.join("broken.yaml"),
+        tree.clone(),
+        tree.join("sub"),
+    ])
+    .recursive();
+    let record = |l: Loaded| crate::model::FileRecord::from_loaded(l, false);
+    for threads in [1, 2] {
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(threads)
+            .build()
+            .unwrap();
+        let (walked, records) = pool.install(|| walk_and_load(&walk, &opts, false, record));
+        let then = crate::walk::walk(&walk, &opts.overlay);
+        assert_eq!(walked.sources, then.sources);
+        assert_eq!(walked.diagnostics, then.diagnostics);
+        let loaded = load_all(&then.sources, &opts, record);
+        let shown = |rs: &[crate::model::FileRecord]| {
+            rs.iter()
+                .map(|r| format!("{} {:?} {:?} {:?}", r.path, r.status, r.kind, r.diagnostics))
+                .collect::<Vec<_>>()
+        };
+        assert_eq!(shown(&records), shown(&loaded), "{threads} threads");
+        assert_eq!(records.len(), 3 * LOAD_BATCH + 4, "{:?}", shown(&records));
+    }
+}

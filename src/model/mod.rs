@@ -22,10 +22,12 @@ pub(crate) use template::{Format, Template};
 #[serde(untagged)]
 #[non_exhaustive]
 pub enum Content {
-    /// A HOT or CFN template.
-    Template(Template),
+    /// A HOT or CFN template. (Boxed, as the environment is: a record is
+    /// moved whole as a corpus is built, and a view inline made it 680
+    /// bytes.)
+    Template(Box<Template>),
     /// An environment file.
-    Environment(Environment),
+    Environment(Box<Environment>),
     /// Neither (empty, broken, or another kind of file).
     None,
 }
@@ -71,13 +73,13 @@ impl FileRecord {
         let content = match (&loaded.root, loaded.kind) {
             (Some(root), Some(kind)) => match (root.as_map(), kind) {
                 (Some(m), FileKind::HotTemplate) => {
-                    Content::Template(template(&path, Format::Hot, m, &mut diagnostics))
+                    Content::Template(Box::new(template(&path, Format::Hot, m, &mut diagnostics)))
                 }
                 (Some(m), FileKind::CfnTemplate) => {
-                    Content::Template(template(&path, Format::Cfn, m, &mut diagnostics))
+                    Content::Template(Box::new(template(&path, Format::Cfn, m, &mut diagnostics)))
                 }
                 (Some(m), FileKind::Environment) => {
-                    Content::Environment(Environment::from_node(&path, m))
+                    Content::Environment(Box::new(Environment::from_node(&path, m)))
                 }
                 _ => Content::None,
             },

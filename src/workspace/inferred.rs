@@ -51,6 +51,7 @@ pub(crate) fn infer(
     let disk = crate::vfs::Disk::new(walked.overlay());
     let located: Vec<Vec<(&str, PathBuf, u32)>> = envs
         .par_iter()
+        .with_max_len(8)
         .map(|f| {
             let Some(env) = f.environment() else {
                 return Vec::new();

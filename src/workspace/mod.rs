@@ -230,7 +230,7 @@ impl WorkspaceBuilder {
                     // The environments that map types to templates.
                     opts.prefilter.push("resource_registry");
                 }
-                load_corpus(walk::walk(w, &opts.overlay), &opts)
+                load_corpus(w, &opts)
             }
             None => (Corpus::default(), Walked::default()),
         };
@@ -1029,8 +1029,8 @@ fn finish(diagnostics: Vec<Diagnostic>, overlay: &crate::vfs::FileOverlay) -> Ve
 
 /// Loads every walked file (in parallel, in order) into a corpus, slim;
 /// the walk is kept for files added later.
-fn load_corpus(walked: Walked, opts: &LoadOptions) -> (Corpus, Walked) {
-    let files = load::load_all_for_index(&walked.sources, opts, FileRecord::from_loaded_slim);
+fn load_corpus(walk: &WalkOptions, opts: &LoadOptions) -> (Corpus, Walked) {
+    let (walked, files) = load::walk_and_load(walk, opts, true, FileRecord::from_loaded_slim);
     let corpus = Corpus {
         files,
         walk_diagnostics: walked.diagnostics.clone(),

@@ -354,12 +354,12 @@ pub(crate) fn versionless_template(file: &PackageFile<'_>) -> Option<FileRecord>
     let mut copy = record.clone();
     // Problems in its `capabilities` are the template's findings once it
     // has a version; the refusal comes first.
-    copy.content = crate::model::Content::Template(crate::model::Template::from_node(
+    copy.content = crate::model::Content::Template(Box::new(crate::model::Template::from_node(
         &record.path,
         crate::model::Format::Hot,
         root,
         &mut Vec::new(),
-    ));
+    )));
     Some(copy)
 }
 
