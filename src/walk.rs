@@ -479,14 +479,17 @@ fn walk_dir(
     let excluded = |rel: &Path| opts.exclude.is_match(anchored(exclude_at.as_deref(), rel));
     let walker = WalkDir::new(root)
         .follow_links(true)
-        .sort_by_file_name()
+        // A directory's entries share its path up to their names, so their
+        // paths' bytes sort as their names do (`sort_by_file_name` takes
+        // each path apart per comparison: a third of the walk).
+        .sort_by(|a, b| a.path().as_os_str().cmp(b.path().as_os_str()))
         .into_iter()
         .filter_entry(|e| {
             if e.depth() == 0 || !e.file_type().is_dir() {
                 return true;
             }
             let name = e.file_name().to_string_lossy();
-            let rel = e.path().strip_prefix(root).unwrap_or(e.path());
+            let rel = below(e.path(), root);
             (opts.hidden || !name.starts_with('.')) && !excluded(rel)
         });
     let mut files: Vec<(Source, u64, bool, usize)> = Vec::new();
@@ -517,7 +520,7 @@ fn walk_dir(
         if kind.is_dir() {
             continue;
         }
-        let rel = entry.path().strip_prefix(root).unwrap_or(entry.path());
+        let rel = below(entry.path(), root);
         if !opts.include.is_match(anchored(include_at.as_deref(), rel)) || excluded(rel) {
             continue;
         }
@@ -556,6 +559,26 @@ fn walk_dir(
     }
     if !virtual_files.is_empty() {
         add_virtual(root, first_of_root, virtual_files, overlay, seen, out);
+    }
+}
+
+/// The part of `path`, found by walking `root`, below `root` (`path` itself
+/// when it is not below). The walk joined it to `root` as written, so it
+/// is the text after `root`'s, without taking either apart.
+fn below<'a>(path: &'a Path, root: &Path) -> &'a Path {
+    let (p, r) = (
+        path.as_os_str().as_encoded_bytes(),
+        root.as_os_str().as_encoded_bytes(),
+    );
+    match p.strip_prefix(r) {
+        Some(rest) if cfg!(unix) && (r.ends_with(b"/") || rest.first() == Some(&b'/')) => {
+            let rest = rest.strip_prefix(b"/").unwrap_or(rest);
+            match std::str::from_utf8(rest) {
+                Ok(text) => Path::new(text),
+                Err(_) => path.strip_prefix(root).unwrap_or(path),
+            }
+        }
+        _ => path.strip_prefix(root).unwrap_or(path),
     }
 }
 
@@ -1176,6 +1199,39 @@ mod tests {
             .map(|s| s.path.file_name().unwrap().to_str().unwrap())
             .collect();
         assert_eq!(names, ["elsewhere.yaml", "overcloud.yaml"]);
+    }
+
+    /// The part below a walked root is what `strip_prefix` gives, however
+    /// the root is written.
+    #[test]
+    fn the_part_below_a_root_is_strip_prefixs() {
+        for (root, name) in [
+            ("tree", "d0/x.yaml"),
+            ("tree/", "x.yaml"),
+            ("tree//", "x.yaml"),
+            ("./tree", "a/b/x.yaml"),
+            (".", "x.yaml"),
+            ("a/./b", "x.yaml"),
+            ("/abs/tree", "x.yaml"),
+            ("/", "x.yaml"),
+            ("tree", ""),
+        ] {
+            let root = Path::new(root);
+            let path = if name.is_empty() {
+                root.to_path_buf()
+            } else {
+                root.join(name)
+            };
+            assert_eq!(
+                below(&path, root).as_os_str(),
+                path.strip_prefix(root).unwrap().as_os_str(),
+                "{root:?} {path:?}"
+            );
+        }
+        assert_eq!(
+            below(Path::new("else/x"), Path::new("tree")),
+            Path::new("else/x")
+        );
     }
 
     #[test]

@@ -613,7 +613,16 @@ fn walking_and_loading_at_once_is_walking_then_loading() {
         tree.join("sub"),
     ])
     .recursive();
-    let record = |l: Loaded| crate::model::FileRecord::from_loaded(l, false);
+    let record = |l: Loaded| {
+        format!(
+            "{} {:?} {:?} {:?} {:?}",
+            l.source.display,
+            l.status,
+            l.kind,
+            l.diagnostics,
+            l.root.map(|r| r.value.to_json())
+        )
+    };
     for threads in [1, 2] {
         let pool = rayon::ThreadPoolBuilder::new()
             .num_threads(threads)
@@ -623,13 +632,11 @@ fn walking_and_loading_at_once_is_walking_then_loading() {
         let then = crate::walk::walk(&walk, &opts.overlay);
         assert_eq!(walked.sources, then.sources);
         assert_eq!(walked.diagnostics, then.diagnostics);
-        let loaded = load_all(&then.sources, &opts, record);
-        let shown = |rs: &[crate::model::FileRecord]| {
-            rs.iter()
-                .map(|r| format!("{} {:?} {:?} {:?}", r.path, r.status, r.kind, r.diagnostics))
-                .collect::<Vec<_>>()
-        };
-        assert_eq!(shown(&records), shown(&loaded), "{threads} threads");
-        assert_eq!(records.len(), 3 * LOAD_BATCH + 4, "{:?}", shown(&records));
+        assert_eq!(
+            records,
+            load_all(&then.sources, &opts, record),
+            "{threads} threads"
+        );
+        assert_eq!(records.len(), 3 * LOAD_BATCH + 4, "{records:?}");
     }
 }

@@ -181,14 +181,13 @@ fn check_hot(
     Checked::new(record, found)
 }
 
-/// The walk, after the TripleO trees the paths are in are rendered and
-/// mounted (their rendering's diagnostics first), and the options every
-/// stage of this run reads them through.
-fn walk_rendered(opts: &ValidateOptions) -> (walk::Walked, ValidateOptions) {
+/// The options every stage of this run reads files through, after the
+/// TripleO trees the paths are in are rendered and mounted, with what
+/// rendering found (reported before the walk's diagnostics).
+fn rendered_options(opts: &ValidateOptions) -> (ValidateOptions, Vec<Diagnostic>) {
     let mut rendered = opts.clone();
     if !opts.load.renders() {
-        let walked = walk::walk(&opts.walk, &rendered.load.overlay);
-        return (walked, rendered);
+        return (rendered, Vec::new());
     }
     let found = super::rendered::mount_trees(
         opts.walk
@@ -198,9 +197,7 @@ fn walk_rendered(opts: &ValidateOptions) -> (walk::Walked, ValidateOptions) {
             .map(PathBuf::as_path),
         &mut rendered.load,
     );
-    let mut walked = walk::walk(&opts.walk, &rendered.load.overlay);
-    walked.diagnostics.splice(0..0, found);
-    (walked, rendered)
+    (rendered, found)
 }
 
 /// What the composition reports, looked up by hash: a finding of the
@@ -248,14 +245,15 @@ impl<'a> Reported<'a> {
 
 /// Runs `validate`.
 pub fn validate(opts: &ValidateOptions) -> Validated {
-    let (walked, rendered) = walk_rendered(opts);
+    let (rendered, rendering) = rendered_options(opts);
     let opts = &rendered;
     let load = &opts.load;
     let selection = &opts.selection;
     let mapped = mapped_types(&opts.environments, load);
     let disk = crate::vfs::Disk::new(&load.overlay);
-    let per_file: Vec<Checked> = match opts.profile {
-        Profile::Hot => load::load_all(&walked.sources, load, |l| {
+    let (mut walked, per_file): (walk::Walked, Vec<Checked>) = match opts.profile {
+        // Each file is checked as the walk finds it.
+        Profile::Hot => load::walk_and_load(&opts.walk, load, false, |l| {
             check_hot(
                 &FileRecord::from_loaded(l, true),
                 selection,
@@ -264,8 +262,13 @@ pub fn validate(opts: &ValidateOptions) -> Validated {
                 &disk,
             )
         }),
-        Profile::Onap => packages::by_package(&walked.sources, load, selection),
+        Profile::Onap => {
+            let walked = walk::walk(&opts.walk, &load.overlay);
+            let per_file = packages::by_package(&walked.sources, load, selection);
+            (walked, per_file)
+        }
     };
+    walked.diagnostics.splice(0..0, rendering);
     let mut out = Validated {
         files: per_file.len(),
         modules: Vec::new(),
