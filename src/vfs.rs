@@ -548,8 +548,10 @@ impl FileOverlay {
 pub(crate) struct Disk {
     /// The files read instead of the disk's.
     overlay: FileOverlay,
-    files: std::sync::Mutex<std::collections::HashMap<PathBuf, bool>>,
-    dirs: std::sync::Mutex<std::collections::HashMap<PathBuf, Option<PathBuf>>>,
+    /// Keyed by the paths' bytes (a `Path` hashes component by component):
+    /// another spelling of a path is asked again.
+    files: std::sync::Mutex<foldhash::HashMap<std::ffi::OsString, bool>>,
+    dirs: std::sync::Mutex<foldhash::HashMap<std::ffi::OsString, Option<PathBuf>>>,
 }
 
 fn locked<T>(m: &std::sync::Mutex<T>) -> std::sync::MutexGuard<'_, T> {
@@ -572,11 +574,11 @@ impl Disk {
 
     /// [`FileOverlay::is_file`], asked once per path.
     pub(crate) fn is_file(&self, path: &Path) -> bool {
-        if let Some(&known) = locked(&self.files).get(path) {
+        if let Some(&known) = locked(&self.files).get(path.as_os_str()) {
             return known;
         }
         let answer = self.overlay.is_file(path);
-        locked(&self.files).insert(path.to_path_buf(), answer);
+        locked(&self.files).insert(path.as_os_str().to_owned(), answer);
         answer
     }
 
@@ -605,14 +607,14 @@ impl Disk {
     /// The real path of the directory `dir` (`None` when there is none),
     /// once per run.
     pub(crate) fn real_dir(&self, dir: &Path) -> Option<PathBuf> {
-        if let Some(known) = locked(&self.dirs).get(dir) {
+        if let Some(known) = locked(&self.dirs).get(dir.as_os_str()) {
             return known.clone();
         }
         let answer = match self.overlay.in_tree(dir) {
             Some(_) => self.overlay.canonicalize(dir).ok(),
             None => std::fs::canonicalize(dir).ok(),
         };
-        locked(&self.dirs).insert(dir.to_path_buf(), answer.clone());
+        locked(&self.dirs).insert(dir.as_os_str().to_owned(), answer.clone());
         answer
     }
 }

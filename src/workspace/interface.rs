@@ -115,10 +115,12 @@ impl Contribution {
 
 /// The parameters each template receives from a parent.
 #[derive(Debug, Default)]
+/// (Keyed by identities' bytes: an identity is spelt one way, and a
+/// `Path` hashes component by component.)
 pub(super) struct Interface {
-    passed: HashMap<PathBuf, HashSet<String>>,
-    providers: HashSet<PathBuf>,
-    to_any_member: HashSet<String>,
+    passed: foldhash::HashMap<std::ffi::OsString, foldhash::HashSet<String>>,
+    providers: foldhash::HashSet<std::ffi::OsString>,
+    to_any_member: foldhash::HashSet<String>,
 }
 
 /// A file's identity: its real path, or its path without `.` and `..`.
@@ -133,8 +135,11 @@ fn identity(shown: &str, disk: &Disk) -> PathBuf {
 pub(super) fn identities<'a>(
     files: impl Iterator<Item = &'a str>,
     disk: &Disk,
-) -> HashMap<String, PathBuf> {
-    let unique: Vec<&str> = files.collect::<HashSet<&str>>().into_iter().collect();
+) -> foldhash::HashMap<String, PathBuf> {
+    let unique: Vec<&str> = files
+        .collect::<foldhash::HashSet<&str>>()
+        .into_iter()
+        .collect();
     unique
         .par_iter()
         .map(|f| ((*f).to_owned(), identity(f, disk)))
@@ -190,18 +195,20 @@ impl Interface {
             }),
             disk,
         );
-        let mut maps: HashMap<&str, HashSet<&PathBuf>> = HashMap::new();
+        let mut maps: foldhash::HashMap<&str, foldhash::HashSet<&std::ffi::OsStr>> =
+            foldhash::HashMap::default();
         let mut out = Interface::default();
         for l in &located {
             for (key, shown) in &l.maps {
-                let id = &ids[shown];
+                let id = ids[shown].as_os_str();
                 if !out.providers.contains(id) {
-                    out.providers.insert(id.clone());
+                    out.providers.insert(id.to_owned());
                 }
                 maps.entry(key).or_default().insert(id);
             }
         }
-        let mut passed: HashMap<&PathBuf, HashSet<&str>> = HashMap::new();
+        let mut passed: foldhash::HashMap<&std::ffi::OsStr, foldhash::HashSet<&str>> =
+            foldhash::HashMap::default();
         for (c, l) in all.iter().zip(&located) {
             out.to_any_member.extend(c.to_any_member.iter().cloned());
             let mut uses = l.uses.iter().peekable();
@@ -211,7 +218,7 @@ impl Interface {
                 }
                 let (direct, mapped) = if is_template_path(type_name) {
                     let located = uses.next_if(|(u, _)| *u == i);
-                    (located.map(|(_, shown)| &ids[shown]), None)
+                    (located.map(|(_, shown)| ids[shown].as_os_str()), None)
                 } else {
                     (None, maps.get(type_name.as_str()))
                 };
@@ -228,7 +235,7 @@ impl Interface {
         }
         out.passed = passed
             .into_iter()
-            .map(|(t, names)| (t.clone(), names.into_iter().map(str::to_owned).collect()))
+            .map(|(t, names)| (t.to_owned(), names.into_iter().map(str::to_owned).collect()))
             .collect();
         out
     }
@@ -236,8 +243,10 @@ impl Interface {
     /// True when a parent passes parameter `name` to the template whose
     /// identity is `id` (see [`identities`]).
     pub(super) fn passes(&self, id: &Path, name: &str) -> bool {
-        self.passed.get(id).is_some_and(|p| p.contains(name))
-            || (self.providers.contains(id) && self.to_any_member.contains(name))
+        self.passed
+            .get(id.as_os_str())
+            .is_some_and(|p| p.contains(name))
+            || (self.providers.contains(id.as_os_str()) && self.to_any_member.contains(name))
     }
 }
 

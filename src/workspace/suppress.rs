@@ -9,7 +9,7 @@
 //! read when its first finding is met; such a file's unused or broken
 //! directives are not reported, since not every rule ran on it.
 
-use std::collections::{HashMap, HashSet};
+use std::collections::HashMap;
 use std::path::PathBuf;
 
 use super::compose_check::identity;
@@ -51,9 +51,9 @@ struct Suppressions<'a> {
     known: HashMap<&'static str, Code>,
     files: Vec<FileDirectives>,
     /// A finding's file name → its directives, once looked up.
-    by_name: HashMap<String, Option<usize>>,
+    by_name: foldhash::HashMap<String, Option<usize>>,
     /// The names of the files checked.
-    checked: HashSet<String>,
+    checked: foldhash::HashSet<String>,
     /// Real paths of the files with directives, built on first need.
     identities: Option<HashMap<PathBuf, usize>>,
     /// The last name looked up and its answer: a file's findings come
@@ -77,8 +77,8 @@ pub(super) fn apply(
             .map(|c| (c.code.0, c.code))
             .collect(),
         files: Vec::new(),
-        by_name: HashMap::new(),
-        checked: HashSet::new(),
+        by_name: foldhash::HashMap::default(),
+        checked: foldhash::HashSet::default(),
         identities: None,
         last: None,
     };
@@ -137,16 +137,22 @@ impl Suppressions<'_> {
         }
         let found = if let Some(&found) = self.by_name.get(name) {
             found
+        } else if self.checked.contains(name) {
+            // Checked, without directives (those with are in `by_name`).
+            None
         } else {
-            let found = if self.checked.contains(name) {
-                None
-            } else {
-                self.unchecked(name)
-            };
+            let found = self.unchecked(name);
             self.by_name.insert(name.to_owned(), found);
             found
         };
-        self.last = Some((name.to_owned(), found));
+        match &mut self.last {
+            Some((last, answer)) => {
+                last.clear();
+                last.push_str(name);
+                *answer = found;
+            }
+            None => self.last = Some((name.to_owned(), found)),
+        }
         found
     }
 
