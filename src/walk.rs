@@ -1,6 +1,7 @@
 //! Stage 1: roots and globs → a sorted list of [`Source`]s.
 //!
-//! The walk is sequential and sorted (cheap); loading is parallel. Paths are
+//! The walk is sequential and sorted; loading is parallel, and starts on
+//! each file as the walk finds it ([`walk_streaming`]). Paths are
 //! kept as the user gave them: a root as typed, joined with the part below it.
 
 #[cfg(not(unix))]

@@ -38,6 +38,19 @@ where
     T: Serialize + ?Sized,
     F: serde_json::ser::Formatter,
 {
+    serialize_with(out, value, formatter)?;
+    out.write_all(b"\n")
+}
+
+/// The value written with `formatter`. (Generic over the writer: a record
+/// rendered into a `Vec` writes each fragment without a dynamic call,
+/// which was a third of the rendering.)
+fn serialize_with<W, T, F>(out: &mut W, value: &T, formatter: F) -> io::Result<()>
+where
+    W: Write + ?Sized,
+    T: Serialize + ?Sized,
+    F: serde_json::ser::Formatter,
+{
     let mut ser = serde_json::Serializer::with_formatter(&mut *out, formatter);
     value
         .serialize(&mut ser)
@@ -45,8 +58,7 @@ where
             // Keep the kind, so a closed pipe is still recognised as one.
             Some(kind) => io::Error::from(kind),
             None => io::Error::other(e),
-        })?;
-    out.write_all(b"\n")
+        })
 }
 
 /// A JSON object written field by field in [`write_line`]'s style, for
@@ -135,21 +147,12 @@ impl<'w> Object<'w> {
     }
 }
 
-/// The value in [`write_line`]'s style, without the newline. (Generic over
-/// the writer: a record rendered into a `Vec` writes each fragment without
-/// a dynamic call, which was a third of the rendering.)
+/// The value in [`write_line`]'s style, without the newline.
 fn write_compact<W: Write + ?Sized, T: Serialize + ?Sized>(
     out: &mut W,
     value: &T,
 ) -> io::Result<()> {
-    let mut ser = serde_json::Serializer::with_formatter(&mut *out, PythonStyle);
-    value
-        .serialize(&mut ser)
-        .map_err(|e| match e.io_error_kind() {
-            // Keep the kind, so a closed pipe is still recognised as one.
-            Some(kind) => io::Error::from(kind),
-            None => io::Error::other(e),
-        })
+    serialize_with(out, value, PythonStyle)
 }
 
 /// The value on one line, then a newline.
