@@ -395,39 +395,28 @@ where
         slots.resize_with(k, Vec::new);
         slots.push(done);
     }
-    let streamed = std::mem::take(&mut walked.streamed);
-    let slot = |n: &usize| (n / LOAD_BATCH, n % LOAD_BATCH);
-    let has = |slots: &[Vec<Option<T>>], n: &usize| {
-        let (k, i) = slot(n);
-        slots
-            .get(k)
-            .and_then(|b| b.get(i))
-            .is_some_and(Option::is_some)
-    };
-    // Files listed without being read so: read now.
-    let missing: Vec<usize> = (0..walked.sources.len())
-        .filter(|&i| {
-            !streamed
-                .get(i)
-                .copied()
-                .flatten()
-                .is_some_and(|n| has(&slots, &n))
+    // Each listed file's early result, by the number it was found under.
+    let mut loaded: Vec<Option<T>> = std::mem::take(&mut walked.streamed)
+        .into_iter()
+        .map(|n| {
+            let n = n?;
+            slots
+                .get_mut(n / LOAD_BATCH)?
+                .get_mut(n % LOAD_BATCH)?
+                .take()
         })
         .collect();
-    let mut rest = missing
+    // Files listed without being read so: read now.
+    let missing: Vec<usize> = (0..loaded.len()).filter(|&i| loaded[i].is_none()).collect();
+    let read: Vec<T> = missing
         .par_iter()
         .with_max_len(LOAD_BATCH)
         .map(|&i| f(load_one_as(&walked.sources[i], opts, index_only)))
-        .collect::<Vec<T>>()
-        .into_iter();
-    let mut loaded = Vec::with_capacity(walked.sources.len());
-    for i in 0..walked.sources.len() {
-        let early = streamed.get(i).copied().flatten().and_then(|n| {
-            let (k, j) = slot(&n);
-            slots.get_mut(k)?.get_mut(j)?.take()
-        });
-        loaded.extend(early.or_else(|| rest.next()));
+        .collect();
+    for (i, t) in missing.into_iter().zip(read) {
+        loaded[i] = Some(t);
     }
+    let loaded = loaded.into_iter().flatten().collect();
     (walked, loaded)
 }
 
