@@ -87,6 +87,11 @@ const GROUP: usize = 64;
 #[cfg(test)]
 const GROUP: usize = 2;
 
+thread_local! {
+    /// The size of the last group this thread rendered, and a little.
+    static GROUP_BYTES: std::cell::Cell<usize> = const { std::cell::Cell::new(0) };
+}
+
 impl<'w> Object<'w> {
     pub(crate) fn new(out: &'w mut dyn Write) -> Object<'w> {
         Object { out, first: true }
@@ -120,13 +125,16 @@ impl<'w> Object<'w> {
             let rendered = chunk
                 .par_chunks(GROUP)
                 .map(|group| {
-                    let mut buf = Vec::new();
+                    // Sized as this thread's last group was: a buffer
+                    // growing from nothing copies itself a dozen times.
+                    let mut buf = Vec::with_capacity(GROUP_BYTES.get());
                     for (i, item) in group.iter().enumerate() {
                         if i > 0 {
                             buf.extend_from_slice(b", ");
                         }
                         write_compact(&mut buf, item)?;
                     }
+                    GROUP_BYTES.set(buf.len() + buf.len() / 8);
                     Ok(buf)
                 })
                 .collect::<io::Result<Vec<Vec<u8>>>>()?;

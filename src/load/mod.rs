@@ -644,11 +644,13 @@ fn load_fresh(source: &Source, opts: &LoadOptions, index_only: bool) -> Loaded {
     }
     // Suppression comments are placed by the whole tree (a `#` inside a
     // string is not one): a file that may have them is built whole.
-    let index_only = index_only && memchr::memmem::find(text.as_bytes(), suppress::MARK).is_none();
-    let parsed = parse_text_as(&text, file, &opts.parse, index_only);
+    let marked = suppress::has_mark(&text);
+    let parsed = parse_text_as(&text, file, &opts.parse, index_only && !marked);
     loaded.diagnostics = parsed.diagnostics;
     opts.overlay.name_origins(&mut loaded.diagnostics);
-    loaded.directives = suppress::scan(&text, parsed.root.as_ref());
+    if marked {
+        loaded.directives = suppress::scan(&text, parsed.root.as_ref());
+    }
     if let Some(root) = parsed.root {
         let (kind, reason) = classify::classify(&root);
         loaded.status = Status::Ok;

@@ -46,12 +46,17 @@ pub(crate) struct Directive {
 }
 
 /// What every suppression comment holds: a text without it has none.
-pub(crate) const MARK: &[u8] = b"heatcap:";
+const MARK: &[u8] = b"heatcap:";
+
+/// Whether `text` holds [`MARK`], so may hold suppression comments.
+pub(crate) fn has_mark(text: &str) -> bool {
+    memchr::memmem::find(text.as_bytes(), MARK).is_some()
+}
 
 /// Every `# heatcap:` directive of `text`, in order. `tree` is the parsed
 /// document when there is one (its scalar spans decide what is a comment).
 pub(crate) fn scan(text: &str, tree: Option<&Node>) -> Vec<Directive> {
-    if memchr::memmem::find(text.as_bytes(), MARK).is_none() {
+    if !has_mark(text) {
         return Vec::new();
     }
     let lines: Vec<&str> = text

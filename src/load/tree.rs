@@ -123,6 +123,11 @@ enum Frame {
     },
 }
 
+/// The builder's stacks start at a size that holds most files' open
+/// collections: growing them from nothing copied their contents four or
+/// five times for every file.
+const STACK_START: usize = 64;
+
 /// Builds the tree of a single-document stream. Warnings (duplicate keys)
 /// go to `warnings`; the first fatal problem ends the build.
 pub(crate) fn build(
@@ -138,9 +143,9 @@ pub(crate) fn build(
         file,
         warnings,
         anchors: HashMap::new(),
-        stack: Vec::new(),
-        items: Vec::new(),
-        pairs: Vec::new(),
+        stack: Vec::with_capacity(STACK_START / 4),
+        items: Vec::with_capacity(STACK_START / 4),
+        pairs: Vec::with_capacity(STACK_START),
         alias_nodes: 0,
     };
     let mut root: Option<Node> = None;
@@ -442,7 +447,10 @@ impl Builder<'_> {
         // template's `resources`): the pairs are the mapping too, found so
         // by one set of key identities, with no second vector and index.
         if merge_at.is_empty() && pairs.len() > 12 {
-            let mut seen = std::collections::HashSet::with_capacity(pairs.len());
+            let mut seen: foldhash::HashSet<KeyId> = foldhash::HashSet::with_capacity_and_hasher(
+                pairs.len(),
+                foldhash::fast::RandomState::default(),
+            );
             let clean = pairs.iter().enumerate().all(|(i, (k, _))| {
                 !matches!(k.value, Value::Seq(_) | Value::Map(_)) && seen.insert(k.value.key_id(i))
             });
@@ -465,8 +473,10 @@ impl Builder<'_> {
         out.entries.reserve_exact(total);
         // Small mappings (most of Heat's): linear scans, no allocation.
         // Large ones: a hash index by Python key identity.
-        let mut index: Option<HashMap<KeyId, usize>> = (total > 12).then(HashMap::new);
-        let mut own_seen: Option<HashMap<KeyId, Span>> = (total > 12).then(HashMap::new);
+        let mut index: Option<foldhash::HashMap<KeyId, usize>> =
+            (total > 12).then(foldhash::HashMap::default);
+        let mut own_seen: Option<foldhash::HashMap<KeyId, Span>> =
+            (total > 12).then(foldhash::HashMap::default);
         // For small mappings: entry positions set by the mapping's own keys.
         let mut own_small: Vec<(usize, Span)> = Vec::new();
         let merged_len = merged.len();

@@ -131,13 +131,13 @@ pub(crate) fn classify(scope: &Scope, key: &str, value: &Node) -> EntryValue {
         return EntryValue::Template(key.to_owned());
     }
     match &value.value {
-        Value::Str(v) if is_template_path(v) => EntryValue::Template(v.to_string()),
+        Value::Str(v) if is_template_path(v) => EntryValue::Template(v.as_str().to_owned()),
         Value::Str(v) => match key.strip_suffix('*') {
             Some(prefix) => EntryValue::Glob {
                 prefix: prefix.to_owned(),
-                value: v.to_string(),
+                value: v.as_str().to_owned(),
             },
-            None => EntryValue::Alias(v.to_string()),
+            None => EntryValue::Alias(v.as_str().to_owned()),
         },
         Value::Seq(items) => {
             let names: Option<Vec<Candidate>> = items
@@ -264,7 +264,24 @@ pub(crate) fn local_file(value: &str) -> Option<&str> {
 /// Every entry of a `resource_registry` mapping, in file order: top-level
 /// keys, and in place of `resources:` each resource's entries.
 pub(crate) fn entries(registry: &crate::node::Mapping) -> Vec<RegistryEntry> {
-    let mut out = Vec::new();
+    // At its size: an entry is large, and a growing vector copies them.
+    let per_resource = |v: &Node| -> usize {
+        v.as_map().map_or(0, |per| {
+            per.entries
+                .iter()
+                .map(|(_, body)| body.as_map().map_or(0, crate::node::Mapping::len))
+                .sum()
+        })
+    };
+    let size = registry
+        .entries
+        .iter()
+        .map(|(k, v)| match k.value.as_str() {
+            Some("resources") if v.as_map().is_some() => per_resource(v),
+            _ => 1,
+        })
+        .sum();
+    let mut out = Vec::with_capacity(size);
     for (k, v) in &registry.entries {
         if k.value.as_str() == Some("resources") {
             if let Some(per) = v.as_map() {

@@ -400,12 +400,12 @@ fn resource_types(path: &str, node: &Node, out: &mut Vec<Diagnostic>) -> Vec<Str
     };
     let base = vec!["capabilities".to_owned(), "resource_type".to_owned()];
     match &node.value {
-        Value::Str(s) => vec![s.to_string()],
+        Value::Str(s) => vec![s.as_str().to_owned()],
         Value::Seq(items) => {
             let mut types = Vec::new();
             for (i, item) in items.iter().enumerate() {
                 if let Value::Str(s) = &item.value {
-                    types.push(s.to_string());
+                    types.push(s.as_str().to_owned());
                 } else {
                     let mut kp = base.clone();
                     kp.push(i.to_string());

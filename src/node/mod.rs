@@ -96,7 +96,7 @@ impl Value {
             Value::Null => KeyId::Null,
             Value::Bool(b) => KeyId::Int(i64::from(*b)),
             Value::Int(i) => KeyId::Int(*i),
-            Value::BigInt(s) => KeyId::Big(s.to_string()),
+            Value::BigInt(s) => KeyId::Big(s.as_str().to_owned()),
             #[allow(clippy::cast_precision_loss)]
             Value::Float(f) => {
                 if f.fract() == 0.0 && f.is_finite() && f.abs() < 9.0e15 {
@@ -130,7 +130,7 @@ impl Value {
         match self {
             Value::Bool(b) => Some(if *b { "true" } else { "false" }.to_owned()),
             Value::Int(i) => Some(i.to_string()),
-            Value::BigInt(s) | Value::Str(s) => Some(s.to_string()),
+            Value::BigInt(s) | Value::Str(s) => Some(s.as_str().to_owned()),
             Value::Float(f) => Some(float_text(*f)),
             Value::Null | Value::Seq(_) | Value::Map(_) => None,
         }
@@ -181,7 +181,7 @@ impl Value {
             Value::Null => J::Null,
             Value::Bool(b) => J::Bool(*b),
             Value::Int(i) => J::from(*i),
-            Value::BigInt(s) | Value::Str(s) => J::String(s.to_string()),
+            Value::BigInt(s) | Value::Str(s) => J::String(s.as_str().to_owned()),
             Value::Float(f) => serde_json::Number::from_f64(*f)
                 .map_or_else(|| J::String(float_text(*f)), J::Number),
             Value::Seq(items) => J::Array(items.iter().map(|n| n.value.to_json()).collect()),
@@ -198,7 +198,7 @@ impl Value {
     pub fn key_text(&self) -> String {
         match self {
             Value::Null => "null".to_owned(),
-            Value::Str(s) => s.to_string(),
+            Value::Str(s) => s.as_str().to_owned(),
             other => other
                 .scalar_text()
                 .unwrap_or_else(|| other.to_json().to_string()),

@@ -57,7 +57,7 @@ pub(crate) fn infer(
                 return Vec::new();
             };
             let mut locator = catalog::Locator::new(&f.path, remap, walked.overlay()).on(&disk);
-            let mut found = Vec::new();
+            let mut found = Vec::with_capacity(env.entries.len());
             for e in env.top() {
                 // A key that is a path names a template, not a type; a key
                 // ending `*` is a glob over types.
