@@ -646,20 +646,32 @@ pub(crate) fn join_real(real_dir: &Path, target: &Path) -> PathBuf {
 /// registry entry: the same path, byte for byte, without taking either
 /// path apart component by component. `None` for any other target.
 fn join_real_plain(real_dir: &Path, target: &Path) -> Option<PathBuf> {
-    if !cfg!(unix) {
+    if !plain_dir(real_dir) {
         return None;
     }
-    let mut rest = target.to_str()?;
-    // A clean absolute directory (a real one is): its parent is the text
-    // before its last slash.
+    join_plain(real_dir, target.to_str()?)
+}
+
+/// Whether `real_dir` is a clean absolute directory written as text (a
+/// real one is, on unix), which [`join_plain`] joins to.
+pub(crate) fn plain_dir(real_dir: &Path) -> bool {
+    cfg!(unix)
+        && real_dir.to_str().is_some_and(|dir| {
+            dir == "/"
+                || dir
+                    .strip_prefix('/')
+                    .is_some_and(|below| plain_names(below.as_bytes(), false))
+        })
+}
+
+/// [`join_real`] of a target written plainly to a directory for which
+/// [`plain_dir`] holds (asked once for the many targets of one file), as
+/// text. `None` for a target not written plainly.
+pub(crate) fn join_plain(real_dir: &Path, target: &str) -> Option<PathBuf> {
     let dir = real_dir.to_str()?;
-    let clean = dir == "/"
-        || dir
-            .strip_prefix('/')
-            .is_some_and(|below| plain_names(below.as_bytes(), false));
-    if !clean {
-        return None;
-    }
+    let mut rest = target;
+    // A clean absolute directory: its parent is the text before its last
+    // slash.
     let mut end = dir.len();
     loop {
         if let Some(after) = rest.strip_prefix("../") {
@@ -690,17 +702,18 @@ fn join_real_plain(real_dir: &Path, target: &Path) -> Option<PathBuf> {
 /// Whether `path` is names joined by single slashes: no empty name, no
 /// `.`, and `..` only when `parents`.
 fn plain_names(path: &[u8], parents: bool) -> bool {
-    let mut start = 0;
-    for i in 0..=path.len() {
-        if i == path.len() || path[i] == b'/' {
-            let name = &path[start..i];
-            if name.is_empty() || name == b"." || (!parents && name == b"..") {
-                return false;
-            }
-            start = i + 1;
+    let mut rest = path;
+    loop {
+        let end = memchr::memchr(b'/', rest).unwrap_or(rest.len());
+        let name = &rest[..end];
+        if name.is_empty() || name == b"." || (!parents && name == b"..") {
+            return false;
         }
+        if end == rest.len() {
+            return true;
+        }
+        rest = &rest[end + 1..];
     }
-    true
 }
 
 fn join_real_components(real_dir: &Path, target: &Path) -> PathBuf {

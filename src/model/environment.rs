@@ -10,7 +10,7 @@ use serde_json::Value as J;
 use super::capability::{CapValue, Requirement};
 use super::registry::{entries, RegistryEntry, Scope};
 use crate::diag::{codes, Diagnostic, Span};
-use crate::node::{Mapping, Node, Value};
+use crate::node::{AsJson, Mapping, Node, Value};
 
 /// Environment sections Heat knows (heat-semantics §2.1), plus heatcap's
 /// `requires`.
@@ -173,18 +173,23 @@ impl Environment {
 /// names `parameters` and `parameter_defaults` set.
 impl Serialize for Environment {
     fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        let mut registry = serde_json::Map::new();
-        let mut resources: IndexMap<&str, serde_json::Map<String, J>> = IndexMap::new();
+        // As JSON objects: a key written twice (`1` and `'1'`) is kept once,
+        // at its first place, with its last value.
+        type Object<'a> = IndexMap<&'a str, AsJson<'a>, foldhash::fast::RandomState>;
+        let mut registry = Object::default();
+        let mut resources: IndexMap<&str, Object<'_>, foldhash::fast::RandomState> =
+            IndexMap::default();
         for e in &self.entries {
+            let value = AsJson(&e.node.value);
             match &e.scope {
                 Scope::Top => {
-                    registry.insert(e.key.clone(), e.node.value.to_json());
+                    registry.insert(e.key.as_str(), value);
                 }
                 Scope::Resource(name) => {
                     resources
                         .entry(name.as_str())
                         .or_default()
-                        .insert(e.key.clone(), e.node.value.to_json());
+                        .insert(e.key.as_str(), value);
                 }
             }
         }

@@ -206,6 +206,34 @@ impl Value {
     }
 }
 
+/// Serializes a value as its [`Value::to_json`] serializes, without
+/// making the JSON value (the index writes every environment's registry
+/// values).
+pub(crate) struct AsJson<'a>(pub &'a Value);
+
+impl serde::Serialize for AsJson<'_> {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        match self.0 {
+            Value::Null => s.serialize_unit(),
+            Value::Bool(b) => s.serialize_bool(*b),
+            Value::Int(i) => s.serialize_i64(*i),
+            Value::BigInt(t) | Value::Str(t) => s.serialize_str(t),
+            Value::Float(f) if f.is_finite() => s.serialize_f64(*f),
+            Value::Float(f) => s.serialize_str(&float_text(*f)),
+            Value::Seq(items) => s.collect_seq(items.iter().map(|n| AsJson(&n.value))),
+            // Keys that are all strings are distinct; others may share a
+            // text (`1` and `'1'`), which the JSON object keeps once.
+            Value::Map(m) if m.entries.iter().all(|(k, _)| k.value.as_str().is_some()) => s
+                .collect_map(
+                    m.entries
+                        .iter()
+                        .map(|(k, v)| (k.value.as_str().unwrap_or_default(), AsJson(&v.value))),
+                ),
+            Value::Map(_) => serde::Serialize::serialize(&self.0.to_json(), s),
+        }
+    }
+}
+
 /// A tree from a JSON value, every node at `span` (used when positions are
 /// not available).
 pub fn from_json(value: &serde_json::Value, span: Span) -> Node {
@@ -356,6 +384,49 @@ mod tests {
 
     fn n(value: Value) -> Node {
         Node::new(value, Span::point(1, 1))
+    }
+
+    /// A value written through [`AsJson`] is its `to_json()` written, byte
+    /// for byte: every scalar kind, floats JSON cannot hold, big integers,
+    /// keys that are not strings (two of them with one text), nesting, and
+    /// every file of the bundled TripleO tree.
+    #[test]
+    fn as_json_writes_what_to_json_writes() {
+        let check = |v: &Value, what: &str| {
+            assert_eq!(
+                serde_json::to_string(&AsJson(v)).unwrap(),
+                serde_json::to_string(&v.to_json()).unwrap(),
+                "{what}"
+            );
+        };
+        let text =
+            "a: [1, -2, 0x1F, 1.5, .inf, -.inf, .nan, 1e400, 123456789012345678901234567890]\n\
+                    b: {1: x, '1': y, true: z, null: n, 2.5: f}\n\
+                    c: {k: [yes, no, ~, '', \"q\\\"uote\", {d: {e: [f]}}]}\n\
+                    d: 2015-10-15\n";
+        let root = crate::load::parse_text(text, "t.yaml", &crate::load::ParseOptions::default())
+            .root
+            .unwrap();
+        check(&root.value, "literal");
+        for (k, v) in &root.as_map().unwrap().entries {
+            check(&v.value, &k.value.key_text());
+        }
+        let tree = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("fixtures/tripleo-heat-templates-2016");
+        let mut files = 0;
+        for entry in walkdir::WalkDir::new(&tree).into_iter().flatten() {
+            let Ok(text) = std::fs::read_to_string(entry.path()) else {
+                continue;
+            };
+            let path = entry.path().display().to_string();
+            if let Some(root) =
+                crate::load::parse_text(&text, &path, &crate::load::ParseOptions::default()).root
+            {
+                check(&root.value, &path);
+                files += 1;
+            }
+        }
+        assert!(files > 100, "{files}");
     }
 
     #[test]

@@ -108,6 +108,8 @@ pub(crate) struct Locator<'a> {
 #[derive(Debug, Clone)]
 pub(crate) struct Base {
     real_dir: PathBuf,
+    /// [`crate::vfs::plain_dir`] of `real_dir`.
+    plain: bool,
     linked_away: bool,
 }
 
@@ -143,9 +145,23 @@ impl Base {
             }
             .is_some_and(|d| d != real_dir);
         Base {
+            plain: crate::vfs::plain_dir(&real_dir),
             real_dir,
             linked_away,
         }
+    }
+
+    /// Where `target` (as written, remapped) is read: joined to the real
+    /// directory as text when both are written plainly, as
+    /// [`crate::vfs::join_real`] joins them otherwise.
+    fn join_read(&self, target: &str) -> PathBuf {
+        // `$'...'` names a path that is not text (see `path_of`).
+        if self.plain && !target.contains("$'") {
+            if let Some(read) = crate::vfs::join_plain(&self.real_dir, target) {
+                return read;
+            }
+        }
+        crate::vfs::join_real(&self.real_dir, &path_of(target))
     }
 }
 
@@ -192,7 +208,9 @@ impl<'a> Locator<'a> {
     /// joined whole and then taken apart: inference asks this of every
     /// registry entry of every environment walked.)
     pub(crate) fn locate_read(&mut self, target: &str) -> Option<PathBuf> {
-        let target = match target.split_once("://") {
+        // (A `:` is rare in a target: most need no search for `://`.)
+        let scheme = memchr::memchr(b':', target.as_bytes()).and(target.split_once("://"));
+        let target = match scheme {
             Some(("file", rest)) => rest,
             Some(_) => return None,
             None => target,
@@ -201,20 +219,19 @@ impl<'a> Locator<'a> {
             return Some(PathBuf::from(STDIN_PATH));
         }
         let remapped = self.remap.apply(target);
-        let target = path_of(&remapped);
         // A remapped path is read where `--templates-root` says, relative
         // to the working directory; so is a path standard input names.
         if matches!(remapped, std::borrow::Cow::Owned(_))
             || self.from.is_empty()
             || (self.base.is_none() && is_stdin(&path_of(self.from)))
         {
-            return Some(target);
+            return Some(path_of(&remapped));
         }
         let (from, memory, overlay, disk) = (self.from, self.memory, self.overlay, self.disk);
         let base = self
             .base
             .get_or_insert_with(|| Base::of(from, memory, overlay, disk));
-        Some(crate::vfs::join_real(&base.real_dir, &target))
+        Some(base.join_read(&remapped))
     }
 
     /// Where `target` is read, and, when `with_shown`, how it is shown.
@@ -529,6 +546,39 @@ impl Catalog for FsCatalog {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A base joins a target as text exactly as `join_real` joins its
+    /// path: plain and unclean directories, parents, dots, and a `$'...'`
+    /// name that stands for other bytes.
+    #[test]
+    fn a_base_joins_as_join_real_does() {
+        for dir in ["/r/a/b", "/", "/r//a", "r/a", ""] {
+            let real_dir = PathBuf::from(dir);
+            let base = Base {
+                plain: crate::vfs::plain_dir(&real_dir),
+                real_dir,
+                linked_away: false,
+            };
+            for target in [
+                "x.yaml",
+                "../c/x.yaml",
+                "./../../x",
+                "c/../x",
+                "c//x",
+                "..",
+                "$'\\x41.yaml'",
+                "../$'\\xff'/x.yaml",
+            ] {
+                assert_eq!(
+                    base.join_read(target),
+                    crate::vfs::join_real(&base.real_dir, &path_of(target)),
+                    "{dir:?} {target:?}"
+                );
+            }
+        }
+        assert!(crate::vfs::plain_dir(Path::new("/r/a/b")));
+        assert!(!crate::vfs::plain_dir(Path::new("/r//a")));
+    }
 
     #[test]
     fn a_locator_resolves_a_rendered_file_through_the_overlay() {
