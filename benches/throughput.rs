@@ -611,34 +611,14 @@ fn sink_run(args: &[&str]) {
 }
 
 fn floor(dir: &Path) -> usize {
-    let files: Vec<PathBuf> = walkdir::WalkDir::new(dir)
-        .sort_by_file_name()
-        .into_iter()
-        .filter_map(Result::ok)
-        .filter(|e| e.file_type().is_file())
-        .map(walkdir::DirEntry::into_path)
-        .collect();
-    files
+    heatcap::bench_files(dir)
         .par_iter()
         .map(|p| std::fs::read(p).map_or(0, |b| b.len()))
         .sum()
 }
 
 fn bare_parse(dir: &Path) -> usize {
-    let files: Vec<PathBuf> = walkdir::WalkDir::new(dir)
-        .sort_by_file_name()
-        .into_iter()
-        .filter_map(Result::ok)
-        .filter(|e| e.file_type().is_file())
-        .map(walkdir::DirEntry::into_path)
-        .collect();
-    files
-        .par_iter()
-        .map(|p| {
-            let text = std::fs::read_to_string(p).unwrap_or_default();
-            heatcap::bench_parse_events(&text)
-        })
-        .sum()
+    heatcap::bench_bare_parse(dir)
 }
 
 /// Lookups and the composition walk on an opened workspace (files loaded,

@@ -165,6 +165,22 @@ pub fn bench_parse_events(text: &str) -> usize {
     load::bench_parse_events(text)
 }
 
+/// Every file under `dir`, in a sorted walk (walkdir's): the files the
+/// benchmark's floor and bare parse read. Not part of the API.
+#[doc(hidden)]
+pub fn bench_files(dir: &std::path::Path) -> Vec<std::path::PathBuf> {
+    load::bench_files(dir)
+}
+
+/// The benchmark's bare parse: every file under `dir` (a sorted walk),
+/// read and taken through libyaml's events by heatcap's reader on rayon's
+/// threads; the number of events. The floor `index` is held to, for the
+/// benchmark and `examples/bare_parse.rs`. Not part of the API.
+#[doc(hidden)]
+pub fn bench_bare_parse(dir: &std::path::Path) -> usize {
+    load::bench_bare_parse(dir)
+}
+
 /// The tree Heat's second YAML stage alone (PyYAML's pure-Python
 /// `SafeLoader`) makes of `text`, whatever libyaml makes of it, for
 /// comparing the port with PyYAML (`examples/dump --second-stage`) and for

@@ -87,11 +87,6 @@ const GROUP: usize = 64;
 #[cfg(test)]
 const GROUP: usize = 2;
 
-thread_local! {
-    /// The size of the last group this thread rendered, and a little.
-    static GROUP_BYTES: std::cell::Cell<usize> = const { std::cell::Cell::new(0) };
-}
-
 impl<'w> Object<'w> {
     pub(crate) fn new(out: &'w mut dyn Write) -> Object<'w> {
         Object { out, first: true }
@@ -117,24 +112,27 @@ impl<'w> Object<'w> {
         items: &[T],
     ) -> io::Result<()> {
         use rayon::prelude::*;
+        use std::sync::atomic::{AtomicUsize, Ordering};
         self.key(key)?;
         self.out.write_all(b"[")?;
+        let last = AtomicUsize::new(0);
         for (n, chunk) in items.chunks(CHUNK).enumerate() {
             // A few records to a buffer: one write, and one allocation,
             // for each group rather than each record.
             let rendered = chunk
                 .par_chunks(GROUP)
                 .map(|group| {
-                    // Sized as this thread's last group was: a buffer
-                    // growing from nothing copies itself a dozen times.
-                    let mut buf = Vec::with_capacity(GROUP_BYTES.get());
+                    // Sized as the last group rendered was (a buffer
+                    // growing from nothing copies itself a dozen times),
+                    // within reason: one huge record says little of the rest.
+                    let mut buf = Vec::with_capacity(last.load(Ordering::Relaxed).min(1 << 18));
                     for (i, item) in group.iter().enumerate() {
                         if i > 0 {
                             buf.extend_from_slice(b", ");
                         }
                         write_compact(&mut buf, item)?;
                     }
-                    GROUP_BYTES.set(buf.len() + buf.len() / 8);
+                    last.store(buf.len() + buf.len() / 8, Ordering::Relaxed);
                     Ok(buf)
                 })
                 .collect::<io::Result<Vec<Vec<u8>>>>()?;

@@ -1175,6 +1175,26 @@ pub(crate) fn bench_parse_events(text: &str) -> usize {
     yaml::events(text).flatten().count()
 }
 
+/// Every file under `dir`, in a sorted walk (see [`crate::bench_files`]).
+pub(crate) fn bench_files(dir: &std::path::Path) -> Vec<std::path::PathBuf> {
+    walkdir::WalkDir::new(dir)
+        .sort_by_file_name()
+        .into_iter()
+        .filter_map(Result::ok)
+        .filter(|e| e.file_type().is_file())
+        .map(walkdir::DirEntry::into_path)
+        .collect()
+}
+
+/// The bare parse of every file under `dir` (see [`crate::bench_bare_parse`]).
+pub(crate) fn bench_bare_parse(dir: &std::path::Path) -> usize {
+    use rayon::prelude::*;
+    bench_files(dir)
+        .par_iter()
+        .map(|p| bench_parse_events(&std::fs::read_to_string(p).unwrap_or_default()))
+        .sum()
+}
+
 /// The tree the second stage alone makes of `text` (see
 /// [`crate::second_stage_tree`]), as JSON, or its error.
 pub(crate) fn second_stage_tree(text: &str) -> Result<serde_json::Value, String> {
