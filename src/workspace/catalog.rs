@@ -209,7 +209,7 @@ impl<'a> Locator<'a> {
     /// registry entry of every environment walked.)
     pub(crate) fn locate_read(&mut self, target: &str) -> Option<PathBuf> {
         // (A `:` is rare in a target: most need no search for `://`.)
-        let scheme = memchr::memchr(b':', target.as_bytes()).and(target.split_once("://"));
+        let scheme = memchr::memchr(b':', target.as_bytes()).and_then(|_| target.split_once("://"));
         let target = match scheme {
             Some(("file", rest)) => rest,
             Some(_) => return None,
