@@ -881,29 +881,57 @@ pub(crate) fn normalize(path: &Path) -> String {
     // Most paths are text that needs no quoting: their names are taken as
     // text (the same answer, without building a path per component).
     if let Some(text) = path.to_str().filter(|t| !needs_quoting(t)) {
-        let absolute = text.starts_with('/');
-        let mut parts: Vec<&str> = Vec::new();
-        for name in text.split('/') {
-            match name {
-                "" | "." => {}
-                ".." => match parts.last() {
-                    Some(&last) if last != ".." => {
-                        parts.pop();
-                    }
-                    None if absolute => {}
-                    _ => parts.push(name),
-                },
-                _ => parts.push(name),
-            }
-        }
-        let joined = parts.join("/");
-        return match (absolute, joined.as_str()) {
-            (true, _) => format!("/{joined}"),
-            (false, STDIN_PATH) => STDIN.to_owned(),
-            (false, _) => joined,
-        };
+        return normalize_text(text);
     }
     normalize_components(path)
+}
+
+/// [`normalize`] of a path that is text needing no quoting, written into
+/// one string: the names kept so far are `out[base..]`, joined by `/`, and
+/// `..` takes off the last of them (found by searching back for its `/`).
+fn normalize_text(text: &str) -> String {
+    let absolute = text.starts_with('/');
+    let mut out = String::with_capacity(text.len() + 1);
+    if absolute {
+        out.push('/');
+    }
+    let base = out.len();
+    // The names between slashes, found byte by byte (`split('/')` searched
+    // for each slash anew: most names are short).
+    let bytes = text.as_bytes();
+    let mut start = 0;
+    while start <= bytes.len() {
+        let end = bytes[start..]
+            .iter()
+            .position(|&b| b == b'/')
+            .map_or(bytes.len(), |i| start + i);
+        let name = &text[start..end];
+        start = end + 1;
+        match name {
+            "" | "." => {}
+            ".." => {
+                let last_start = out[base..].rfind('/').map_or(base, |i| base + i + 1);
+                if out.len() > base && &out[last_start..] != ".." {
+                    out.truncate(last_start.saturating_sub(1).max(base));
+                } else if out.len() > base || !absolute {
+                    if out.len() > base {
+                        out.push('/');
+                    }
+                    out.push_str("..");
+                }
+            }
+            _ => {
+                if out.len() > base {
+                    out.push('/');
+                }
+                out.push_str(name);
+            }
+        }
+    }
+    if out == STDIN_PATH {
+        return STDIN.to_owned();
+    }
+    out
 }
 
 /// [`normalize`] of any path, component by component.
@@ -1116,6 +1144,13 @@ mod tests {
             "a/$'x'/b",
             "a/b/./.",
             "../x/../../y",
+            "a/..",
+            "/a/..",
+            "a/../..",
+            "/a/b/../c/./../../..",
+            "x/../-",
+            "../-",
+            "ab/../cd/ef/..//g",
         ] {
             assert_eq!(
                 normalize(Path::new(case)),

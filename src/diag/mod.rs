@@ -181,7 +181,7 @@ pub struct Related {
 /// message), first occurrences kept in order: one finding, one line, however
 /// many paths of the composition reach it.
 pub(crate) fn dedup(diagnostics: Vec<Diagnostic>) -> Vec<Diagnostic> {
-    dedup_with(diagnostics, &std::collections::hash_map::RandomState::new())
+    dedup_with(diagnostics, &foldhash::fast::RandomState::default())
 }
 
 /// [`dedup`], keys hashed with `state`.
@@ -202,9 +202,11 @@ fn dedup_with(
     let keep: Vec<bool> = {
         use std::collections::hash_map::Entry;
         // The first finding of each hash; the others that share it (rare).
-        let mut first: std::collections::HashMap<u64, usize> =
-            std::collections::HashMap::with_capacity(diagnostics.len());
-        let mut more: std::collections::HashMap<u64, Vec<usize>> = std::collections::HashMap::new();
+        let mut first: foldhash::HashMap<u64, usize> = foldhash::HashMap::with_capacity_and_hasher(
+            diagnostics.len(),
+            foldhash::fast::RandomState::default(),
+        );
+        let mut more: foldhash::HashMap<u64, Vec<usize>> = foldhash::HashMap::default();
         hashes
             .iter()
             .enumerate()

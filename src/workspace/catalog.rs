@@ -236,7 +236,9 @@ impl<'a> Locator<'a> {
 
     /// Where `target` is read, and, when `with_shown`, how it is shown.
     fn locate_as(&mut self, target: &str, with_shown: bool) -> Option<(PathBuf, Option<String>)> {
-        let target = match target.split_once("://") {
+        // (A `:` is rare in a target: most need no search for `://`.)
+        let scheme = memchr::memchr(b':', target.as_bytes()).and_then(|_| target.split_once("://"));
+        let target = match scheme {
             Some(("file", rest)) => rest,
             Some(_) => return None,
             None => target,

@@ -48,13 +48,17 @@ pub(crate) fn shadows(glob: (&str, &str), exact: &RegistryEntry) -> bool {
 /// the prefixes of each key, so the cost grows with the entries, not with
 /// their square.
 pub(crate) fn shadowed_pairs(entries: &[&RegistryEntry]) -> Vec<(usize, usize)> {
-    let mut globs: std::collections::HashMap<&str, Vec<usize>> = std::collections::HashMap::new();
+    let mut globs: foldhash::HashMap<&str, Vec<usize>> = foldhash::HashMap::default();
     for (i, e) in entries.iter().enumerate() {
         if let Some((prefix, _)) = type_glob(e) {
             globs.entry(prefix).or_default().push(i);
         }
     }
     let mut out = Vec::new();
+    // Most registries have no glob: no prefix of any key need be asked.
+    if globs.is_empty() {
+        return out;
+    }
     for (i, e) in entries.iter().enumerate() {
         let key = e.key.as_str();
         let ends = key
