@@ -1093,6 +1093,12 @@ impl Ctx<'_> {
         let refused = includes.refused.clone();
         let main_name = main.shown.clone();
         let mut env = Environment::new();
+        // minijinja tracks where an undefined value came from (the
+        // "`x` is undefined" of E0020) only in debug mode, which is on by
+        // default in debug builds alone: the release binary said less than
+        // the tests saw. On in every build (it costs only on errors and on
+        // undefined values).
+        env.set_debug(true);
         env.set_auto_escape_callback(|_| AutoEscape::None);
         env.set_undefined_behavior(UndefinedBehavior::Lenient);
         env.set_unknown_method_callback(python_method);
