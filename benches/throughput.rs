@@ -14,6 +14,11 @@
 //! - resolve: `heatcap resolve -t ROOT -e ENV --format json` (loads only the
 //!   composition), and the resolution alone on loaded data.
 //!
+//! Then issue 30's three ratios again, each taken within one repetition
+//! (floor, bare parse, `index`, `capabilities-find`, `validate` one after
+//! the other; the median of the per-repetition ratios), which a change of
+//! the machine's load between the blocks of the first table does not move.
+//!
 //! Last, issue 27's previews on the rendered end-2018 TripleO deployment
 //! (`previews`), when `HEATCAP_THT_RENDERED` names the directory holding
 //! `18d77c17/` rendered in place (tests/heat/later/README.md): `preview`
@@ -583,6 +588,51 @@ fn verdict(ratio: f64, limit: f64) -> &'static str {
     }
 }
 
+/// The three ratios issue 30 holds, each taken within one repetition:
+/// the floor and the bare parse in process, then `index`,
+/// `capabilities-find` and `validate` as the release binary runs them,
+/// `runs` times. Returns, per repetition, index / bare parse,
+/// capabilities-find / floor and validate / index.
+fn paired(pool: &rayon::ThreadPool, threads: usize, dir: &str, runs: usize) -> [Vec<f64>; 3] {
+    let timed = |f: &dyn Fn()| {
+        let start = Instant::now();
+        f();
+        start.elapsed().as_secs_f64()
+    };
+    COUNTING.store(false, Ordering::Relaxed);
+    let mut out = [Vec::new(), Vec::new(), Vec::new()];
+    for _ in 0..runs {
+        let t_floor = timed(&|| pool.install(|| assert!(floor(Path::new(dir)) > 0)));
+        let t_parse = timed(&|| pool.install(|| assert!(bare_parse(Path::new(dir)) > 0)));
+        let t_index = timed(&|| exe_run(threads, &["heatcap", "index", "-r", dir, "-q"]));
+        let t_find = timed(&|| {
+            exe_run(
+                threads,
+                &[
+                    "heatcap",
+                    "capabilities-find",
+                    "-r",
+                    "-c",
+                    "deployment=puppet",
+                    dir,
+                    "-q",
+                ],
+            );
+        });
+        let t_validate = timed(&|| {
+            exe_run(
+                threads,
+                &["heatcap", "validate", "-r", dir, "-q", "--format", "json"],
+            );
+        });
+        out[0].push(t_index / t_parse);
+        out[1].push(t_find / t_floor);
+        out[2].push(t_validate / t_index);
+    }
+    COUNTING.store(true, Ordering::Relaxed);
+    out
+}
+
 fn median(mut xs: Vec<f64>) -> f64 {
     xs.sort_by(f64::total_cmp);
     xs[xs.len() / 2]
@@ -708,6 +758,9 @@ fn measure(n: usize, runs: usize) {
     println!("| measurement | threads | seconds | files/s | MB/s | ratio | target | CPU s (ratio) | peak heap |");
     println!("|---|---|---|---|---|---|---|---|---|");
     let mut ordinary = [[(0.0, 0.0); 2]; 2];
+    // (threads, index / bare parse, capabilities-find / floor, validate /
+    // index): each ratio's median over the repetitions of `paired`.
+    let mut paired_rows = Vec::new();
     for threads in [1, 2] {
         let pool = rayon::ThreadPoolBuilder::new()
             .num_threads(threads)
@@ -879,6 +932,30 @@ fn measure(n: usize, runs: usize) {
             None,
             p_resolve,
         );
+        paired_rows.push((threads, paired(&pool, threads, &d, runs)));
+    }
+    println!("\nTargets, paired: each ratio taken within one repetition (the floor, the bare parse, `index`, `capabilities-find` and `validate` run one after the other), median of {runs}. A machine whose load changes between the blocks of the table above moves its ratios; within one repetition, both sides see about the same load.\n");
+    println!("| ratio | threads | median | lowest | highest | target |");
+    println!("|---|---|---|---|---|---|");
+    for (threads, [index, find, validate]) in paired_rows {
+        let targets = [
+            ("index / bare parse", index, Some(INDEX_TARGET[threads - 1])),
+            (
+                "capabilities-find / walk + read",
+                find,
+                (threads == 2).then_some(FIND_TARGET),
+            ),
+            ("validate / index", validate, Some(VALIDATE_TARGET)),
+        ];
+        for (name, ratios, limit) in targets {
+            let (low, high) = (
+                ratios.iter().copied().fold(f64::INFINITY, f64::min),
+                ratios.iter().copied().fold(0.0, f64::max),
+            );
+            let m = median(ratios);
+            let target = limit.map_or(String::new(), |l| format!("≤ {l}×: {}", verdict(m, l)));
+            println!("| {name} | {threads} | {m:.2}× | {low:.2}× | {high:.2}× | {target} |");
+        }
     }
     let pairs = before_after.into_inner().unwrap();
     if !pairs.is_empty() {

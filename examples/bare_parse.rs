@@ -7,6 +7,11 @@
 
 use std::io::Write;
 
+/// The allocator heatcap's binary and the benchmark use, so that counts and
+/// profiles compare like with like.
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 fn main() {
     let Some(dir) = std::env::args().nth(1) else {
         let _ = writeln!(std::io::stderr(), "usage: bare_parse DIR");
