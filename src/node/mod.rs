@@ -49,7 +49,7 @@ pub struct Mapping {
     /// (One pointer, set once: most mappings never need it, and every
     /// node's size counts: a node is 48 bytes so, 56 with a `OnceLock`
     /// of a box, 96 with the map inline.)
-    index: once_cell::race::OnceBox<std::collections::HashMap<String, usize>>,
+    index: once_cell::race::OnceBox<foldhash::HashMap<String, usize>>,
 }
 
 impl Clone for Mapping {
@@ -288,7 +288,10 @@ impl Mapping {
                 .find(|(k, _)| k.value.as_str() == Some(key));
         }
         let index = self.index.get_or_init(|| {
-            let mut ix = std::collections::HashMap::with_capacity(self.entries.len());
+            let mut ix = foldhash::HashMap::with_capacity_and_hasher(
+                self.entries.len(),
+                foldhash::fast::RandomState::default(),
+            );
             for (i, (k, _)) in self.entries.iter().enumerate() {
                 if let Some(s) = k.value.as_str() {
                     ix.entry(s.to_owned()).or_insert(i);
