@@ -632,24 +632,26 @@ fn plain_name(path: &Path) -> Option<&std::ffi::OsStr> {
     (written == name.as_encoded_bytes()).then_some(name)
 }
 
+/// [`join_real_known`], asking [`plain_dir`] itself (the tests' shorthand).
+#[cfg(test)]
+pub(crate) fn join_real(real_dir: &Path, target: &Path) -> PathBuf {
+    join_real_known(real_dir, plain_dir(real_dir), target)
+}
+
 /// `target` (a relative path as written) read from the real directory
 /// `real_dir`: its leading `..` taken off the directory (exact, since every
 /// component of a real directory is a real directory), so that targets
 /// written from different directories that reach one file give one path.
-/// Other components are kept as written.
-pub(crate) fn join_real(real_dir: &Path, target: &Path) -> PathBuf {
-    join_real_plain(real_dir, target).unwrap_or_else(|| join_real_components(real_dir, target))
-}
-
-/// [`join_real`] on the text of a target written plainly (leading `../`
-/// and `./`, then names joined by single slashes), which is nearly every
-/// registry entry: the same path, byte for byte, without taking either
-/// path apart component by component. `None` for any other target.
-fn join_real_plain(real_dir: &Path, target: &Path) -> Option<PathBuf> {
-    if !plain_dir(real_dir) {
-        return None;
-    }
-    join_plain(real_dir, target.to_str()?)
+/// Other components are kept as written. `plain` is [`plain_dir`] of
+/// `real_dir`, asked once by callers that join many targets to one
+/// directory: then a target written plainly (leading `../` and `./`, then
+/// names joined by single slashes), nearly every registry entry, is joined
+/// as text, the same path byte for byte without taking either path apart.
+pub(crate) fn join_real_known(real_dir: &Path, plain: bool, target: &Path) -> PathBuf {
+    plain
+        .then(|| target.to_str().and_then(|t| join_plain(real_dir, t)))
+        .flatten()
+        .unwrap_or_else(|| join_real_components(real_dir, target))
 }
 
 /// Whether `real_dir` is a clean absolute directory written as text (a
@@ -664,7 +666,7 @@ pub(crate) fn plain_dir(real_dir: &Path) -> bool {
         })
 }
 
-/// [`join_real`] of a target written plainly to a directory for which
+/// [`join_real_known`] of a target written plainly to a directory for which
 /// [`plain_dir`] holds (asked once for the many targets of one file), as
 /// text. `None` for a target not written plainly.
 pub(crate) fn join_plain(real_dir: &Path, target: &str) -> Option<PathBuf> {
@@ -956,13 +958,17 @@ mod tests {
                     whole.as_os_str(),
                     "{dir:?} {target:?}"
                 );
-                if let Some(plain) = join_real_plain(dir, target) {
+                let as_text = plain_dir(dir)
+                    .then(|| target.to_str().and_then(|t| join_plain(dir, t)))
+                    .flatten();
+                if let Some(plain) = as_text {
                     assert_eq!(plain.as_os_str(), whole.as_os_str(), "{dir:?} {target:?}");
                 }
             }
         }
         for (dir, target) in [("/r/a", "../../c/x.yaml"), ("/", "../x"), ("/r", "../../x")] {
-            assert!(join_real_plain(Path::new(dir), Path::new(target)).is_some());
+            assert!(plain_dir(Path::new(dir)));
+            assert!(join_plain(Path::new(dir), target).is_some());
         }
     }
 

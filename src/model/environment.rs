@@ -120,14 +120,9 @@ impl Environment {
             path: path.to_owned(),
             entries: registry.map(entries).unwrap_or_default(),
             has_registry: registry.is_some_and(|m| !m.is_empty()),
-            // One lookup: a scan (`entry` would index a registry of more
-            // than 16 entries, a string per key, for this one question).
+            // One question of the registry: a scan, not an index.
             resources_key: registry
-                .and_then(|m| {
-                    m.entries
-                        .iter()
-                        .find(|(k, _)| k.value.as_str() == Some("resources"))
-                })
+                .and_then(|m| m.scan("resources"))
                 .filter(|(_, v)| v.as_map().is_some())
                 .map(|(k, _)| k.span),
             requires,

@@ -282,10 +282,7 @@ impl Mapping {
     /// The key node and value under a string key.
     pub fn entry(&self, key: &str) -> Option<&(Node, Node)> {
         if self.entries.len() <= SCAN_LIMIT {
-            return self
-                .entries
-                .iter()
-                .find(|(k, _)| k.value.as_str() == Some(key));
+            return self.scan(key);
         }
         let index = self.index.get_or_init(|| {
             let mut ix = foldhash::HashMap::with_capacity_and_hasher(
@@ -300,6 +297,15 @@ impl Mapping {
             Box::new(ix)
         });
         index.get(key).and_then(|&i| self.entries.get(i))
+    }
+
+    /// [`Mapping::entry`] by a scan, whatever the size, never building the
+    /// index: for a caller with one question (an index of a large mapping
+    /// is a string per key, worth it only for many lookups).
+    pub(crate) fn scan(&self, key: &str) -> Option<&(Node, Node)> {
+        self.entries
+            .iter()
+            .find(|(k, _)| k.value.as_str() == Some(key))
     }
 
     /// A mapping of these pairs.
@@ -387,6 +393,31 @@ mod tests {
 
     fn n(value: Value) -> Node {
         Node::new(value, Span::point(1, 1))
+    }
+
+    /// `scan` answers as `entry` does, on a mapping past the scan limit,
+    /// without building the index `entry` builds there.
+    #[test]
+    fn a_scan_answers_as_entry_without_an_index() {
+        let s = |t: &str| n(Value::Str(t.into()));
+        let mut entries: Vec<(Node, Node)> = (0..20)
+            .map(|i| (s(&format!("k{i}")), n(Value::Int(i))))
+            .collect();
+        entries.push((n(Value::Int(7)), s("not a string key")));
+        let m = Mapping::from_entries(entries);
+        let keys = ["k0", "k13", "k19", "k20", "7", ""];
+        let by_scan: Vec<Option<Value>> = keys
+            .iter()
+            .map(|k| m.scan(k).map(|(_, v)| v.value.clone()))
+            .collect();
+        assert!(m.index.get().is_none());
+        let by_entry: Vec<Option<Value>> = keys
+            .iter()
+            .map(|k| m.entry(k).map(|(_, v)| v.value.clone()))
+            .collect();
+        assert!(m.index.get().is_some());
+        assert_eq!(by_scan, by_entry);
+        assert_eq!(m.scan("k13").map(|(_, v)| &v.value), Some(&Value::Int(13)));
     }
 
     /// A value written through [`AsJson`] is its `to_json()` written, byte

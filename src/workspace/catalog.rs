@@ -153,7 +153,7 @@ impl Base {
 
     /// Where `target` (as written, remapped) is read: joined to the real
     /// directory as text when both are written plainly, as
-    /// [`crate::vfs::join_real`] joins them otherwise.
+    /// [`crate::vfs::join_real_known`] joins them otherwise.
     fn join_read(&self, target: &str) -> PathBuf {
         // `$'...'` names a path that is not text (see `path_of`).
         if self.plain && !target.contains("$'") {
@@ -161,7 +161,18 @@ impl Base {
                 return read;
             }
         }
-        crate::vfs::join_real(&self.real_dir, &path_of(target))
+        crate::vfs::join_real_known(&self.real_dir, self.plain, &path_of(target))
+    }
+}
+
+/// The path a target names on this machine: itself, or what follows
+/// `file://`; `None` for any other scheme (`http://`: not read). (A `:` is
+/// rare in a target: most need no search for `://`.)
+fn local_path(target: &str) -> Option<&str> {
+    match memchr::memchr(b':', target.as_bytes()).and_then(|_| target.split_once("://")) {
+        Some(("file", rest)) => Some(rest),
+        Some(_) => None,
+        None => Some(target),
     }
 }
 
@@ -208,13 +219,7 @@ impl<'a> Locator<'a> {
     /// joined whole and then taken apart: inference asks this of every
     /// registry entry of every environment walked.)
     pub(crate) fn locate_read(&mut self, target: &str) -> Option<PathBuf> {
-        // (A `:` is rare in a target: most need no search for `://`.)
-        let scheme = memchr::memchr(b':', target.as_bytes()).and_then(|_| target.split_once("://"));
-        let target = match scheme {
-            Some(("file", rest)) => rest,
-            Some(_) => return None,
-            None => target,
-        };
+        let target = local_path(target)?;
         if self.from.is_empty() && is_stdin(&path_of(target)) {
             return Some(PathBuf::from(STDIN_PATH));
         }
@@ -236,13 +241,7 @@ impl<'a> Locator<'a> {
 
     /// Where `target` is read, and, when `with_shown`, how it is shown.
     fn locate_as(&mut self, target: &str, with_shown: bool) -> Option<(PathBuf, Option<String>)> {
-        // (A `:` is rare in a target: most need no search for `://`.)
-        let scheme = memchr::memchr(b':', target.as_bytes()).and_then(|_| target.split_once("://"));
-        let target = match scheme {
-            Some(("file", rest)) => rest,
-            Some(_) => return None,
-            None => target,
-        };
+        let target = local_path(target)?;
         if self.from.is_empty() && is_stdin(&path_of(target)) {
             return Some((PathBuf::from(STDIN_PATH), Some(STDIN.to_owned())));
         }
@@ -548,6 +547,19 @@ impl Catalog for FsCatalog {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A target names a local path as written or after `file://`; any
+    /// other scheme names nothing read; a colon alone is a name.
+    #[test]
+    fn a_local_path_is_the_target_or_after_file_scheme() {
+        assert_eq!(local_path("a/b.yaml"), Some("a/b.yaml"));
+        assert_eq!(local_path("file:///r/b.yaml"), Some("/r/b.yaml"));
+        assert_eq!(local_path("http://h/b.yaml"), None);
+        assert_eq!(local_path("https://h/b.yaml"), None);
+        assert_eq!(local_path("c:x.yaml"), Some("c:x.yaml"));
+        assert_eq!(local_path("a:/b.yaml"), Some("a:/b.yaml"));
+        assert_eq!(local_path(""), Some(""));
+    }
 
     /// A base joins a target as text exactly as `join_real` joins its
     /// path: plain and unclean directories, parents, dots, and a `$'...'`

@@ -56,10 +56,7 @@ impl EnvRule for MissingRegistryTarget {
         // Whether the directory is plain text is asked once, not per target.
         let plain = real_dir.as_deref().is_some_and(crate::vfs::plain_dir);
         let read_at = |target: &str| match &real_dir {
-            Some(dir) => plain
-                .then(|| crate::vfs::join_plain(dir, target))
-                .flatten()
-                .unwrap_or_else(|| crate::vfs::join_real(dir, Path::new(target))),
+            Some(dir) => crate::vfs::join_real_known(dir, plain, Path::new(target)),
             None => shown.parent().unwrap_or(Path::new("")).join(target),
         };
         for e in &cx.env.entries {
