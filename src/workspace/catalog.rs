@@ -156,12 +156,14 @@ impl Base {
     /// [`crate::vfs::join_real_known`] joins them otherwise.
     fn join_read(&self, target: &str) -> PathBuf {
         // `$'...'` names a path that is not text (see `path_of`).
-        if self.plain && !target.contains("$'") {
+        let as_text = self.plain && !target.contains("$'");
+        if as_text {
             if let Some(read) = crate::vfs::join_plain(&self.real_dir, target) {
                 return read;
             }
         }
-        crate::vfs::join_real_known(&self.real_dir, self.plain, &path_of(target))
+        // A target already tried as text is not tried again.
+        crate::vfs::join_real_known(&self.real_dir, self.plain && !as_text, &path_of(target))
     }
 }
 
