@@ -74,26 +74,43 @@ pub(crate) fn infer(
         })
         .collect();
     // Each distinct target is found among the walked files once, in
-    // parallel (a target not listed under its own path asks the disk).
-    let mut distinct: foldhash::HashSet<&std::ffi::OsStr> = foldhash::HashSet::default();
-    let targets: Vec<&Path> = located
-        .iter()
-        .flatten()
-        .map(|(_, read, _)| read.as_path())
-        .filter(|read| distinct.insert(read.as_os_str()))
-        .collect();
-    drop(distinct);
-    let at: foldhash::HashMap<&std::ffi::OsStr, usize> = targets
+    // parallel (a target not listed under its own path asks the disk). A
+    // tree names a few templates many times: each worker gathers the
+    // distinct targets of its environments, so the main thread merges a
+    // few, not every entry's.
+    let distinct: foldhash::HashSet<&std::ffi::OsStr> = located
         .par_iter()
-        .filter_map(|read| Some((read.as_os_str(), walked.position(read, by_path)?)))
+        .with_max_len(64)
+        .fold(foldhash::HashSet::default, |mut set, found| {
+            set.extend(found.iter().map(|(_, read, _)| read.as_os_str()));
+            set
+        })
+        .reduce(foldhash::HashSet::default, |a, b| {
+            if a.len() < b.len() {
+                merge_into(b, a)
+            } else {
+                merge_into(a, b)
+            }
+        });
+    let at: foldhash::HashMap<std::ffi::OsString, usize> = distinct
+        .into_par_iter()
+        .filter_map(|read| Some((read.to_owned(), walked.position(Path::new(read), by_path)?)))
+        .collect();
+    // Each environment's entries that name a walked file, on the workers
+    // (which also free the located paths).
+    let hits: Vec<Vec<(usize, &str, u32)>> = located
+        .into_par_iter()
+        .with_max_len(64)
+        .map(|found| {
+            found
+                .into_iter()
+                .filter_map(|(key, read, line)| Some((*at.get(read.as_os_str())?, key, line)))
+                .collect()
+        })
         .collect();
     let mut out: HashMap<usize, Inferred> = HashMap::new();
-    for (f, found) in envs.iter().zip(&located) {
-        for (key, read, line) in found {
-            let Some(&i) = at.get(read.as_os_str()) else {
-                continue;
-            };
-            let (key, line) = (*key, *line);
+    for (f, found) in envs.iter().zip(hits) {
+        for (i, key, line) in found {
             let site = Site {
                 environment: f.path.clone(),
                 line,
@@ -105,6 +122,15 @@ pub(crate) fn infer(
         }
     }
     out
+}
+
+/// `a` with `b`'s members added.
+fn merge_into<'p>(
+    mut a: foldhash::HashSet<&'p std::ffi::OsStr>,
+    b: foldhash::HashSet<&'p std::ffi::OsStr>,
+) -> foldhash::HashSet<&'p std::ffi::OsStr> {
+    a.extend(b);
+    a
 }
 
 /// What every environment maps each type to, for `options`: the given
