@@ -416,8 +416,11 @@ where
     for (i, t) in missing.into_iter().zip(read) {
         loaded[i] = Some(t);
     }
-    let loaded = loaded.into_iter().flatten().collect();
-    (walked, loaded)
+    // At its size: `flatten` cannot tell it, and growing the vector
+    // copied every record again, on the main thread.
+    let mut records = Vec::with_capacity(loaded.len());
+    records.extend(loaded.into_iter().flatten());
+    (walked, records)
 }
 
 /// The most files one worker loads without offering the rest to the

@@ -278,6 +278,9 @@ impl WorkspaceBuilder {
             .flat_map(|t| t.parameters.iter().map(|p| p.name.clone()))
             .collect();
         merged.apply_parameter_schemata(&environments, &schemata);
+        // The walk's listing (a path and a name per file, the inode map) is
+        // freed on a worker: the main thread has the answer to write.
+        rayon::spawn(move || drop(walked));
         Workspace {
             load: self.load,
             corpus,
