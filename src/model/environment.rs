@@ -300,8 +300,8 @@ pub(crate) const RESTRICTED: [&str; 2] = ["update", "replace"];
 fn check_hooks(path: &str, node: &Node, out: &mut Vec<Diagnostic>) {
     let Some(map) = node.as_map() else { return };
     for (k, v) in &map.entries {
-        let key = k.value.key_text();
-        let (allowed, what): (&[&str], &str) = match key.as_str() {
+        // Only a string key's text is `hooks` (no copy of each key's text).
+        let (allowed, what): (&[&str], &str) = match k.value.as_str().unwrap_or_default() {
             "hooks" => (&HOOKS, "hook type \"{}\" for resource breakpoint, acceptable hook types are: ({})"),
             "restricted_actions" => (&RESTRICTED, "restricted_action type \"{}\" for resource, acceptable restricted_action types are: ({})"),
             _ => {

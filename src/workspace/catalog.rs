@@ -103,6 +103,15 @@ pub(crate) struct Locator<'a> {
     disk: Option<&'a crate::vfs::Disk>,
 }
 
+/// The targets joined to one real directory (see
+/// [`Locator::locate_read`]): what a join depends on is the directory
+/// and the target as written, remapped.
+#[derive(Debug, Default)]
+pub(crate) struct Joined {
+    dir: Option<PathBuf>,
+    read: foldhash::HashMap<String, PathBuf>,
+}
+
 /// Where a file's references are resolved: its real directory, and whether
 /// the directory it is shown in is a link elsewhere.
 #[derive(Debug, Clone)]
@@ -220,7 +229,12 @@ impl<'a> Locator<'a> {
     /// directory. (What [`Locator::locate_as`] does, without the path
     /// joined whole and then taken apart: inference asks this of every
     /// registry entry of every environment walked.)
-    pub(crate) fn locate_read(&mut self, target: &str) -> Option<PathBuf> {
+    ///
+    /// Each target is joined to a real directory once for the files of that
+    /// directory that `seen` serves in turn (the environments of one
+    /// directory name the same templates: the join was most of inference's
+    /// time).
+    pub(crate) fn locate_read(&mut self, target: &str, seen: &mut Joined) -> Option<PathBuf> {
         let target = local_path(target)?;
         if self.from.is_empty() && is_stdin(&path_of(target)) {
             return Some(PathBuf::from(STDIN_PATH));
@@ -238,7 +252,17 @@ impl<'a> Locator<'a> {
         let base = self
             .base
             .get_or_insert_with(|| Base::of(from, memory, overlay, disk));
-        Some(base.join_read(&remapped))
+        // Compared as bytes: `Path`'s `==` walks both paths' components.
+        if seen.dir.as_ref().map(|d| d.as_os_str()) != Some(base.real_dir.as_os_str()) {
+            seen.dir = Some(base.real_dir.clone());
+            seen.read.clear();
+        }
+        if let Some(read) = seen.read.get(&*remapped) {
+            return Some(read.clone());
+        }
+        let read = base.join_read(&remapped);
+        seen.read.insert(remapped.into_owned(), read.clone());
+        Some(read)
     }
 
     /// Where `target` is read, and, when `with_shown`, how it is shown.
@@ -673,6 +697,60 @@ mod tests {
             for (target, want) in &expected {
                 assert_eq!(&locator.locate(target), want, "{target}");
                 assert_eq!(&locate(from, target, &remap, &overlay), want, "{target}");
+            }
+        }
+    }
+
+    /// Files of several directories asked in turn with one `Joined` (as a
+    /// worker of inference asks them): each answer is the one a fresh
+    /// `Joined` gives, and a file's answers are those of its real
+    /// directory, whether it is shown through a linked directory or is a
+    /// link itself.
+    #[test]
+    fn joined_targets_are_those_of_each_real_directory() {
+        let dir = tempfile::tempdir().unwrap();
+        for d in ["real", "other"] {
+            std::fs::create_dir_all(dir.path().join(d)).unwrap();
+        }
+        for f in ["real/e1.yaml", "real/e2.yaml", "other/e3.yaml"] {
+            std::fs::write(dir.path().join(f), "parameter_defaults: {}\n").unwrap();
+        }
+        std::os::unix::fs::symlink(dir.path().join("real"), dir.path().join("link")).unwrap();
+        std::os::unix::fs::symlink("../real/e1.yaml", dir.path().join("other/f.yaml")).unwrap();
+        let remap = Remap::new(vec![("/tht".to_owned(), "moved".to_owned())]);
+        let overlay = FileOverlay::new();
+        let targets = [
+            "x.yaml",
+            "../y.yaml",
+            "./z/../w.yaml",
+            "/tht/q.yaml",
+            "file://x.yaml",
+            "https://example.com/t.yaml",
+        ];
+        let real = std::fs::canonicalize(dir.path().join("real")).unwrap();
+        let other = std::fs::canonicalize(dir.path().join("other")).unwrap();
+        let mut joined = Joined::default();
+        for (file, real_dir) in [
+            ("real/e1.yaml", &real),
+            ("other/e3.yaml", &other),
+            ("link/e2.yaml", &real),
+            ("other/f.yaml", &real),
+            ("real/e2.yaml", &real),
+        ] {
+            let from = dir.path().join(file);
+            let from = from.to_str().unwrap();
+            let mut shared = Locator::new(from, &remap, &overlay);
+            let mut fresh = Locator::new(from, &remap, &overlay);
+            for target in targets {
+                let answer = shared.locate_read(target, &mut joined);
+                assert_eq!(
+                    answer,
+                    fresh.locate_read(target, &mut Joined::default()),
+                    "{file}: {target}"
+                );
+                if target == "x.yaml" {
+                    assert_eq!(answer, Some(real_dir.join("x.yaml")), "{file}");
+                }
             }
         }
     }

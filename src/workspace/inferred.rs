@@ -44,15 +44,16 @@ pub(crate) fn infer(
 ) -> HashMap<usize, Inferred> {
     use rayon::prelude::*;
     // Each environment's targets are located in parallel (its real
-    // directory found once); then, in order, each distinct target is
-    // found among the walked files once.
-    // Each directory's real path is asked of the disk once (a tree has
-    // many environments in one directory).
+    // directory found once); then each distinct target is found among the
+    // walked files once. Each directory's real path is asked of the disk
+    // once, and a target is joined to it once for the environments of that
+    // directory one worker takes in turn (a tree has many environments in
+    // one directory, naming the same templates).
     let disk = crate::vfs::Disk::new(walked.overlay());
     let located: Vec<Vec<(&str, PathBuf, u32)>> = envs
         .par_iter()
         .with_max_len(8)
-        .map(|f| {
+        .map_init(catalog::Joined::default, |joined, f| {
             let Some(env) = f.environment() else {
                 return Vec::new();
             };
@@ -65,7 +66,7 @@ pub(crate) fn infer(
                     continue;
                 }
                 for (target, span) in e.templates() {
-                    if let Some(read) = locator.locate_read(target) {
+                    if let Some(read) = locator.locate_read(target, joined) {
                         found.push((e.key.as_str(), read, span.start.line));
                     }
                 }
