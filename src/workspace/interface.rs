@@ -140,10 +140,25 @@ pub(super) fn identities<'a>(
         .collect::<foldhash::HashSet<&str>>()
         .into_iter()
         .collect();
+    identities_of(&unique, disk)
+}
+
+/// [`identities`] of files already distinct.
+fn identities_of(unique: &[&str], disk: &Disk) -> foldhash::HashMap<String, PathBuf> {
     unique
         .par_iter()
         .map(|f| ((*f).to_owned(), identity(f, disk)))
         .collect()
+}
+
+/// The union of two sets, the smaller added to the larger.
+fn union<T: std::hash::Hash + Eq>(
+    a: foldhash::HashSet<T>,
+    b: foldhash::HashSet<T>,
+) -> foldhash::HashSet<T> {
+    let (mut big, small) = if a.len() < b.len() { (b, a) } else { (a, b) };
+    big.extend(small);
+    big
 }
 
 /// Where one file's registry entries and template-path resources point
@@ -186,27 +201,52 @@ impl Interface {
     /// distinct target once; the rest is lookups.
     pub(super) fn new(all: &[Contribution], remap: &Remap, disk: &Disk) -> Interface {
         let located: Vec<Located> = all.par_iter().map(|c| c.locate(remap, disk)).collect();
-        let ids = identities(
-            located.iter().flat_map(|l| {
-                l.maps
-                    .iter()
-                    .map(|(_, shown)| shown.as_str())
-                    .chain(l.uses.iter().map(|(_, shown)| shown.as_str()))
-            }),
-            disk,
-        );
-        let mut maps: foldhash::HashMap<&str, foldhash::HashSet<&std::ffi::OsStr>> =
-            foldhash::HashMap::default();
-        let mut out = Interface::default();
-        for l in &located {
-            for (key, shown) in &l.maps {
-                let id = ids[shown].as_os_str();
-                if !out.providers.contains(id) {
-                    out.providers.insert(id.to_owned());
-                }
-                maps.entry(key).or_default().insert(id);
-            }
-        }
+        // The targets shown, each once: gathered on the workers (a tree
+        // names a few templates many times, so each worker's set is small).
+        let shown: Vec<&str> = located
+            .par_iter()
+            .fold(foldhash::HashSet::default, |mut set, l| {
+                set.extend(
+                    l.maps
+                        .iter()
+                        .map(|(_, shown)| shown.as_str())
+                        .chain(l.uses.iter().map(|(_, shown)| shown.as_str())),
+                );
+                set
+            })
+            .reduce(foldhash::HashSet::default, union)
+            .into_iter()
+            .collect();
+        let ids = identities_of(&shown, disk);
+        // Which templates each registry key maps to, and every template a
+        // registry maps: on the workers, then merged.
+        type Maps<'m> = foldhash::HashMap<&'m str, foldhash::HashSet<&'m std::ffi::OsStr>>;
+        let (maps, providers): (Maps<'_>, foldhash::HashSet<&std::ffi::OsStr>) = located
+            .par_iter()
+            .fold(
+                || (Maps::default(), foldhash::HashSet::default()),
+                |(mut maps, mut providers), l| {
+                    for (key, shown) in &l.maps {
+                        let id = ids[shown].as_os_str();
+                        providers.insert(id);
+                        maps.entry(*key).or_default().insert(id);
+                    }
+                    (maps, providers)
+                },
+            )
+            .reduce(
+                || (Maps::default(), foldhash::HashSet::default()),
+                |(mut a, pa), (b, pb)| {
+                    for (key, ids) in b {
+                        a.entry(key).or_default().extend(ids);
+                    }
+                    (a, union(pa, pb))
+                },
+            );
+        let mut out = Interface {
+            providers: providers.into_iter().map(std::ffi::OsStr::to_owned).collect(),
+            ..Interface::default()
+        };
         let mut passed: foldhash::HashMap<&std::ffi::OsStr, foldhash::HashSet<&str>> =
             foldhash::HashMap::default();
         for (c, l) in all.iter().zip(&located) {
@@ -237,6 +277,9 @@ impl Interface {
             .into_iter()
             .map(|(t, names)| (t.to_owned(), names.into_iter().map(str::to_owned).collect()))
             .collect();
+        drop(maps);
+        // Freed on the workers that made them (one shown path per entry).
+        located.into_par_iter().for_each(drop);
         out
     }
 
