@@ -151,6 +151,9 @@ fn identities_of(unique: &[&str], disk: &Disk) -> foldhash::HashMap<String, Path
         .collect()
 }
 
+/// Which templates each registry key maps to (by identity).
+type Maps<'m> = foldhash::HashMap<&'m str, foldhash::HashSet<&'m std::ffi::OsStr>>;
+
 /// The union of two sets, the smaller added to the larger.
 fn union<T: std::hash::Hash + Eq>(
     a: foldhash::HashSet<T>,
@@ -220,7 +223,6 @@ impl Interface {
         let ids = identities_of(&shown, disk);
         // Which templates each registry key maps to, and every template a
         // registry maps: on the workers, then merged.
-        type Maps<'m> = foldhash::HashMap<&'m str, foldhash::HashSet<&'m std::ffi::OsStr>>;
         let (maps, providers): (Maps<'_>, foldhash::HashSet<&std::ffi::OsStr>) = located
             .par_iter()
             .fold(
@@ -236,15 +238,22 @@ impl Interface {
             )
             .reduce(
                 || (Maps::default(), foldhash::HashSet::default()),
-                |(mut a, pa), (b, pb)| {
-                    for (key, ids) in b {
+                |(mut a, pa), (b, pb): (Maps<'_>, _)| {
+                    // A union of sets: the order they are merged in is
+                    // not seen.
+                    a.reserve(b.len());
+                    let merged = b.into_iter().fold(a, |mut a, (key, ids)| {
                         a.entry(key).or_default().extend(ids);
-                    }
-                    (a, union(pa, pb))
+                        a
+                    });
+                    (merged, union(pa, pb))
                 },
             );
         let mut out = Interface {
-            providers: providers.into_iter().map(std::ffi::OsStr::to_owned).collect(),
+            providers: providers
+                .into_iter()
+                .map(std::ffi::OsStr::to_owned)
+                .collect(),
             ..Interface::default()
         };
         let mut passed: foldhash::HashMap<&std::ffi::OsStr, foldhash::HashSet<&str>> =
