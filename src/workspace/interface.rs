@@ -130,21 +130,9 @@ fn identity(shown: &str, disk: &Disk) -> PathBuf {
         .unwrap_or_else(|_| PathBuf::from(normalize(&path)))
 }
 
-/// The identity of each of `files` (each once, in parallel: every one is a
-/// few file-system calls, fewer for a directory `disk` has seen).
-pub(super) fn identities<'a>(
-    files: impl Iterator<Item = &'a str>,
-    disk: &Disk,
-) -> foldhash::HashMap<String, PathBuf> {
-    let unique: Vec<&str> = files
-        .collect::<foldhash::HashSet<&str>>()
-        .into_iter()
-        .collect();
-    identities_of(&unique, disk)
-}
-
-/// [`identities`] of files already distinct.
-fn identities_of(unique: &[&str], disk: &Disk) -> foldhash::HashMap<String, PathBuf> {
+/// The identity of each of `unique` (distinct files), in parallel: every
+/// one is a few file-system calls, fewer for a directory `disk` has seen.
+pub(super) fn identities(unique: &[&str], disk: &Disk) -> foldhash::HashMap<String, PathBuf> {
     unique
         .par_iter()
         .map(|f| ((*f).to_owned(), identity(f, disk)))
@@ -155,7 +143,7 @@ fn identities_of(unique: &[&str], disk: &Disk) -> foldhash::HashMap<String, Path
 type Maps<'m> = foldhash::HashMap<&'m str, foldhash::HashSet<&'m std::ffi::OsStr>>;
 
 /// The union of two sets, the smaller added to the larger.
-fn union<T: std::hash::Hash + Eq>(
+pub(super) fn union<T: std::hash::Hash + Eq>(
     a: foldhash::HashSet<T>,
     b: foldhash::HashSet<T>,
 ) -> foldhash::HashSet<T> {
@@ -220,7 +208,7 @@ impl Interface {
             .reduce(foldhash::HashSet::default, union)
             .into_iter()
             .collect();
-        let ids = identities_of(&shown, disk);
+        let ids = identities(&shown, disk);
         // Which templates each registry key maps to, and every template a
         // registry maps: on the workers, then merged.
         let (maps, providers): (Maps<'_>, foldhash::HashSet<&std::ffi::OsStr>) = located

@@ -388,13 +388,21 @@ fn drop_passed_parameters(
         defaults.extend(names);
     }
     let interface = Interface::new(contributions, &load.remap, disk);
-    let ids = identities(
+    // The files of those findings, each once: gathered on the workers.
+    let files: Vec<&str> = {
+        use rayon::prelude::*;
         findings
-            .iter()
+            .par_iter()
             .filter(|d| wanted(d))
-            .map(|d| d.file.as_str()),
-        disk,
-    );
+            .fold(foldhash::HashSet::default, |mut set, d| {
+                set.insert(d.file.as_str());
+                set
+            })
+            .reduce(foldhash::HashSet::default, super::interface::union)
+            .into_iter()
+            .collect()
+    };
+    let ids = identities(&files, disk);
     // Which to keep, decided in parallel (one lookup each of 100,000
     // findings was a sixth of the one-thread part), then kept in place.
     let keep: Vec<bool> = {
