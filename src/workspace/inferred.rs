@@ -86,13 +86,7 @@ pub(crate) fn infer(
             set.extend(found.iter().map(|(_, read, _)| read.as_os_str()));
             set
         })
-        .reduce(foldhash::HashSet::default, |a, b| {
-            if a.len() < b.len() {
-                merge_into(b, a)
-            } else {
-                merge_into(a, b)
-            }
-        });
+        .reduce(foldhash::HashSet::default, super::interface::union);
     let at: foldhash::HashMap<std::ffi::OsString, usize> = distinct
         .into_par_iter()
         .filter_map(|read| Some((read.to_owned(), walked.position(Path::new(read), by_path)?)))
@@ -123,15 +117,6 @@ pub(crate) fn infer(
         }
     }
     out
-}
-
-/// `a` with `b`'s members added.
-fn merge_into<'p>(
-    mut a: foldhash::HashSet<&'p std::ffi::OsStr>,
-    b: foldhash::HashSet<&'p std::ffi::OsStr>,
-) -> foldhash::HashSet<&'p std::ffi::OsStr> {
-    a.extend(b);
-    a
 }
 
 /// What every environment maps each type to, for `options`: the given
