@@ -75,19 +75,14 @@ pub(crate) fn infer(
         })
         .collect();
     // Each distinct target is found among the walked files once, in
-    // parallel (a target not listed under its own path asks the disk). A
-    // tree names a few templates many times: each worker gathers the
-    // distinct targets of its environments, so the main thread merges a
-    // few, not every entry's.
-    let distinct: foldhash::HashSet<&std::ffi::OsStr> = located
-        .par_iter()
-        .with_max_len(64)
-        .fold(foldhash::HashSet::default, |mut set, found| {
-            set.extend(found.iter().map(|(_, read, _)| read.as_os_str()));
-            set
-        })
-        .reduce(foldhash::HashSet::default, super::interface::union);
-    let at: foldhash::HashMap<std::ffi::OsString, usize> = distinct
+    // parallel (a target not listed under its own path asks the disk).
+    let targets = super::interface::distinct(
+        located
+            .par_iter()
+            .with_max_len(64)
+            .flat_map_iter(|found| found.iter().map(|(_, read, _)| read.as_os_str())),
+    );
+    let at: foldhash::HashMap<std::ffi::OsString, usize> = targets
         .into_par_iter()
         .filter_map(|read| Some((read.to_owned(), walked.position(Path::new(read), by_path)?)))
         .collect();

@@ -142,6 +142,22 @@ pub(super) fn identities(unique: &[&str], disk: &Disk) -> foldhash::HashMap<Stri
 /// Which templates each registry key maps to (by identity).
 type Maps<'m> = foldhash::HashMap<&'m str, foldhash::HashSet<&'m std::ffi::OsStr>>;
 
+/// Each item once. Gathered into a set on each worker, then merged: a tree
+/// names a few templates (and files) many times, so each worker's set is
+/// small and the merge is cheap, where one thread hashing every item was a
+/// large part of a command's serial work (docs/performance.md, issue 30's
+/// seventh pass).
+pub(super) fn distinct<T: std::hash::Hash + Eq + Send>(
+    items: impl ParallelIterator<Item = T>,
+) -> foldhash::HashSet<T> {
+    items
+        .fold(foldhash::HashSet::default, |mut set, item| {
+            set.insert(item);
+            set
+        })
+        .reduce(foldhash::HashSet::default, union)
+}
+
 /// The union of two sets, the smaller added to the larger.
 pub(super) fn union<T: std::hash::Hash + Eq>(
     a: foldhash::HashSet<T>,
@@ -192,22 +208,15 @@ impl Interface {
     /// distinct target once; the rest is lookups.
     pub(super) fn new(all: &[Contribution], remap: &Remap, disk: &Disk) -> Interface {
         let located: Vec<Located> = all.par_iter().map(|c| c.locate(remap, disk)).collect();
-        // The targets shown, each once: gathered on the workers (a tree
-        // names a few templates many times, so each worker's set is small).
-        let shown: Vec<&str> = located
-            .par_iter()
-            .fold(foldhash::HashSet::default, |mut set, l| {
-                set.extend(
-                    l.maps
-                        .iter()
-                        .map(|(_, shown)| shown.as_str())
-                        .chain(l.uses.iter().map(|(_, shown)| shown.as_str())),
-                );
-                set
-            })
-            .reduce(foldhash::HashSet::default, union)
-            .into_iter()
-            .collect();
+        // The targets shown, each once.
+        let shown: Vec<&str> = distinct(located.par_iter().flat_map_iter(|l| {
+            l.maps
+                .iter()
+                .map(|(_, shown)| shown.as_str())
+                .chain(l.uses.iter().map(|(_, shown)| shown.as_str()))
+        }))
+        .into_iter()
+        .collect();
         let ids = identities(&shown, disk);
         // Which templates each registry key maps to, and every template a
         // registry maps: on the workers, then merged.
@@ -468,4 +477,26 @@ pub(super) fn nested_values_missing(
         }
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Items repeated across many workers' pieces come out once each, the
+    /// same set one thread makes; the union keeps both sides whichever is
+    /// larger.
+    #[test]
+    fn distinct_items_are_the_set_one_thread_makes() {
+        let items: Vec<String> = (0..5000).map(|i| format!("t{}", i % 37)).collect();
+        let found = distinct(items.par_iter().with_max_len(16).map(String::as_str));
+        let expected: foldhash::HashSet<&str> = items.iter().map(String::as_str).collect();
+        assert_eq!(found, expected);
+        assert_eq!(found.len(), 37);
+        let small: foldhash::HashSet<u8> = [1, 2].into_iter().collect();
+        let large: foldhash::HashSet<u8> = [2, 3, 4].into_iter().collect();
+        let both: foldhash::HashSet<u8> = [1, 2, 3, 4].into_iter().collect();
+        assert_eq!(union(small.clone(), large.clone()), both);
+        assert_eq!(union(large, small), both);
+    }
 }

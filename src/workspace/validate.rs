@@ -388,19 +388,17 @@ fn drop_passed_parameters(
         defaults.extend(names);
     }
     let interface = Interface::new(contributions, &load.remap, disk);
-    // The files of those findings, each once: gathered on the workers.
+    // The files of those findings, each once.
     let files: Vec<&str> = {
         use rayon::prelude::*;
-        findings
-            .par_iter()
-            .filter(|d| wanted(d))
-            .fold(foldhash::HashSet::default, |mut set, d| {
-                set.insert(d.file.as_str());
-                set
-            })
-            .reduce(foldhash::HashSet::default, super::interface::union)
-            .into_iter()
-            .collect()
+        super::interface::distinct(
+            findings
+                .par_iter()
+                .filter(|d| wanted(d))
+                .map(|d| d.file.as_str()),
+        )
+        .into_iter()
+        .collect()
     };
     let ids = identities(&files, disk);
     // Which to keep, decided in parallel (one lookup each of 100,000
