@@ -269,10 +269,14 @@ pub fn validate(opts: &ValidateOptions) -> Validated {
         }
     };
     walked.diagnostics.splice(0..0, rendering);
+    let mut per_file = per_file;
+    let findings = crate::diag::gather(
+        std::iter::once(&mut walked.diagnostics).chain(per_file.iter_mut().map(|c| &mut c.found)),
+    );
     let mut out = Validated {
         files: per_file.len(),
         modules: Vec::new(),
-        findings: walked.diagnostics,
+        findings,
         suppressed: 0,
         overlay: load.overlay.clone(),
     };
@@ -280,10 +284,6 @@ pub fn validate(opts: &ValidateOptions) -> Validated {
     let mut checked: Vec<String> = Vec::new();
     let mut contributions: Vec<Contribution> = Vec::new();
     let mut directives: Vec<(String, Vec<Directive>)> = Vec::new();
-    // At their final size at once: growing by doubling held the old and the
-    // new buffer together at the peak.
-    out.findings
-        .reserve_exact(per_file.iter().map(|c| c.found.len()).sum());
     for c in per_file {
         if let Some(kind) = c.module {
             out.modules.push((c.path.clone(), kind));
@@ -293,7 +293,6 @@ pub fn validate(opts: &ValidateOptions) -> Validated {
         }
         directives.push((c.path.clone(), c.directives));
         checked.push(c.path);
-        out.findings.extend(c.found);
         contributions.push(c.contribution);
     }
     // Template-path types against their templates' parameters: names
