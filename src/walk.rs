@@ -226,9 +226,23 @@ pub struct Source {
     pub explicit: bool,
     /// A Jinja source (`*.j2.yaml`): skipped, not parsed.
     pub jinja: bool,
-    /// Found by the directory walk as a regular file (its directory entry
-    /// said so): it is opened without a `stat` first.
-    pub(crate) walked_regular: bool,
+    /// What the directory walk's entry said of it.
+    pub(crate) entry: Entry,
+}
+
+/// What the directory walk's entry said of a file.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Entry {
+    /// Not found by the walk (named on the command line, or made): what it
+    /// is is asked of the disk.
+    Unseen,
+    /// A regular file reached through a symbolic link to it: opened without
+    /// a `stat` first.
+    Linked,
+    /// A regular file under its own name: opened without a `stat` first,
+    /// and its real path is its directory's joined with its name, with no
+    /// `lstat` ([`crate::vfs::Disk::learn_plain`]).
+    Plain,
 }
 
 /// The walk's result: files in order, and what could not be walked.
@@ -305,6 +319,15 @@ impl Walked {
     /// The files the walk read instead of the disk's.
     pub(crate) fn overlay(&self) -> &crate::vfs::FileOverlay {
         &self.overlay
+    }
+
+    /// The listed files the walk found under their own names
+    /// ([`Entry::Plain`]).
+    pub(crate) fn plain_files(&self) -> impl Iterator<Item = &Path> {
+        self.sources
+            .iter()
+            .filter(|s| s.entry == Entry::Plain)
+            .map(|s| s.path.as_path())
     }
 
     /// Which listed file `path` is (the same file, by device and inode, as
@@ -535,7 +558,7 @@ fn walk_dir(
         let path = entry.into_path();
         let shown = display(&path);
         let mut file = source(path, shown, false);
-        file.walked_regular = true;
+        file.entry = if link { Entry::Linked } else { Entry::Plain };
         let number = found(&file);
         files.push((file, ino, link, number));
     }
@@ -711,7 +734,7 @@ fn source(path: PathBuf, display: String, explicit: bool) -> Source {
         path,
         explicit,
         jinja,
-        walked_regular: false,
+        entry: Entry::Unseen,
     }
 }
 
@@ -1298,6 +1321,57 @@ mod tests {
             hidden: false,
             include_base: None,
             exclude_base: None,
+        }
+    }
+
+    /// The walk tells a file under its own name (one through a linked
+    /// directory too) from a link to a file; a `Disk` that learned its
+    /// plain files answers for every listed file as the file system does.
+    #[cfg(unix)]
+    #[test]
+    fn plain_files_are_those_not_reached_through_a_link_to_them() {
+        let tmp = tempfile::tempdir().unwrap();
+        let root = std::fs::canonicalize(tmp.path()).unwrap();
+        std::fs::create_dir_all(root.join("t/real/sub")).unwrap();
+        std::fs::write(root.join("t/real/sub/a.yaml"), "a: 1\n").unwrap();
+        std::fs::write(root.join("t/b.yaml"), "b: 1\n").unwrap();
+        std::os::unix::fs::symlink(root.join("t/real/sub"), root.join("t/linkdir")).unwrap();
+        // A link to a file outside the tree is listed as itself (one to a
+        // file of the tree is listed under that file's own name).
+        std::fs::create_dir_all(root.join("outside")).unwrap();
+        std::fs::write(root.join("outside/c.yaml"), "c: 1\n").unwrap();
+        std::os::unix::fs::symlink(root.join("outside/c.yaml"), root.join("t/link.yaml")).unwrap();
+        let walked = walk(
+            &opts(vec![root.join("t")], true),
+            &crate::vfs::FileOverlay::default(),
+        );
+        let entries: Vec<(PathBuf, Entry)> = walked
+            .sources
+            .iter()
+            .map(|s| (s.path.strip_prefix(&root).unwrap().to_path_buf(), s.entry))
+            .collect();
+        assert_eq!(
+            entries,
+            [
+                (PathBuf::from("t/b.yaml"), Entry::Plain),
+                (PathBuf::from("t/link.yaml"), Entry::Linked),
+                (PathBuf::from("t/linkdir/a.yaml"), Entry::Plain),
+            ]
+        );
+        let plain: Vec<&Path> = walked.plain_files().collect();
+        assert_eq!(
+            plain,
+            [root.join("t/b.yaml"), root.join("t/linkdir/a.yaml")]
+        );
+        let mut disk = crate::vfs::Disk::default();
+        disk.learn_plain(walked.plain_files());
+        for s in &walked.sources {
+            assert_eq!(
+                disk.canonicalize(&s.path).ok(),
+                std::fs::canonicalize(&s.path).ok(),
+                "{}",
+                s.display
+            );
         }
     }
 

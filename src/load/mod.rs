@@ -812,7 +812,7 @@ fn read_error(source: &Source, e: &std::io::Error) -> Box<Diagnostic> {
 /// refuses it); any other path is `stat`ed first.
 fn open_regular(source: &Source) -> std::io::Result<Option<File>> {
     #[cfg(unix)]
-    if source.walked_regular {
+    if source.entry != crate::walk::Entry::Unseen {
         use std::os::unix::fs::OpenOptionsExt;
         return std::fs::OpenOptions::new()
             .read(true)

@@ -320,7 +320,7 @@ mod files {
             path,
             explicit: false,
             jinja: name.contains(".j2."),
-            walked_regular: false,
+            entry: crate::walk::Entry::Unseen,
         }
     }
 
@@ -411,7 +411,7 @@ mod files {
             path,
             explicit: false,
             jinja: false,
-            walked_regular: true,
+            entry: crate::walk::Entry::Plain,
         };
         let l = load_one(&walked(fifo), &LoadOptions::default());
         assert_eq!(
@@ -432,7 +432,7 @@ mod files {
             path: "-".into(),
             explicit: true,
             jinja: false,
-            walked_regular: false,
+            entry: crate::walk::Entry::Unseen,
         };
         let text: &'static [u8] = b"heat_template_version: 2018-08-31\nresources: {}\n";
         let opts = LoadOptions {

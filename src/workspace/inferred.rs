@@ -49,7 +49,8 @@ pub(crate) fn infer(
     // once, and a target is joined to it once for the environments of that
     // directory one worker takes in turn (a tree has many environments in
     // one directory, naming the same templates).
-    let disk = crate::vfs::Disk::new(walked.overlay());
+    let mut disk = crate::vfs::Disk::new(walked.overlay());
+    disk.learn_plain(walked.plain_files());
     let located: Vec<Vec<(&str, PathBuf, u32)>> = envs
         .par_iter()
         .with_max_len(8)

@@ -100,7 +100,7 @@ fn siblings(dir: &Path, named: &[Source]) -> Vec<Source> {
             path: dir.join(&n),
             explicit: false,
             jinja: false,
-            walked_regular: false,
+            entry: crate::walk::Entry::Unseen,
         })
         .collect()
 }

@@ -116,7 +116,7 @@ mod tests {
             path,
             explicit: true,
             jinja: false,
-            walked_regular: false,
+            entry: crate::walk::Entry::Unseen,
         };
         let record = FileRecord::from_loaded(load_one(&source, &LoadOptions::default()), true);
         let selection = Selection {

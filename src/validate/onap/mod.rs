@@ -408,7 +408,7 @@ mod tests {
                     path,
                     explicit: false,
                     jinja: false,
-                    walked_regular: false,
+                    entry: crate::walk::Entry::Unseen,
                 };
                 FileRecord::from_loaded(load_one(&source, &LoadOptions::default()), true)
             })
