@@ -580,9 +580,9 @@ impl Disk {
     /// [`crate::walk::Entry::Plain`]): [`Disk::canonicalize`] then asks no
     /// `lstat` of them (one for each of `validate`'s 29,000 files, and of
     /// `index`'s 6,000 environments, on the benchmark's tree).
-    pub(crate) fn learn_plain<'p>(&mut self, paths: impl IntoIterator<Item = &'p Path>) {
+    pub(crate) fn learn_plain<P: AsRef<Path>>(&mut self, paths: impl IntoIterator<Item = P>) {
         self.walked
-            .extend(paths.into_iter().map(|p| p.as_os_str().to_owned()));
+            .extend(paths.into_iter().map(|p| p.as_ref().as_os_str().to_owned()));
     }
 
     /// [`FileOverlay::is_file`], asked once per path.

@@ -49,8 +49,17 @@ pub(crate) fn infer(
     // once, and a target is joined to it once for the environments of that
     // directory one worker takes in turn (a tree has many environments in
     // one directory, naming the same templates).
+    // Only the environments' real paths are asked of it.
     let mut disk = crate::vfs::Disk::new(walked.overlay());
-    disk.learn_plain(walked.plain_files());
+    disk.learn_plain(
+        envs.iter()
+            .map(|f| crate::walk::path_of(&f.path))
+            .filter(|p| {
+                by_path
+                    .get(p)
+                    .is_some_and(|i| walked.sources[i].entry == crate::walk::Entry::Plain)
+            }),
+    );
     let located: Vec<Vec<(&str, PathBuf, u32)>> = envs
         .par_iter()
         .with_max_len(8)
