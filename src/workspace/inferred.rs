@@ -53,6 +53,7 @@ pub(crate) fn infer(
     let mut disk = crate::vfs::Disk::new(walked.overlay());
     disk.learn_plain(
         envs.iter()
+            .filter(|f| f.environment().is_some())
             .map(|f| crate::walk::path_of(&f.path))
             .filter(|p| {
                 by_path
