@@ -839,6 +839,7 @@ mod tests {
     /// A path learned as a file under its own name is joined to its
     /// directory's real path with no `lstat`: the answer for a link that was
     /// (wrongly) learned so shows it; an unlearned link is still followed.
+    #[cfg(unix)]
     #[test]
     fn a_learned_plain_file_is_not_asked_of_the_disk() {
         let tmp = tempfile::tempdir().unwrap();

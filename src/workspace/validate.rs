@@ -251,7 +251,7 @@ pub fn validate(opts: &ValidateOptions) -> Validated {
     let selection = &opts.selection;
     let mapped = mapped_types(&opts.environments, load);
     let mut disk = crate::vfs::Disk::new(&load.overlay);
-    let (mut walked, per_file): (walk::Walked, Vec<Checked>) = match opts.profile {
+    let (mut walked, mut per_file): (walk::Walked, Vec<Checked>) = match opts.profile {
         // Each file is checked as the walk finds it.
         Profile::Hot => load::walk_and_load(&opts.walk, load, false, |l| {
             check_hot(
@@ -270,7 +270,6 @@ pub fn validate(opts: &ValidateOptions) -> Validated {
     };
     walked.diagnostics.splice(0..0, rendering);
     disk.learn_plain(walked.plain_files());
-    let mut per_file = per_file;
     let findings = crate::diag::gather(
         std::iter::once(&mut walked.diagnostics).chain(per_file.iter_mut().map(|c| &mut c.found)),
     );
