@@ -63,6 +63,18 @@ pub struct Environment {
 impl Environment {
     /// The view of an environment document.
     pub fn from_node(path: &str, root: &Mapping) -> Environment {
+        Environment::build(path, root, false)
+    }
+
+    /// The slim view ([`Environment::slim`]) built directly: the values
+    /// `parameters` and `parameter_defaults` set, and the other sections,
+    /// are never made. The same view and the same problems as `from_node`
+    /// followed by `slim`.
+    pub(crate) fn slim_from_node(path: &str, root: &Mapping) -> Environment {
+        Environment::build(path, root, true)
+    }
+
+    fn build(path: &str, root: &Mapping, slim: bool) -> Environment {
         let mut problems = Vec::new();
         check_sections(path, root, &mut problems);
         let registry = section(path, root, "resource_registry", &mut problems);
@@ -103,14 +115,22 @@ impl Environment {
             })
             .unwrap_or_default();
         let values = |name: &str| -> IndexMap<String, J> {
-            root.get(name)
-                .and_then(Node::as_map)
-                .map(crate::node::Mapping::json_entries)
-                .unwrap_or_default()
+            let Some(m) = root.get(name).and_then(Node::as_map) else {
+                return IndexMap::new();
+            };
+            if slim {
+                m.entries
+                    .iter()
+                    .map(|(k, _)| (k.value.key_text(), J::Null))
+                    .collect()
+            } else {
+                m.json_entries()
+            }
         };
         let keys = |name: &str| super::template::key_spans(root.get(name));
         let other_sections = ["event_sinks", "encrypted_param_names"]
             .into_iter()
+            .filter(|_| !slim)
             .filter_map(|s| {
                 let n = root.get(s)?;
                 (n.value != Value::Null).then(|| (s.to_owned(), n.value.to_json()))

@@ -70,6 +70,11 @@ impl FileRecord {
         } else {
             Template::from_node
         };
+        let environment = if slim {
+            Environment::slim_from_node
+        } else {
+            Environment::from_node
+        };
         let content = match (&loaded.root, loaded.kind) {
             (Some(root), Some(kind)) => match (root.as_map(), kind) {
                 (Some(m), FileKind::HotTemplate) => {
@@ -79,7 +84,7 @@ impl FileRecord {
                     Content::Template(Box::new(template(&path, Format::Cfn, m, &mut diagnostics)))
                 }
                 (Some(m), FileKind::Environment) => {
-                    Content::Environment(Box::new(Environment::from_node(&path, m)))
+                    Content::Environment(Box::new(environment(&path, m)))
                 }
                 _ => Content::None,
             },
