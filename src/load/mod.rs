@@ -616,7 +616,12 @@ fn load_fresh(source: &Source, opts: &LoadOptions, index_only: bool) -> Loaded {
         Got::Mounted(t) => t.as_bytes(),
     };
     loaded.bytes = bytes.len() as u64;
-    if !opts.prefilter.is_empty() && !opts.prefilter.iter().any(|w| has_word(bytes, w)) {
+    if !opts.prefilter.is_empty()
+        && !opts
+            .prefilter
+            .iter()
+            .any(|w| memchr::memmem::find(bytes, w.as_bytes()).is_some())
+    {
         loaded.status = Status::Skipped;
         loaded.reason =
             Some("none of the words the query needs is in the text, so it cannot match");
@@ -657,26 +662,6 @@ fn load_fresh(source: &Source, opts: &LoadOptions, index_only: bool) -> Loaded {
         loaded.root = Some(root);
     }
     loaded
-}
-
-/// Whether `word` is in `bytes`. Each thread builds the searcher of a
-/// word once (`memmem::find` built one for every file: a fiftieth of
-/// `capabilities-find`'s time, which reads every file for its words).
-fn has_word(bytes: &[u8], word: &'static str) -> bool {
-    use memchr::memmem::Finder;
-    use std::cell::RefCell;
-    thread_local! {
-        static FINDERS: RefCell<Vec<(&'static str, Finder<'static>)>> = const { RefCell::new(Vec::new()) };
-    }
-    FINDERS.with_borrow_mut(|finders| {
-        if let Some((_, finder)) = finders.iter().find(|(w, _)| *w == word) {
-            return finder.find(bytes).is_some();
-        }
-        let finder = Finder::new(word.as_bytes());
-        let found = finder.find(bytes).is_some();
-        finders.push((word, finder));
-        found
-    })
 }
 
 /// What a file's read gave: bytes from the disk (or memory, or standard

@@ -640,16 +640,3 @@ fn walking_and_loading_at_once_is_walking_then_loading() {
         assert_eq!(records.len(), 3 * LOAD_BATCH + 4, "{records:?}");
     }
 }
-
-/// The prefilter's search: each word's searcher is kept per thread, and
-/// finds that word, not the one searched before it.
-#[test]
-fn a_prefilter_word_is_found_by_its_own_searcher() {
-    let text = b"heat_template_version: 2016-10-14\ncapabilities: {}\n";
-    assert!(has_word(text, "capabilities"));
-    assert!(!has_word(text, "resource_registry"));
-    assert!(has_word(b"resource_registry: {}", "resource_registry"));
-    assert!(!has_word(b"resource_registry: {}", "capabilities"));
-    assert!(has_word(text, "capabilities"));
-    assert!(!has_word(b"", "capabilities"));
-}
