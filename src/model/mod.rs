@@ -57,9 +57,11 @@ impl FileRecord {
     }
 
     /// `from_loaded(loaded, false).slimmed()`, without building what
-    /// [`FileRecord::slimmed`] drops.
+    /// [`FileRecord::slimmed`] drops: templates and environments are built
+    /// slim ([`Template::slim_from_node`], [`Environment::slim_from_node`]),
+    /// so there is nothing left to drop.
     pub fn from_loaded_slim(loaded: Loaded) -> FileRecord {
-        FileRecord::from_loaded_as(loaded, false, true).slimmed()
+        FileRecord::from_loaded_as(loaded, false, true)
     }
 
     fn from_loaded_as(loaded: Loaded, keep_tree: bool, slim: bool) -> FileRecord {
