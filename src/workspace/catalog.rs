@@ -112,6 +112,21 @@ pub(crate) struct Joined {
     read: foldhash::HashMap<String, PathBuf>,
 }
 
+/// The paths shown for the targets of the files of one directory (see
+/// [`Locator::locate_shown`]): what the path shown depends on is the
+/// directory it is shown from, whether the file was named with a leading
+/// `./`, and the target as written.
+#[derive(Debug, Default)]
+pub(crate) struct Shown {
+    /// The file served last.
+    from: String,
+    /// The directory its targets are shown from, and whether it was named
+    /// with `./`; `None` for a file whose targets are each made anew.
+    dir: Option<(PathBuf, bool)>,
+    /// Each target as written, and as shown from `dir`.
+    paths: foldhash::HashMap<String, String>,
+}
+
 /// Where a file's references are resolved: its real directory, and whether
 /// the directory it is shown in is a link elsewhere.
 #[derive(Debug, Clone)]
@@ -265,6 +280,62 @@ impl<'a> Locator<'a> {
         Some(read)
     }
 
+    /// How `target` is shown ([`Locator::locate`]'s second path), without
+    /// the path it is read from. Each target is shown from one directory
+    /// once for the files of that directory that `seen` serves in turn (the
+    /// environments of one directory name the same templates: making their
+    /// paths was most of the time `validate` spent on unused parameters).
+    pub(crate) fn locate_shown(&mut self, written: &str, seen: &mut Shown) -> Option<String> {
+        let target = local_path(written)?;
+        let remapped = self.remap.apply(target);
+        if seen.from != self.from {
+            self.serve(seen);
+        }
+        let (Some((dir, dot)), std::borrow::Cow::Borrowed(target)) = (&seen.dir, &remapped) else {
+            // Files given on the command line or standard input, and
+            // remapped paths: each made anew (rare).
+            return self.locate(written).map(|(_, shown)| shown);
+        };
+        if let Some(shown) = seen.paths.get(*target) {
+            return Some(shown.clone());
+        }
+        let shown = shown_path(dir, *dot, &path_of(target));
+        seen.paths.insert((*target).to_owned(), shown.clone());
+        Some(shown)
+    }
+
+    /// `seen` made to serve this locator's file: the directory its targets
+    /// are shown from, and the paths shown from it kept when the last file
+    /// was shown from the same.
+    fn serve(&mut self, seen: &mut Shown) {
+        self.from.clone_into(&mut seen.from);
+        let from_path = &path_of(self.from);
+        if self.from.is_empty() || is_stdin(from_path) {
+            seen.dir = None;
+            seen.paths.clear();
+            return;
+        }
+        let (from, memory, overlay, disk) = (self.from, self.memory, self.overlay, self.disk);
+        let base = self
+            .base
+            .get_or_insert_with(|| Base::of(from, memory, overlay, disk));
+        let shown_base = if base.linked_away {
+            base.real_dir.as_path()
+        } else {
+            from_path.parent().unwrap_or(Path::new(""))
+        };
+        let dot = from.starts_with("./");
+        // Compared as bytes: `Path`'s `==` walks both paths' components.
+        let same_dir = seen
+            .dir
+            .as_ref()
+            .is_some_and(|(d, f)| *f == dot && d.as_os_str() == shown_base.as_os_str());
+        if !same_dir {
+            seen.dir = Some((shown_base.to_path_buf(), dot));
+            seen.paths.clear();
+        }
+    }
+
     /// Where `target` is read, and, when `with_shown`, how it is shown.
     fn locate_as(&mut self, target: &str, with_shown: bool) -> Option<(PathBuf, Option<String>)> {
         let target = local_path(target)?;
@@ -302,11 +373,19 @@ impl<'a> Locator<'a> {
             return Some((read, None));
         }
         let shown_base = if linked_away { real_dir } else { shown_dir };
-        let mut shown = normalize(&shown_base.join(target));
-        if from.starts_with("./") && !shown.starts_with('/') && !shown.starts_with("../") {
-            shown = format!("./{shown}");
-        }
+        let shown = shown_path(shown_base, from.starts_with("./"), target);
         Some((read, Some(shown)))
+    }
+}
+
+/// `target` as shown from the directory `shown_base`, with a leading `./`
+/// when the file that names it was named so (`dot`) and it stays inside.
+fn shown_path(shown_base: &Path, dot: bool, target: &Path) -> String {
+    let shown = normalize(&shown_base.join(target));
+    if dot && !shown.starts_with('/') && !shown.starts_with("../") {
+        format!("./{shown}")
+    } else {
+        shown
     }
 }
 
@@ -753,5 +832,69 @@ mod tests {
                 }
             }
         }
+    }
+
+    /// Files of several directories, named with and without `./`, asked in
+    /// turn with one `Shown` (as a worker of `validate`'s unused-parameter
+    /// check asks them): each answer is the path [`Locator::locate`]
+    /// shows, and the paths a file shows are those of the directory it is
+    /// shown from (the link's, or the real one's for a file that is a link
+    /// elsewhere).
+    #[test]
+    fn shown_targets_are_those_locate_shows() {
+        // Under the working directory, so that `./` names stay inside it.
+        let cwd = std::env::current_dir().unwrap();
+        let dir = tempfile::tempdir_in(&cwd).unwrap();
+        for d in ["real", "other"] {
+            std::fs::create_dir_all(dir.path().join(d)).unwrap();
+        }
+        for f in ["real/e1.yaml", "real/e2.yaml", "other/e3.yaml"] {
+            std::fs::write(dir.path().join(f), "parameter_defaults: {}\n").unwrap();
+        }
+        std::os::unix::fs::symlink(dir.path().join("real"), dir.path().join("link")).unwrap();
+        std::os::unix::fs::symlink("../real/e1.yaml", dir.path().join("other/f.yaml")).unwrap();
+        let remap = Remap::new(vec![("/tht".to_owned(), "moved".to_owned())]);
+        let overlay = FileOverlay::new();
+        let targets = [
+            "x.yaml",
+            "../y.yaml",
+            "./z/../w.yaml",
+            "/tht/q.yaml",
+            "file://x.yaml",
+            "https://example.com/t.yaml",
+            "-",
+        ];
+        let relative = |p: &Path| format!("./{}", p.strip_prefix(&cwd).unwrap().display());
+        let mut seen = Shown::default();
+        let mut files: Vec<String> = Vec::new();
+        for file in [
+            "real/e1.yaml",
+            "real/e2.yaml",
+            "other/e3.yaml",
+            "link/e2.yaml",
+            "other/f.yaml",
+            "real/e1.yaml",
+        ] {
+            files.push(dir.path().join(file).to_str().unwrap().to_owned());
+            files.push(relative(&dir.path().join(file)));
+        }
+        files.extend([String::new(), "-".to_owned()]);
+        for from in &files {
+            let mut shared = Locator::new(from, &remap, &overlay);
+            let mut fresh = Locator::new(from, &remap, &overlay);
+            for target in targets {
+                assert_eq!(
+                    shared.locate_shown(target, &mut seen),
+                    fresh.locate(target).map(|(_, shown)| shown),
+                    "{from}: {target}"
+                );
+            }
+        }
+        // The link elsewhere shows its targets beside the file it points at.
+        let from = dir.path().join("other/f.yaml");
+        let from = from.to_str().unwrap();
+        let shown = Locator::new(from, &remap, &overlay).locate_shown("x.yaml", &mut seen);
+        let real = std::fs::canonicalize(dir.path().join("real")).unwrap();
+        assert_eq!(shown, Some(normalize(&real.join("x.yaml"))));
     }
 }

@@ -19,7 +19,7 @@ use std::path::{Path, PathBuf};
 
 use rayon::prelude::*;
 
-use super::catalog::Locator;
+use super::catalog::{Locator, Shown};
 use crate::model::registry::is_template_path;
 use crate::model::FileRecord;
 use crate::validate::hot::plugin_schema::provider_property_violation;
@@ -179,7 +179,7 @@ struct Located<'a> {
 }
 
 impl Contribution {
-    fn locate<'a>(&'a self, remap: &'a Remap, disk: &'a Disk) -> Located<'a> {
+    fn locate<'a>(&'a self, remap: &'a Remap, disk: &'a Disk, seen: &mut Shown) -> Located<'a> {
         let mut locator = Locator::new(&self.from, remap, disk.overlay()).on(disk);
         Located {
             maps: self
@@ -187,8 +187,8 @@ impl Contribution {
                 .iter()
                 .filter_map(|(key, target)| {
                     locator
-                        .locate(target)
-                        .map(|(_, shown)| (key.as_str(), shown))
+                        .locate_shown(target, seen)
+                        .map(|shown| (key.as_str(), shown))
                 })
                 .collect(),
             uses: self
@@ -196,7 +196,7 @@ impl Contribution {
                 .iter()
                 .enumerate()
                 .filter(|(_, (ty, properties))| !properties.is_empty() && is_template_path(ty))
-                .filter_map(|(i, (ty, _))| locator.locate(ty).map(|(_, shown)| (i, shown)))
+                .filter_map(|(i, (ty, _))| locator.locate_shown(ty, seen).map(|shown| (i, shown)))
                 .collect(),
         }
     }
@@ -207,7 +207,10 @@ impl Interface {
     /// their identities (file-system calls) is done in parallel, each
     /// distinct target once; the rest is lookups.
     pub(super) fn new(all: &[Contribution], remap: &Remap, disk: &Disk) -> Interface {
-        let located: Vec<Located> = all.par_iter().map(|c| c.locate(remap, disk)).collect();
+        let located: Vec<Located> = all
+            .par_iter()
+            .map_init(Shown::default, |seen, c| c.locate(remap, disk, seen))
+            .collect();
         // The targets shown, each once.
         let shown: Vec<&str> = distinct(located.par_iter().flat_map_iter(|l| {
             l.maps
