@@ -45,8 +45,10 @@ pub(crate) fn shadows(glob: (&str, &str), exact: &RegistryEntry) -> bool {
 
 /// Every (exact, glob) pair of `entries` where the glob shadows the exact
 /// entry, by index, in the order of the exact entries. Globs are found by
-/// the prefixes of each key, so the cost grows with the entries, not with
-/// their square.
+/// the prefixes of each key that are as long as some glob's prefix, so the
+/// cost grows with the entries, not with their square (nor with the length
+/// of each key: hashing every prefix of every key of `validate`'s
+/// 30,000-file benchmark was a tenth of the time its rules took).
 pub(crate) fn shadowed_pairs(entries: &[&RegistryEntry]) -> Vec<(usize, usize)> {
     let mut globs: foldhash::HashMap<&str, Vec<usize>> = foldhash::HashMap::default();
     for (i, e) in entries.iter().enumerate() {
@@ -59,14 +61,18 @@ pub(crate) fn shadowed_pairs(entries: &[&RegistryEntry]) -> Vec<(usize, usize)> 
     if globs.is_empty() {
         return out;
     }
+    // The lengths of the globs' prefixes, shortest first: the prefixes of
+    // a key asked, in the order they end.
+    let mut lengths: Vec<usize> = globs.keys().map(|p| p.len()).collect();
+    lengths.sort_unstable();
+    lengths.dedup();
     for (i, e) in entries.iter().enumerate() {
         let key = e.key.as_str();
-        let ends = key
-            .char_indices()
-            .map(|(j, _)| j)
-            .chain(std::iter::once(key.len()));
-        for end in ends {
-            for &g in globs.get(&key[..end]).into_iter().flatten() {
+        for &end in lengths.iter().take_while(|&&end| end <= key.len()) {
+            let Some(prefix) = key.get(..end) else {
+                continue;
+            };
+            for &g in globs.get(prefix).into_iter().flatten() {
                 if let Some(glob) = type_glob(entries[g]) {
                     if shadows(glob, e) {
                         out.push((i, g));
@@ -115,5 +121,56 @@ impl EnvRule for ShadowedEntry {
         for (e, g) in pairs {
             out.push(finding(&cx.file.path, top[e], &cx.file.path, top[g]));
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::diag::Span;
+    use crate::model::registry::Scope;
+    use crate::node::{Node, Value};
+
+    /// Found by the globs' prefix lengths, the pairs are those of every
+    /// (exact, glob) pair asked in turn: globs of every length (the empty
+    /// prefix, one that is a whole key, one that ends inside a character
+    /// of another key), nested globs, a glob onto its own target.
+    #[test]
+    fn the_pairs_are_those_of_every_pair_asked() {
+        let node = |s: &str| Node::new(Value::Str(s.to_owned().into()), Span::point(1, 1));
+        let registry = [
+            ("OS::Nova::*", "X::Nova::*"),
+            ("OS::*", "Y::*"),
+            ("OS::Nova::Server", "server.yaml"),
+            ("OS::Nova::Server*", "Z::Server*"),
+            ("OS::Neutron::Port", "port.yaml"),
+            ("X::Nova::Thing", "thing.yaml"),
+            ("Ü::Typ", "typ.yaml"),
+            ("Ü*", "V*"),
+            ("Y::Other", "OS::Heat::None"),
+            ("*", "Q::*"),
+            ("OS::Nova::Server::Big", "big.yaml"),
+            ("OS", "os.yaml"),
+        ];
+        let entries: Vec<RegistryEntry> = registry
+            .iter()
+            .map(|(k, v)| RegistryEntry::new(Scope::Top, &node(k), &node(v)))
+            .collect();
+        let refs: Vec<&RegistryEntry> = entries.iter().collect();
+        let mut every = Vec::new();
+        for (i, e) in refs.iter().enumerate() {
+            let mut globs: Vec<(usize, usize)> = refs
+                .iter()
+                .enumerate()
+                .filter_map(|(g, glob)| type_glob(glob).map(|glob| (glob.0.len(), g, glob)))
+                .filter(|(_, _, glob)| shadows(*glob, e))
+                .map(|(len, g, _)| (len, g))
+                .collect();
+            // In the order the prefixes end, then as the globs come.
+            globs.sort_unstable();
+            every.extend(globs.into_iter().map(|(_, g)| (i, g)));
+        }
+        assert!(every.len() >= 8, "{every:?}");
+        assert_eq!(shadowed_pairs(&refs), every);
     }
 }
