@@ -162,7 +162,6 @@ impl fmt::Display for Code {
 }
 
 pub(crate) mod codes;
-mod json;
 
 /// A secondary location attached to a diagnostic.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, JsonSchema)]

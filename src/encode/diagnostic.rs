@@ -7,8 +7,8 @@
 
 use std::io;
 
-use super::{Diagnostic, Related, Span};
-use crate::encode::json::{write_str, Record};
+use super::json::{write_str, Record};
+use crate::diag::{Diagnostic, Related, Span};
 
 impl Record for Diagnostic {
     fn write_json(&self, buf: &mut Vec<u8>) -> io::Result<()> {
