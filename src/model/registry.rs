@@ -207,18 +207,18 @@ impl RegistryEntry {
     /// calls Heat (heat-semantics §2.12): every string value without `::`,
     /// whatever its extension, and each such candidate. `file://` URLs
     /// are reduced to their path; other URLs are remote and left out.
-    pub fn client_files(&self) -> Vec<(&str, Span)> {
-        if matches!(self.value, EntryValue::Data) || is_data_key(&self.key) {
-            return Vec::new();
-        }
-        let items: Vec<&Node> = match &self.node.value {
-            Value::Seq(items) => items.iter().collect(),
-            _ => vec![&self.node],
+    pub fn client_files(&self) -> impl Iterator<Item = (&str, Span)> {
+        let items: &[Node] = if matches!(self.value, EntryValue::Data) || is_data_key(&self.key) {
+            &[]
+        } else {
+            match &self.node.value {
+                Value::Seq(items) => items,
+                _ => std::slice::from_ref(&self.node),
+            }
         };
         items
-            .into_iter()
+            .iter()
             .filter_map(|n| Some((local_file(n.value.as_str()?)?, n.span)))
-            .collect()
     }
 
     /// For a per-resource map (entries for the resources of the nested
@@ -360,7 +360,7 @@ mod tests {
         );
         let client: Vec<Vec<&str>> = es
             .iter()
-            .map(|e| e.client_files().into_iter().map(|(p, _)| p).collect())
+            .map(|e| e.client_files().map(|(p, _)| p).collect())
             .collect();
         assert_eq!(
             client,

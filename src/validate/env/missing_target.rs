@@ -65,17 +65,19 @@ impl EnvRule for MissingRegistryTarget {
             }
             for (target, span) in e.client_files() {
                 let remapped = cx.remap.apply(target);
-                let (read, relative) = match &remapped {
-                    std::borrow::Cow::Owned(r) => (
-                        crate::walk::path_of(r),
-                        format!("read at `{r}` under --templates-root"),
-                    ),
-                    std::borrow::Cow::Borrowed(_) => (
-                        read_at(target),
-                        "relative to this environment file".to_owned(),
-                    ),
+                let read = match &remapped {
+                    std::borrow::Cow::Owned(r) => crate::walk::path_of(r),
+                    std::borrow::Cow::Borrowed(_) => read_at(target),
                 };
                 if !cx.disk.is_file(&read) {
+                    let relative = match &remapped {
+                        std::borrow::Cow::Owned(r) => {
+                            format!("read at `{r}` under --templates-root").into()
+                        }
+                        std::borrow::Cow::Borrowed(_) => {
+                            std::borrow::Cow::Borrowed("relative to this environment file")
+                        }
+                    };
                     out.push(
                         Diagnostic::new(
                             META.code,
