@@ -6,7 +6,6 @@ use std::io::Write;
 use super::args::{FailOn, ProfileArg, ValidateArgs};
 use super::config_file::{self, ConfigFile};
 use super::{config, Ui};
-use crate::diag::Severity;
 use crate::error::{Error, Exit};
 use crate::report::{self, Format};
 use crate::validate::{Profile, Selection};
@@ -79,12 +78,7 @@ pub(super) fn validate(
         ui.out,
         &sources,
     )?;
-    let (errors, warnings, notes) = (
-        validated.count(Severity::Error),
-        validated.count(Severity::Warning),
-        validated.count(Severity::Info),
-    );
-    let findings = &validated.findings;
+    let [errors, warnings, notes] = validated.counts();
     if validated.files == 0 {
         // A CI job pointed at the wrong folder must not pass.
         writeln!(
@@ -106,11 +100,11 @@ pub(super) fn validate(
             ui.err,
         )?;
     }
-    let threshold = match fail_on {
-        FailOn::Error => Severity::Error,
-        FailOn::Warning => Severity::Warning,
+    let failing = match fail_on {
+        FailOn::Error => errors,
+        FailOn::Warning => errors + warnings,
     };
-    let exit = if findings.iter().any(|d| d.severity >= threshold) {
+    let exit = if failing > 0 {
         Exit::NoMatchOrFindings
     } else {
         Exit::Ok

@@ -192,27 +192,30 @@ pub(crate) fn render_validate(
     use crate::diag::Severity;
     let findings = &validated.findings;
     match format {
-        Format::Json => write_validate_json(
-            out,
-            &ValidateReport {
-                files: validated.files,
-                summary: Summary {
-                    errors: validated.count(Severity::Error),
-                    warnings: validated.count(Severity::Warning),
-                    notes: validated.count(Severity::Info),
-                    suppressed: validated.suppressed,
+        Format::Json => {
+            let [errors, warnings, notes] = validated.counts();
+            write_validate_json(
+                out,
+                &ValidateReport {
+                    files: validated.files,
+                    summary: Summary {
+                        errors,
+                        warnings,
+                        notes,
+                        suppressed: validated.suppressed,
+                    },
+                    modules: &validated
+                        .modules
+                        .iter()
+                        .map(|(file, kind)| Module {
+                            file: file.clone(),
+                            kind: *kind,
+                        })
+                        .collect::<Vec<_>>(),
+                    diagnostics: findings,
                 },
-                modules: &validated
-                    .modules
-                    .iter()
-                    .map(|(file, kind)| Module {
-                        file: file.clone(),
-                        kind: *kind,
-                    })
-                    .collect::<Vec<_>>(),
-                diagnostics: findings,
-            },
-        ),
+            )
+        }
         Format::Sarif => sarif::write(out, findings, catalogue),
         Format::Github => github::write(out, findings, catalogue),
         Format::Jsonl => write_lines(out, findings),

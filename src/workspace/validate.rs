@@ -111,6 +111,18 @@ impl Validated {
             .filter(|d| d.severity == severity)
             .count()
     }
+
+    /// The findings of each severity, counted in one pass: errors,
+    /// warnings, notes.
+    pub fn counts(&self) -> [usize; 3] {
+        self.findings
+            .iter()
+            .fold([0; 3], |[errors, warnings, notes], d| match d.severity {
+                Severity::Error => [errors + 1, warnings, notes],
+                Severity::Warning => [errors, warnings + 1, notes],
+                Severity::Info => [errors, warnings, notes + 1],
+            })
+    }
 }
 
 /// One checked file: its findings, and whether it is a template (the
@@ -488,6 +500,25 @@ mod tests {
 
     fn at(code: Code, file: &str, line: u32, message: &str) -> Diagnostic {
         Diagnostic::new(code, file, message).at(Span::point(line, 1))
+    }
+
+    /// One pass counts each severity as a pass for each would.
+    #[test]
+    fn the_counts_are_those_of_each_severity() {
+        let fixtures = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures");
+        let mut opts = ValidateOptions::new(vec![fixtures], Profile::Hot);
+        opts.walk = opts.walk.recursive();
+        let validated = validate(&opts);
+        let counts = validated.counts();
+        assert_eq!(
+            counts,
+            [
+                validated.count(Severity::Error),
+                validated.count(Severity::Warning),
+                validated.count(Severity::Info),
+            ]
+        );
+        assert!(counts.iter().all(|&n| n > 0), "{counts:?}");
     }
 
     #[test]
