@@ -785,27 +785,38 @@ mod tests {
     /// `Joined` gives, and a file's answers are those of its real
     /// directory, whether it is shown through a linked directory or is a
     /// link itself.
+    /// Targets of every kind: relative, leaving the directory, with `.` and
+    /// `..` inside, remapped (`/tht` to `moved`), `file://`, remote.
+    const TARGETS: [&str; 6] = [
+        "x.yaml",
+        "../y.yaml",
+        "./z/../w.yaml",
+        "/tht/q.yaml",
+        "file://x.yaml",
+        "https://example.com/t.yaml",
+    ];
+
+    /// Environments in two directories (`real`, `other`), a link to
+    /// `real` (`link`), and in `other` a link to an environment of `real`
+    /// (`f.yaml`).
+    fn linked_environments(dir: &Path) {
+        for d in ["real", "other"] {
+            std::fs::create_dir_all(dir.join(d)).unwrap();
+        }
+        for f in ["real/e1.yaml", "real/e2.yaml", "other/e3.yaml"] {
+            std::fs::write(dir.join(f), "parameter_defaults: {}\n").unwrap();
+        }
+        std::os::unix::fs::symlink(dir.join("real"), dir.join("link")).unwrap();
+        std::os::unix::fs::symlink("../real/e1.yaml", dir.join("other/f.yaml")).unwrap();
+    }
+
     #[test]
     fn joined_targets_are_those_of_each_real_directory() {
         let dir = tempfile::tempdir().unwrap();
-        for d in ["real", "other"] {
-            std::fs::create_dir_all(dir.path().join(d)).unwrap();
-        }
-        for f in ["real/e1.yaml", "real/e2.yaml", "other/e3.yaml"] {
-            std::fs::write(dir.path().join(f), "parameter_defaults: {}\n").unwrap();
-        }
-        std::os::unix::fs::symlink(dir.path().join("real"), dir.path().join("link")).unwrap();
-        std::os::unix::fs::symlink("../real/e1.yaml", dir.path().join("other/f.yaml")).unwrap();
+        linked_environments(dir.path());
         let remap = Remap::new(vec![("/tht".to_owned(), "moved".to_owned())]);
         let overlay = FileOverlay::new();
-        let targets = [
-            "x.yaml",
-            "../y.yaml",
-            "./z/../w.yaml",
-            "/tht/q.yaml",
-            "file://x.yaml",
-            "https://example.com/t.yaml",
-        ];
+        let targets = TARGETS;
         let real = std::fs::canonicalize(dir.path().join("real")).unwrap();
         let other = std::fs::canonicalize(dir.path().join("other")).unwrap();
         let mut joined = Joined::default();
@@ -845,25 +856,12 @@ mod tests {
         // Under the working directory, so that `./` names stay inside it.
         let cwd = std::env::current_dir().unwrap();
         let dir = tempfile::tempdir_in(&cwd).unwrap();
-        for d in ["real", "other"] {
-            std::fs::create_dir_all(dir.path().join(d)).unwrap();
-        }
-        for f in ["real/e1.yaml", "real/e2.yaml", "other/e3.yaml"] {
-            std::fs::write(dir.path().join(f), "parameter_defaults: {}\n").unwrap();
-        }
-        std::os::unix::fs::symlink(dir.path().join("real"), dir.path().join("link")).unwrap();
-        std::os::unix::fs::symlink("../real/e1.yaml", dir.path().join("other/f.yaml")).unwrap();
+        linked_environments(dir.path());
         let remap = Remap::new(vec![("/tht".to_owned(), "moved".to_owned())]);
         let overlay = FileOverlay::new();
-        let targets = [
-            "x.yaml",
-            "../y.yaml",
-            "./z/../w.yaml",
-            "/tht/q.yaml",
-            "file://x.yaml",
-            "https://example.com/t.yaml",
-            "-",
-        ];
+        // And standard input's name, which only a file given on the
+        // command line reads.
+        let targets: Vec<&str> = TARGETS.iter().chain(&["-"]).copied().collect();
         let relative = |p: &Path| format!("./{}", p.strip_prefix(&cwd).unwrap().display());
         let mut seen = Shown::default();
         let mut files: Vec<String> = Vec::new();
@@ -882,7 +880,7 @@ mod tests {
         for from in &files {
             let mut shared = Locator::new(from, &remap, &overlay);
             let mut fresh = Locator::new(from, &remap, &overlay);
-            for target in targets {
+            for &target in &targets {
                 assert_eq!(
                     shared.locate_shown(target, &mut seen),
                     fresh.locate(target).map(|(_, shown)| shown),
