@@ -210,47 +210,57 @@ fn dedup_with(
     mut diagnostics: Vec<Diagnostic>,
     state: &(impl std::hash::BuildHasher + Sync),
 ) -> Vec<Diagnostic> {
+    let mut keep = firsts_with(&diagnostics, state).into_iter();
+    diagnostics.retain(|_| keep.next().unwrap_or(true));
+    diagnostics
+}
+
+/// For each diagnostic, whether it is the first of its kind in
+/// `diagnostics` (see [`dedup`]), without moving them.
+pub(crate) fn firsts(diagnostics: &[Diagnostic]) -> Vec<bool> {
+    firsts_with(diagnostics, &foldhash::fast::RandomState::default())
+}
+
+/// [`firsts`], keys hashed with `state`.
+fn firsts_with(
+    diagnostics: &[Diagnostic],
+    state: &(impl std::hash::BuildHasher + Sync),
+) -> Vec<bool> {
     use rayon::prelude::*;
+    use std::collections::hash_map::Entry;
     // Each finding's key hashed in parallel (a file and a message each:
     // 100,000 findings took a tenth of `validate`'s one-thread part), then
-    // marked in order, keys compared only where the hashes meet; then kept
-    // in place.
+    // marked in order, keys compared only where the hashes meet.
     let hashes: Vec<u64> = diagnostics
         .par_iter()
         .map(|d| state.hash_one(DedupKey(d)))
         .collect();
     let same = |i: usize, j: usize| DedupKey(&diagnostics[i]) == DedupKey(&diagnostics[j]);
-    let keep: Vec<bool> = {
-        use std::collections::hash_map::Entry;
-        // The first finding of each hash; the others that share it (rare).
-        let mut first: foldhash::HashMap<u64, usize> = foldhash::HashMap::with_capacity_and_hasher(
-            diagnostics.len(),
-            foldhash::fast::RandomState::default(),
-        );
-        let mut more: foldhash::HashMap<u64, Vec<usize>> = foldhash::HashMap::default();
-        hashes
-            .iter()
-            .enumerate()
-            .map(|(i, h)| match first.entry(*h) {
-                Entry::Vacant(v) => {
-                    v.insert(i);
-                    true
+    // The first finding of each hash; the others that share it (rare).
+    let mut first: foldhash::HashMap<u64, usize> = foldhash::HashMap::with_capacity_and_hasher(
+        diagnostics.len(),
+        foldhash::fast::RandomState::default(),
+    );
+    let mut more: foldhash::HashMap<u64, Vec<usize>> = foldhash::HashMap::default();
+    hashes
+        .iter()
+        .enumerate()
+        .map(|(i, h)| match first.entry(*h) {
+            Entry::Vacant(v) => {
+                v.insert(i);
+                true
+            }
+            Entry::Occupied(o) if same(*o.get(), i) => false,
+            Entry::Occupied(_) => {
+                let others = more.entry(*h).or_default();
+                let repeat = others.iter().any(|&j| same(j, i));
+                if !repeat {
+                    others.push(i);
                 }
-                Entry::Occupied(o) if same(*o.get(), i) => false,
-                Entry::Occupied(_) => {
-                    let others = more.entry(*h).or_default();
-                    let repeat = others.iter().any(|&j| same(j, i));
-                    if !repeat {
-                        others.push(i);
-                    }
-                    !repeat
-                }
-            })
-            .collect()
-    };
-    let mut keep = keep.into_iter();
-    diagnostics.retain(|_| keep.next().unwrap_or(true));
-    diagnostics
+                !repeat
+            }
+        })
+        .collect()
 }
 
 /// What makes two findings the same for [`dedup`]: code, file, position

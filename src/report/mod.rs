@@ -189,7 +189,6 @@ pub(crate) fn render_validate(
     look: Look,
     sources: &Sources,
 ) -> io::Result<()> {
-    use crate::diag::Severity;
     let findings = &validated.findings;
     match format {
         Format::Json => {
@@ -221,7 +220,7 @@ pub(crate) fn render_validate(
         Format::Jsonl => write_lines(out, findings),
         Format::Table => write_findings_table(out, findings, look),
         Format::Full => full::write_full(out, findings, sources, look),
-        _ => write_diagnostics(out, findings, Severity::Info, look),
+        _ => text::write_findings(out, findings, look),
     }
 }
 

@@ -14,34 +14,82 @@ pub(crate) fn write_diagnostics<'a>(
     min: Severity,
     look: Look,
 ) -> io::Result<()> {
-    let mut seen = std::collections::HashSet::new();
+    // foldhash: std's SipHash of each finding's file and message was most
+    // of `validate --format plain`'s main-thread time on 270,000 findings.
+    let mut seen: foldhash::HashSet<_> = foldhash::HashSet::default();
     for d in diagnostics {
         if d.severity < min || !seen.insert((d.code, &d.file, d.span, &d.message)) {
             continue;
         }
-        if !look.color {
-            writeln!(out, "{d}")?;
-            continue;
-        }
-        let place = match d.span {
-            Some(s) => format!("{}:{}:{}:", d.file, s.start.line, s.start.column),
-            None => format!("{}:", d.file),
-        };
-        let style = code_style(d.severity);
-        write!(
-            out,
-            "{} {} {} {}",
-            paint(look, BOLD, &place),
-            paint(look, style, d.code.0),
-            paint(look, style, &format!("{}:", d.severity)),
-            d.message
-        )?;
-        if !d.requirements.is_empty() {
-            write!(out, " (ONAP {})", d.requirements.join(", "))?;
-        }
-        writeln!(out)?;
+        write_line(out, d, look)?;
     }
     Ok(())
+}
+
+/// [`write_diagnostics`] of every finding of a command's report, byte for
+/// byte: which are repeats is decided as [`crate::diag::dedup`] decides it,
+/// and the lines are rendered in parallel a few thousand at a time (one
+/// thread writing `validate`'s 270,000 lines took 0.4 s while the other
+/// waited).
+pub(crate) fn write_findings(
+    out: &mut dyn Write,
+    findings: &[Diagnostic],
+    look: Look,
+) -> io::Result<()> {
+    use rayon::prelude::*;
+    let firsts = crate::diag::firsts(findings);
+    for (chunk, firsts) in findings.chunks(CHUNK).zip(firsts.chunks(CHUNK)) {
+        let rendered = chunk
+            .par_chunks(GROUP)
+            .zip(firsts.par_chunks(GROUP))
+            .map(|(group, firsts)| {
+                let mut buf = Vec::new();
+                for (d, _) in group.iter().zip(firsts).filter(|(_, first)| **first) {
+                    write_line(&mut buf, d, look)?;
+                }
+                Ok(buf)
+            })
+            .collect::<io::Result<Vec<Vec<u8>>>>()?;
+        for group in &rendered {
+            out.write_all(group)?;
+        }
+    }
+    Ok(())
+}
+
+/// How many findings [`write_findings`] renders at a time, and into one
+/// buffer (in unit tests, a few: the tests then cross groups and chunks).
+#[cfg(not(test))]
+const CHUNK: usize = 4096;
+#[cfg(test)]
+const CHUNK: usize = 7;
+#[cfg(not(test))]
+const GROUP: usize = 64;
+#[cfg(test)]
+const GROUP: usize = 3;
+
+/// One diagnostic's line (see [`write_diagnostics`]).
+fn write_line<W: Write + ?Sized>(out: &mut W, d: &Diagnostic, look: Look) -> io::Result<()> {
+    if !look.color {
+        return writeln!(out, "{d}");
+    }
+    let place = match d.span {
+        Some(s) => format!("{}:{}:{}:", d.file, s.start.line, s.start.column),
+        None => format!("{}:", d.file),
+    };
+    let style = code_style(d.severity);
+    write!(
+        out,
+        "{} {} {} {}",
+        paint(look, BOLD, &place),
+        paint(look, style, d.code.0),
+        paint(look, style, &format!("{}:", d.severity)),
+        d.message
+    )?;
+    if !d.requirements.is_empty() {
+        write!(out, " (ONAP {})", d.requirements.join(", "))?;
+    }
+    writeln!(out)
 }
 
 /// `validate`'s summary line on stderr: `N files: E errors, W warnings, I
@@ -116,6 +164,45 @@ pub(crate) fn write_findings_table(
 mod tests {
     use super::*;
     use crate::diag::{codes, Span};
+
+    /// A report's findings rendered in parallel are the lines
+    /// `write_diagnostics` writes, repeats left out alike, with and
+    /// without colour: the findings of the fixtures, each given three
+    /// times (in turn, so that repeats cross the rendering's groups and
+    /// chunks), and findings with no place or with ONAP requirements.
+    #[test]
+    fn findings_rendered_in_parallel_are_the_lines_written_in_turn() {
+        let fixtures = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("fixtures");
+        let mut opts = crate::workspace::ValidateOptions::new(
+            vec![fixtures.join("onap")],
+            crate::Profile::Onap,
+        );
+        opts.walk = opts.walk.recursive();
+        let mut findings = crate::workspace::validate(&opts).findings;
+        assert!(findings.iter().any(|d| !d.requirements.is_empty()));
+        let mut opts = crate::workspace::ValidateOptions::new(vec![fixtures], crate::Profile::Hot);
+        opts.walk = opts.walk.recursive();
+        findings.extend(crate::workspace::validate(&opts).findings);
+        findings.push(Diagnostic::new(codes::DUPLICATE_KEY, "a.yaml", "no place"));
+        let once = findings.len();
+        assert!(once > 100, "{once}");
+        let thrice: Vec<Diagnostic> = findings
+            .iter()
+            .chain(&findings)
+            .chain(&findings)
+            .cloned()
+            .collect();
+        for color in [false, true] {
+            let look = Look { width: None, color };
+            let (mut parallel, mut in_turn) = (Vec::new(), Vec::new());
+            write_findings(&mut parallel, &thrice, look).unwrap();
+            write_diagnostics(&mut in_turn, &thrice, Severity::Info, look).unwrap();
+            assert_eq!(
+                String::from_utf8(parallel).unwrap(),
+                String::from_utf8(in_turn).unwrap()
+            );
+        }
+    }
 
     #[test]
     fn coloured_lines_read_the_same_once_the_escapes_go() {
