@@ -36,37 +36,18 @@ pub(crate) fn write_findings(
     findings: &[Diagnostic],
     look: Look,
 ) -> io::Result<()> {
-    use rayon::prelude::*;
     let firsts = crate::diag::firsts(findings);
-    for (chunk, firsts) in findings.chunks(CHUNK).zip(firsts.chunks(CHUNK)) {
-        let rendered = chunk
-            .par_chunks(GROUP)
-            .zip(firsts.par_chunks(GROUP))
-            .map(|(group, firsts)| {
-                let mut buf = Vec::new();
-                for (d, _) in group.iter().zip(firsts).filter(|(_, first)| **first) {
-                    write_line(&mut buf, d, look)?;
-                }
-                Ok(buf)
-            })
-            .collect::<io::Result<Vec<Vec<u8>>>>()?;
-        for group in &rendered {
-            out.write_all(group)?;
+    crate::encode::json::write_rendered(out, findings, b"", |buf, start, group| {
+        for (d, _) in group
+            .iter()
+            .zip(&firsts[start..])
+            .filter(|(_, first)| **first)
+        {
+            write_line(buf, d, look)?;
         }
-    }
-    Ok(())
+        Ok(())
+    })
 }
-
-/// How many findings [`write_findings`] renders at a time, and into one
-/// buffer (in unit tests, a few: the tests then cross groups and chunks).
-#[cfg(not(test))]
-const CHUNK: usize = 4096;
-#[cfg(test)]
-const CHUNK: usize = 7;
-#[cfg(not(test))]
-const GROUP: usize = 64;
-#[cfg(test)]
-const GROUP: usize = 3;
 
 /// One diagnostic's line (see [`write_diagnostics`]).
 fn write_line<W: Write + ?Sized>(out: &mut W, d: &Diagnostic, look: Look) -> io::Result<()> {
