@@ -180,8 +180,6 @@ pub(crate) trait Record: Serialize + Sync {
     }
 }
 
-impl Record for serde_json::Value {}
-
 /// A string's JSON, as serde writes it (quoted; `"`, `\` and control
 /// characters escaped; other text as it is): most strings need no escape
 /// and are copied whole.
@@ -289,6 +287,8 @@ pub(crate) fn to_string<T: Serialize + ?Sized>(value: &T) -> String {
 
 #[cfg(test)]
 mod tests {
+    impl super::Record for serde_json::Value {}
+
     /// An object written field by field is serde's, byte for byte: no
     /// fields, no records, records across chunks, text that needs escaping.
     #[test]

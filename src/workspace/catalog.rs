@@ -780,11 +780,6 @@ mod tests {
         }
     }
 
-    /// Files of several directories asked in turn with one `Joined` (as a
-    /// worker of inference asks them): each answer is the one a fresh
-    /// `Joined` gives, and a file's answers are those of its real
-    /// directory, whether it is shown through a linked directory or is a
-    /// link itself.
     /// Targets of every kind: relative, leaving the directory, with `.` and
     /// `..` inside, remapped (`/tht` to `moved`), `file://`, remote.
     const TARGETS: [&str; 6] = [
@@ -810,6 +805,11 @@ mod tests {
         std::os::unix::fs::symlink("../real/e1.yaml", dir.join("other/f.yaml")).unwrap();
     }
 
+    /// Files of several directories asked in turn with one `Joined` (as a
+    /// worker of inference asks them): each answer is the one a fresh
+    /// `Joined` gives, and a file's answers are those of its real
+    /// directory, whether it is shown through a linked directory or is a
+    /// link itself.
     #[test]
     fn joined_targets_are_those_of_each_real_directory() {
         let dir = tempfile::tempdir().unwrap();
