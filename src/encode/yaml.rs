@@ -98,7 +98,7 @@ fn push(value: &serde_json::Value, sort_keys: bool, events: &mut Vec<Event>) {
         J::String(s) => {
             // Plain only when YAML 1.1 reads it back as the same string, in
             // Heat's dialect and in plain PyYAML (which reads dates).
-            let reads_back = matches!(resolve_plain(s.clone()), Value::Str(ref r) if r == s)
+            let reads_back = matches!(resolve_plain(s.as_str().into()), Value::Str(ref r) if r == s)
                 && !looks_like_timestamp(s);
             events.push(Event::scalar(
                 None,

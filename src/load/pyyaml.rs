@@ -1655,7 +1655,7 @@ impl PyEvent {
                 start,
                 end,
             } => Event::Scalar {
-                value,
+                value: value.into(),
                 implicit: plain_implicit,
                 tag,
                 anchor,

@@ -11,6 +11,8 @@
 
 use std::collections::HashMap;
 
+use compact_str::CompactString;
+
 use crate::diag::{codes, Code, Diagnostic, Related, Span};
 use crate::node::scalar::{
     construct_float, construct_int, resolve_plain, yaml11_bool, MERGE_MARK, VALUE_MARK,
@@ -24,7 +26,7 @@ pub(crate) enum Event {
     DocumentStart(Span),
     DocumentEnd,
     Scalar {
-        value: String,
+        value: CompactString,
         /// libyaml's `plain_implicit`: a plain scalar without a tag, or any
         /// scalar tagged `!`. PyYAML resolves exactly these by pattern.
         implicit: bool,
@@ -555,7 +557,7 @@ impl Builder<'_> {
 
     fn scalar(
         &self,
-        text: String,
+        text: CompactString,
         implicit: bool,
         tag: Option<&str>,
         span: Span,
@@ -571,7 +573,7 @@ impl Builder<'_> {
                 },
                 Dialect::Json => Ok(resolve_json(text)),
             },
-            None | Some("!") => Ok(Value::Str(text.into())),
+            None | Some("!") => Ok(Value::Str(text)),
             Some("tag:yaml.org,2002:timestamp") if self.dialect == Dialect::Yaml11Fallback => {
                 python_timestamp(&text, span)
             }
@@ -672,7 +674,7 @@ fn pairs_to_seq(items: Vec<Node>, span: Span) -> Result<Vec<Node>, Fatal> {
 }
 
 /// Plain scalars of a JSON document, as Python's `json` reads them.
-fn resolve_json(text: String) -> Value {
+fn resolve_json(text: CompactString) -> Value {
     match text.as_str() {
         "true" => Value::Bool(true),
         "false" => Value::Bool(false),
@@ -682,7 +684,7 @@ fn resolve_json(text: String) -> Value {
         "-Infinity" => Value::Float(f64::NEG_INFINITY),
         t if t.contains(['.', 'e', 'E']) => t
             .parse::<f64>()
-            .map_or_else(|_| Value::Str(text.clone().into()), Value::Float),
+            .map_or_else(|_| Value::Str(text.clone()), Value::Float),
         t => match t.parse::<i64>() {
             Ok(i) => Value::Int(i),
             Err(_)
@@ -690,9 +692,9 @@ fn resolve_json(text: String) -> Value {
                     .bytes()
                     .all(|c| c.is_ascii_digit()) =>
             {
-                Value::BigInt(text.into())
+                Value::BigInt(text)
             }
-            Err(_) => Value::Str(text.into()),
+            Err(_) => Value::Str(text),
         },
     }
 }
@@ -714,7 +716,7 @@ fn python_timestamp(text: &str, span: Span) -> Result<Value, Fatal> {
 }
 
 /// An explicitly tagged scalar (`!!int 3`, `!foo x`).
-fn construct_tagged(tag: &str, text: String, span: Span) -> Result<Value, Fatal> {
+fn construct_tagged(tag: &str, text: CompactString, span: Span) -> Result<Value, Fatal> {
     let Some(short) = tag.strip_prefix(TAG_PREFIX) else {
         return Err(no_constructor(tag, span));
     };
@@ -726,7 +728,7 @@ fn construct_tagged(tag: &str, text: String, span: Span) -> Result<Value, Fatal>
         )
     };
     match short {
-        "str" | "timestamp" | "binary" => Ok(Value::Str(text.into())),
+        "str" | "timestamp" | "binary" => Ok(Value::Str(text)),
         "null" => Ok(Value::Null),
         "bool" => yaml11_bool(&text)
             .or_else(|| yaml11_bool(&text.to_lowercase()))
@@ -745,7 +747,7 @@ mod tests {
     use super::*;
 
     fn plain(s: &str) -> Value {
-        resolve_plain(s.to_owned())
+        resolve_plain(s.into())
     }
 
     #[test]

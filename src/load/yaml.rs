@@ -11,6 +11,8 @@
 #![allow(unsafe_code)]
 
 use std::ffi::CStr;
+
+use compact_str::CompactString;
 use std::mem::MaybeUninit;
 
 use unsafe_libyaml as unsafe_libyaml_ffi;
@@ -147,8 +149,10 @@ unsafe fn convert(ev: *const unsafe_libyaml_ffi::yaml_event_t) -> (Option<Event>
             let s = &data.scalar;
             let bytes = std::slice::from_raw_parts(s.value, s.length as usize);
             Some(Event::Scalar {
-                value: String::from_utf8(bytes.to_vec())
-                    .unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned()),
+                // Built where it is kept: most scalars (keys, names, types)
+                // are short enough to be held inline, with no allocation.
+                value: CompactString::from_utf8(bytes)
+                    .unwrap_or_else(|_| String::from_utf8_lossy(bytes).into()),
                 implicit: s.plain_implicit,
                 tag: opt_string(s.tag),
                 anchor: opt_string(s.anchor),

@@ -125,7 +125,7 @@ impl Requirement {
     /// `-c tls=yes` matches `tls: yes` in a template.
     pub fn from_cli(text: &str) -> Requirement {
         let mut any_of = vec![text.to_owned()];
-        if let Some(canonical) = resolve_plain(text.to_owned()).scalar_text() {
+        if let Some(canonical) = resolve_plain(text.into()).scalar_text() {
             if canonical != text {
                 any_of.push(canonical);
             }

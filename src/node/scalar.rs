@@ -4,6 +4,8 @@
 //! it, the model compares capability values with it, and the YAML renderer
 //! quotes what would not read back as text.
 
+use compact_str::CompactString;
+
 use super::Value;
 
 /// Marks a plain `<<` key until its mapping is flattened.
@@ -14,7 +16,7 @@ pub(crate) const VALUE_MARK: &str = "\u{0}=value";
 
 /// PyYAML's implicit resolver for plain scalars (YAML 1.1), with Heat's
 /// timestamps-stay-text override.
-pub(crate) fn resolve_plain(text: String) -> Value {
+pub(crate) fn resolve_plain(text: CompactString) -> Value {
     let Some(&first) = text.as_bytes().first() else {
         return Value::Null;
     };
@@ -28,8 +30,8 @@ pub(crate) fn resolve_plain(text: String) -> Value {
             }
         }
         b'~' if text == "~" => return Value::Null,
-        b'<' if text == "<<" => return Value::Str(MERGE_MARK.to_owned().into()),
-        b'=' if text == "=" => return Value::Str(VALUE_MARK.to_owned().into()),
+        b'<' if text == "<<" => return Value::Str(CompactString::const_new(MERGE_MARK)),
+        b'=' if text == "=" => return Value::Str(CompactString::const_new(VALUE_MARK)),
         b'-' | b'+' | b'0'..=b'9' | b'.' => {
             if is_yaml11_float(&text) {
                 return Value::Float(construct_float(&text).unwrap_or(f64::NAN));
@@ -42,7 +44,7 @@ pub(crate) fn resolve_plain(text: String) -> Value {
         }
         _ => {}
     }
-    Value::Str(text.into())
+    Value::Str(text)
 }
 
 pub(crate) fn yaml11_bool(text: &str) -> Option<bool> {

@@ -66,7 +66,7 @@ pub(crate) fn replace_node(text: &str, span: crate::diag::Span, value: &str) -> 
             .all(|c| c.is_ascii_alphanumeric() || "_./:-".contains(c))
         && !value.starts_with(['-', ':'])
         && matches!(
-            crate::node::scalar::resolve_plain(value.to_owned()),
+            crate::node::scalar::resolve_plain(value.into()),
             Value::Str(ref r) if r == value
         );
     let scalar = if plain {
