@@ -7,7 +7,7 @@
 
 use std::io;
 
-use super::json::{write_str, Record};
+use super::json::{write_list as list, write_str, Record};
 use crate::diag::{Diagnostic, Related, Span};
 
 impl Record for Diagnostic {
@@ -41,23 +41,6 @@ impl Record for Diagnostic {
         buf.push(b'}');
         Ok(())
     }
-}
-
-/// `[item, ...]`.
-fn list<T>(
-    buf: &mut Vec<u8>,
-    items: &[T],
-    mut item: impl FnMut(&mut Vec<u8>, &T) -> io::Result<()>,
-) -> io::Result<()> {
-    buf.push(b'[');
-    for (i, x) in items.iter().enumerate() {
-        if i > 0 {
-            buf.extend_from_slice(b", ");
-        }
-        item(buf, x)?;
-    }
-    buf.push(b']');
-    Ok(())
 }
 
 fn write_related(buf: &mut Vec<u8>, r: &Related) -> io::Result<()> {

@@ -200,8 +200,25 @@ pub(crate) fn write_str(buf: &mut Vec<u8>, s: &str) -> io::Result<()> {
     }
 }
 
+/// `[item, ...]` in [`write_line`]'s style, each item written by `item`.
+pub(crate) fn write_list<T>(
+    buf: &mut Vec<u8>,
+    items: impl IntoIterator<Item = T>,
+    mut item: impl FnMut(&mut Vec<u8>, T) -> io::Result<()>,
+) -> io::Result<()> {
+    buf.push(b'[');
+    for (i, x) in items.into_iter().enumerate() {
+        if i > 0 {
+            buf.extend_from_slice(b", ");
+        }
+        item(buf, x)?;
+    }
+    buf.push(b']');
+    Ok(())
+}
+
 /// The value in [`write_line`]'s style, without the newline.
-fn write_compact<W: Write + ?Sized, T: Serialize + ?Sized>(
+pub(crate) fn write_compact<W: Write + ?Sized, T: Serialize + ?Sized>(
     out: &mut W,
     value: &T,
 ) -> io::Result<()> {

@@ -194,26 +194,7 @@ impl Environment {
 /// names `parameters` and `parameter_defaults` set.
 impl Serialize for Environment {
     fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        // As JSON objects: a key written twice (`1` and `'1'`) is kept once,
-        // at its first place, with its last value.
-        type Object<'a> = IndexMap<&'a str, AsJson<'a>, foldhash::fast::RandomState>;
-        let mut registry = Object::default();
-        let mut resources: IndexMap<&str, Object<'_>, foldhash::fast::RandomState> =
-            IndexMap::default();
-        for e in &self.entries {
-            let value = AsJson(&e.node.value);
-            match &e.scope {
-                Scope::Top => {
-                    registry.insert(e.key.as_str(), value);
-                }
-                Scope::Resource(name) => {
-                    resources
-                        .entry(name.as_str())
-                        .or_default()
-                        .insert(e.key.as_str(), value);
-                }
-            }
-        }
+        let (registry, resources) = self.registry_objects();
         let requires: IndexMap<&str, &CapValue> = self
             .requires
             .iter()
@@ -229,6 +210,42 @@ impl Serialize for Environment {
             &self.parameter_defaults.keys().collect::<Vec<_>>(),
         )?;
         m.end()
+    }
+}
+
+/// Registry entries as a JSON object holds them: key → value as written.
+pub(crate) type EntryObject<'a> = IndexMap<&'a str, AsJson<'a>, foldhash::fast::RandomState>;
+
+impl Environment {
+    /// The JSON objects of `resource_registry` (the top-level entries)
+    /// and of `resources` (resource name → its entries): a key written
+    /// twice (`1` and `'1'`) is kept once, at its first place, with its
+    /// last value, as in a JSON object.
+    #[allow(clippy::type_complexity)]
+    pub(crate) fn registry_objects(
+        &self,
+    ) -> (
+        EntryObject<'_>,
+        IndexMap<&str, EntryObject<'_>, foldhash::fast::RandomState>,
+    ) {
+        let mut registry = EntryObject::default();
+        let mut resources: IndexMap<&str, EntryObject<'_>, foldhash::fast::RandomState> =
+            IndexMap::default();
+        for e in &self.entries {
+            let value = AsJson(&e.node.value);
+            match &e.scope {
+                Scope::Top => {
+                    registry.insert(e.key.as_str(), value);
+                }
+                Scope::Resource(name) => {
+                    resources
+                        .entry(name.as_str())
+                        .or_default()
+                        .insert(e.key.as_str(), value);
+                }
+            }
+        }
+        (registry, resources)
     }
 }
 

@@ -316,9 +316,6 @@ pub(crate) fn render_index(
     }
 }
 
-/// A file entry is written as serde writes it.
-impl json::Record for crate::query::FileEntry<'_> {}
-
 /// The index document as [`json::write_line`] writes it, byte for byte,
 /// with the file entries rendered in parallel (on one thread, the JSON of
 /// 30,000 files was a twentieth of `index`'s time).

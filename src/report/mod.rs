@@ -6,6 +6,7 @@ mod full;
 mod introspect;
 pub(crate) use crate::encode::{json, yaml};
 mod diff;
+mod file_entry;
 mod github;
 mod interface;
 mod look;
