@@ -169,6 +169,19 @@ pub(crate) fn write_rendered<T: Sync>(
     Ok(())
 }
 
+/// JSON Lines of records: each record on its own line, rendered in
+/// parallel as [`Object::records`] renders them (the bytes of
+/// [`write_line`] for each record in turn).
+pub(crate) fn write_record_lines<T: Record>(out: &mut dyn Write, items: &[T]) -> io::Result<()> {
+    write_rendered(out, items, b"", |buf, _, group| {
+        for item in group {
+            item.write_json(buf)?;
+            buf.push(b'\n');
+        }
+        Ok(())
+    })
+}
+
 /// A record of a large array [`Object::records`] writes: as serde writes
 /// it, in [`write_line`]'s style, unless the type writes itself faster
 /// (the same bytes: a finding of `validate`'s, see
@@ -305,6 +318,27 @@ pub(crate) fn to_string<T: Serialize + ?Sized>(value: &T) -> String {
 #[cfg(test)]
 mod tests {
     impl super::Record for serde_json::Value {}
+
+    /// JSON Lines rendered in parallel are each record's line written in
+    /// turn: none, one, records across groups and chunks.
+    #[test]
+    fn record_lines_are_each_records_line_in_turn() {
+        let records: Vec<serde_json::Value> = (0..7)
+            .map(|i| serde_json::json!({"n": i, "text": "a \"q\" é\n"}))
+            .collect();
+        for n in [0, 1, 3, 7] {
+            let mut out = Vec::new();
+            super::write_record_lines(&mut out, &records[..n]).unwrap();
+            let mut in_turn = Vec::new();
+            for r in &records[..n] {
+                super::write_line(&mut in_turn, r).unwrap();
+            }
+            assert_eq!(
+                String::from_utf8(out).unwrap(),
+                String::from_utf8(in_turn).unwrap()
+            );
+        }
+    }
 
     /// An object written field by field is serde's, byte for byte: no
     /// fields, no records, records across chunks, text that needs escaping.

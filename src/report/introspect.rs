@@ -306,7 +306,7 @@ pub(crate) fn render_index(
             writeln!(out, "{}", wrap(&line, look.width))
         }
         // One file entry a line (walk diagnostics go to stderr only).
-        Format::Jsonl => super::write_lines(out, &doc.files),
+        Format::Jsonl => json::write_record_lines(out, &doc.files),
         // JSON streams straight from the structs: no intermediate tree.
         Format::Yaml => {
             let v = serde_json::to_value(doc).map_err(io::Error::other)?;

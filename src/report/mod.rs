@@ -218,7 +218,7 @@ pub(crate) fn render_validate(
         }
         Format::Sarif => sarif::write(out, findings, catalogue),
         Format::Github => github::write(out, findings, catalogue),
-        Format::Jsonl => write_lines(out, findings),
+        Format::Jsonl => json::write_record_lines(out, findings),
         Format::Table => write_findings_table(out, findings, look),
         Format::Full => full::write_full(out, findings, sources, look),
         _ => text::write_findings(out, findings, look),
