@@ -204,6 +204,15 @@ impl Value {
                 .unwrap_or_else(|| other.to_json().to_string()),
         }
     }
+
+    /// [`Value::key_text`], borrowed when the key is a string (most are):
+    /// for a key that is compared or quoted, not kept.
+    pub(crate) fn key_str(&self) -> std::borrow::Cow<'_, str> {
+        match self {
+            Value::Str(s) => std::borrow::Cow::Borrowed(s.as_str()),
+            other => std::borrow::Cow::Owned(other.key_text()),
+        }
+    }
 }
 
 /// Serializes a value as its [`Value::to_json`] serializes, without
@@ -390,6 +399,29 @@ impl Node {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A key's text is [`Value::key_text`]'s, borrowed only for a string.
+    #[test]
+    fn a_keys_text_is_borrowed_for_a_string() {
+        for v in [
+            Value::Str("a b".into()),
+            Value::Int(1),
+            Value::Null,
+            Value::Bool(true),
+            Value::Float(1.5),
+            Value::Seq(vec![Node::new(Value::Int(2), Span::point(1, 1))]),
+        ] {
+            assert_eq!(v.key_str(), v.key_text());
+        }
+        assert!(matches!(
+            Value::Str("a".into()).key_str(),
+            std::borrow::Cow::Borrowed("a")
+        ));
+        assert!(matches!(
+            Value::Int(1).key_str(),
+            std::borrow::Cow::Owned(_)
+        ));
+    }
 
     fn n(value: Value) -> Node {
         Node::new(value, Span::point(1, 1))

@@ -61,9 +61,9 @@ impl Rule for InvalidParameterKey {
         for (name, body) in &params.entries {
             let Some(body) = body.as_map() else { continue };
             for (k, _) in &body.entries {
-                let key = k.value.key_text();
-                if !(allowed.contains(&key.as_str()) || (tags && key == "tags")) {
-                    let p = name.value.key_text();
+                let key = k.value.key_str();
+                if !(allowed.contains(&key.as_ref()) || (tags && key == "tags")) {
+                    let p = name.value.key_str();
                     out.push(
                         Diagnostic::new(
                             META.code,

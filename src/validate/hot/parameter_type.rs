@@ -42,8 +42,7 @@ impl Rule for InvalidParameterType {
             return;
         };
         for (k, body) in &params.entries {
-            let name = k.value.key_text();
-            let path = vec![section.to_owned(), name.clone()];
+            let name = k.value.key_str();
             let (message, span) = match &body.value {
                 Value::Map(m) => match m.get(key) {
                     None => (
@@ -78,7 +77,7 @@ impl Rule for InvalidParameterType {
             };
             out.push(
                 Diagnostic::new(META.code, cx.file.path.clone(), message)
-                    .with_key_path(path)
+                    .with_key_path(vec![section.to_owned(), name.into_owned()])
                     .at(span),
             );
         }

@@ -33,7 +33,7 @@ impl Rule for SlashInResourceName {
             return;
         };
         for (k, _) in &resources.entries {
-            let name = k.value.key_text();
+            let name = k.value.key_str();
             if name.contains('/') {
                 out.push(
                     Diagnostic::new(

@@ -33,7 +33,7 @@ impl Rule for ResourceWithoutType {
             return;
         };
         for (k, body) in &resources.entries {
-            let name = k.value.key_text();
+            let name = k.value.key_str();
             let problem = match &body.value {
                 Value::Map(m) => match m.get(type_key).map(|n| &n.value) {
                     None => Some(format!("resource `{name}` has no `{type_key}`")),
@@ -57,7 +57,7 @@ impl Rule for ResourceWithoutType {
             if let Some(message) = problem {
                 out.push(
                     Diagnostic::new(META.code, cx.file.path.clone(), message)
-                        .with_key_path(vec![section.to_owned(), name])
+                        .with_key_path(vec![section.to_owned(), name.into_owned()])
                         .at(k.span),
                 );
             }

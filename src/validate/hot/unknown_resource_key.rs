@@ -45,9 +45,9 @@ impl Rule for InvalidResourceKeyword {
         for (name, body) in &resources.entries {
             let Some(body) = body.as_map() else { continue };
             for (k, _) in &body.entries {
-                let key = k.value.key_text();
-                let ok = BASE.contains(&key.as_str())
-                    || (newer && matches!(key.as_str(), "external_id" | "condition"));
+                let key = k.value.key_str();
+                let ok = BASE.contains(&key.as_ref())
+                    || (newer && matches!(key.as_ref(), "external_id" | "condition"));
                 if !ok {
                     out.push(
                         Diagnostic::new(
@@ -55,7 +55,7 @@ impl Rule for InvalidResourceKeyword {
                             cx.file.path.clone(),
                             format!("`{key}` is not a valid keyword inside a resource definition (resource `{}`)", name.value.key_text()),
                         )
-                        .with_key_path(vec!["resources".into(), name.value.key_text(), key.clone()])
+                        .with_key_path(vec!["resources".into(), name.value.key_text(), key.to_string()])
                         .at(k.span),
                     );
                 }

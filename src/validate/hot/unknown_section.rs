@@ -52,10 +52,10 @@ impl Rule for InvalidTemplateSection {
             Format::Cfn => cx.root.contains_key("AWSTemplateFormatVersion"),
         };
         for (k, _) in &cx.root.entries {
-            let key = k.value.key_text();
+            let key = k.value.key_str();
             let allowed = match cx.template.format {
-                Format::Hot => HOT.contains(&key.as_str()) || (conditions && key == "conditions"),
-                Format::Cfn => CFN.contains(&key.as_str()) || (conditions && key == "Conditions"),
+                Format::Hot => HOT.contains(&key.as_ref()) || (conditions && key == "conditions"),
+                Format::Cfn => CFN.contains(&key.as_ref()) || (conditions && key == "Conditions"),
             };
             if !allowed {
                 out.push(
@@ -64,7 +64,7 @@ impl Rule for InvalidTemplateSection {
                         cx.file.path.clone(),
                         format!("the template section is invalid: `{key}`"),
                     )
-                    .with_key_path(vec![key.clone()])
+                    .with_key_path(vec![key.to_string()])
                     .at(k.span),
                 );
             }

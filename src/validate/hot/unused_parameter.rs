@@ -47,15 +47,15 @@ impl Rule for UnusedParameter {
             );
         }
         for (k, _) in &declared.entries {
-            let name = k.value.key_text();
-            if !used.contains(&name) {
+            let name = k.value.key_str();
+            if !used.contains(name.as_ref()) {
                 out.push(
                     Diagnostic::new(
                         META.code,
                         cx.file.path.clone(),
                         format!("parameter `{name}` is never used"),
                     )
-                    .with_key_path(vec![params.to_owned(), name])
+                    .with_key_path(vec![params.to_owned(), name.into_owned()])
                     .at(k.span),
                 );
             }
