@@ -230,6 +230,26 @@ pub(crate) fn write_list<T>(
     Ok(())
 }
 
+/// `{"key": value, ...}` in [`write_line`]'s style, each value written
+/// by `value`.
+pub(crate) fn write_object<K: AsRef<str>, V>(
+    buf: &mut Vec<u8>,
+    pairs: impl IntoIterator<Item = (K, V)>,
+    mut value: impl FnMut(&mut Vec<u8>, V) -> io::Result<()>,
+) -> io::Result<()> {
+    buf.push(b'{');
+    for (i, (k, v)) in pairs.into_iter().enumerate() {
+        if i > 0 {
+            buf.extend_from_slice(b", ");
+        }
+        write_str(buf, k.as_ref())?;
+        buf.extend_from_slice(b": ");
+        value(buf, v)?;
+    }
+    buf.push(b'}');
+    Ok(())
+}
+
 /// The value in [`write_line`]'s style, without the newline.
 pub(crate) fn write_compact<W: Write + ?Sized, T: Serialize + ?Sized>(
     out: &mut W,

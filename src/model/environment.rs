@@ -216,21 +216,19 @@ impl Serialize for Environment {
 /// Registry entries as a JSON object holds them: key → value as written.
 pub(crate) type EntryObject<'a> = IndexMap<&'a str, AsJson<'a>, foldhash::fast::RandomState>;
 
+/// `resource_registry.resources` as a JSON object: resource name → its
+/// entries.
+pub(crate) type ResourceObjects<'a> =
+    IndexMap<&'a str, EntryObject<'a>, foldhash::fast::RandomState>;
+
 impl Environment {
     /// The JSON objects of `resource_registry` (the top-level entries)
     /// and of `resources` (resource name → its entries): a key written
     /// twice (`1` and `'1'`) is kept once, at its first place, with its
     /// last value, as in a JSON object.
-    #[allow(clippy::type_complexity)]
-    pub(crate) fn registry_objects(
-        &self,
-    ) -> (
-        EntryObject<'_>,
-        IndexMap<&str, EntryObject<'_>, foldhash::fast::RandomState>,
-    ) {
+    pub(crate) fn registry_objects(&self) -> (EntryObject<'_>, ResourceObjects<'_>) {
         let mut registry = EntryObject::default();
-        let mut resources: IndexMap<&str, EntryObject<'_>, foldhash::fast::RandomState> =
-            IndexMap::default();
+        let mut resources = ResourceObjects::default();
         for e in &self.entries {
             let value = AsJson(&e.node.value);
             match &e.scope {

@@ -8,7 +8,7 @@
 
 use std::io;
 
-use crate::encode::json::{write_compact, write_list, write_str, Record};
+use crate::encode::json::{write_compact, write_list, write_object, write_str, Record};
 use crate::model::environment::EntryObject;
 use crate::model::template::Parameter;
 use crate::model::{Content, Environment, Template};
@@ -103,25 +103,6 @@ fn write_entries(buf: &mut Vec<u8>, entries: &EntryObject<'_>) -> io::Result<()>
         Value::Str(s) => write_str(buf, s),
         _ => write_compact(buf, v),
     })
-}
-
-/// `{"key": value, ...}`, each value written by `value`.
-fn write_object<K: AsRef<str>, V>(
-    buf: &mut Vec<u8>,
-    pairs: impl IntoIterator<Item = (K, V)>,
-    mut value: impl FnMut(&mut Vec<u8>, V) -> io::Result<()>,
-) -> io::Result<()> {
-    buf.push(b'{');
-    for (i, (k, v)) in pairs.into_iter().enumerate() {
-        if i > 0 {
-            buf.extend_from_slice(b", ");
-        }
-        write_str(buf, k.as_ref())?;
-        buf.extend_from_slice(b": ");
-        value(buf, v)?;
-    }
-    buf.push(b'}');
-    Ok(())
 }
 
 fn write_opt_str(buf: &mut Vec<u8>, s: Option<&str>) -> io::Result<()> {
